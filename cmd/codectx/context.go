@@ -1,0 +1,78 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"codectx/pkg/codectx"
+)
+
+func init() { commands = append(commands, contextCmd) }
+
+func contextCmd() *cobra.Command {
+	var (
+		root, depth string
+		budget, k   int
+		asJSON      bool
+		keywords    []string
+	)
+	c := &cobra.Command{
+		Use:   "context QUERY",
+		Short: "Assemble the code a model should read to answer a question, within a token budget",
+		Long: `Build repository context for a question: the top hybrid-search chunks, expanded
+along calls (callers and callees) and containment (a method's type header) when
+the neighbours are relevant to the question, grouped per file in source order
+and cut to a token budget (cl100k_base tokens; never exceeded). --depth auto
+picks the hops from the question: "how is X implemented" 2, "who calls X" 1
+(callers first), "where is X defined" 0.`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			q := strings.TrimSpace(strings.Join(args, " "))
+			if q == "" {
+				return usagef("context needs a query: codectx context QUERY [--root PATH] [--budget TOKENS] [--depth auto|0|1|2] [--json]")
+			}
+			if budget < 1 {
+				return usagef("--budget must be positive, got %d", budget)
+			}
+			switch depth {
+			case "auto", "0", "1", "2":
+			default:
+				return usagef("--depth must be auto, 0, 1 or 2, got %q", depth)
+			}
+			if k < 1 || k > codectx.MaxSearchK {
+				return usagef("--seeds must be between 1 and %d, got %d", codectx.MaxSearchK, k)
+			}
+			p, err := openProject(root, false)
+			if err != nil {
+				return err
+			}
+			defer p.Close()
+			res, err := p.Context(cmd.Context(), codectx.ContextOptions{Query: q, Budget: budget, Depth: depth, Keywords: keywords, K: k})
+			if err != nil {
+				if errors.Is(err, codectx.ErrEmptyQuery) {
+					return usagef("the query has nothing to search for")
+				}
+				return err
+			}
+			for _, w := range res.Warnings {
+				fmt.Fprintln(cmd.ErrOrStderr(), "warning: "+w)
+			}
+			if asJSON {
+				return writeJSON(cmd.OutOrStdout(), res)
+			}
+			fmt.Fprint(cmd.OutOrStdout(), res.Text())
+			return nil
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&root, "root", ".", "project root")
+	f.IntVar(&budget, "budget", codectx.DefaultContextBudget, "most tokens (cl100k_base) the context may use")
+	f.StringVar(&depth, "depth", "auto", "hops of expansion: auto, 0, 1 or 2")
+	f.IntVar(&k, "seeds", codectx.DefaultContextSeeds, "search results to start from")
+	f.StringSliceVar(&keywords, "keyword", nil, "extra keyword for the search and the relevance filter (repeatable)")
+	f.BoolVar(&asJSON, "json", false, "print the context as JSON (files, chunks, reasons, token count)")
+	return c
+}

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"codectx/pkg/codectx"
+)
+
+func init() { commands = append(commands, graphCmd) }
+
+func graphCmd() *cobra.Command {
+	var (
+		root, direction, format string
+		depth                   int
+	)
+	c := &cobra.Command{
+		Use:   "graph NAME",
+		Short: "Show the relations of a type, method or function (extends, implements, contains, imports, calls)",
+		Long: `Look NAME up in the index — a type (SampleService), a member
+(SampleService.findUserById), a bare function name or a file path — and show
+what it is related to: what it extends, implements, contains, imports and
+calls, and who calls, contains or extends it. Resolved targets are shown with
+path:line, unresolved ones are marked. Several matches are shown each.`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			name := strings.TrimSpace(strings.Join(args, " "))
+			if name == "" {
+				return usagef("graph needs a name: codectx graph NAME [--root PATH] [--direction out|in|both] [--depth N] [--format tree|mermaid|dot|json]")
+			}
+			switch direction {
+			case codectx.DirectionOut, codectx.DirectionIn, codectx.DirectionBoth:
+			default:
+				return usagef("--direction must be out, in or both, got %q", direction)
+			}
+			switch format {
+			case codectx.GraphFormatTree, codectx.GraphFormatMermaid, codectx.GraphFormatDOT, codectx.GraphFormatJSON:
+			default:
+				return usagef("--format must be tree, mermaid, dot or json, got %q", format)
+			}
+			if depth < 1 {
+				return usagef("--depth must be at least 1, got %d", depth)
+			}
+			p, err := openProject(root, false)
+			if err != nil {
+				return err
+			}
+			defer p.Close()
+			g, err := p.Graph(cmd.Context(), codectx.GraphOptions{Name: name, Direction: direction, Depth: depth})
+			if err != nil {
+				if errors.Is(err, codectx.ErrSymbolNotFound) {
+					return usageError{err.Error()}
+				}
+				return err
+			}
+			out, err := g.Format(format)
+			if err != nil {
+				return err
+			}
+			fmt.Fprint(cmd.OutOrStdout(), out)
+			return nil
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&root, "root", ".", "project root")
+	f.StringVar(&direction, "direction", codectx.DirectionBoth, "out (what it uses), in (who uses it) or both")
+	f.IntVar(&depth, "depth", 1, fmt.Sprintf("hops to expand (at most %d nodes)", codectx.GraphMaxNodes))
+	f.StringVar(&format, "format", codectx.GraphFormatTree, "tree, mermaid, dot or json")
+	return c
+}

@@ -1,0 +1,94 @@
+// Command codectx is the CLI: it wires flags to the public codectx API and
+// renders results. It holds no behaviour of its own.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"runtime/pprof"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"codectx/pkg/codectx"
+)
+
+// usageError marks a mistake in how the command was called (exit code 2).
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
+
+// global flags
+var (
+	flagDB      string
+	flagVerbose bool
+)
+
+func newRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "codectx",
+		Short:         "Local code-context engine: exact search, hybrid search, relation graph and repository context",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.PersistentFlags().StringVar(&flagDB, "db", "", "database file (default $CODECTX_HOME/index.db, CODECTX_HOME defaults to ~/.codectx)")
+	root.PersistentFlags().BoolVarP(&flagVerbose, "verbose", "v", false, "log diagnostics to stderr")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err.Error()} })
+	for _, add := range commands {
+		root.AddCommand(add())
+	}
+	return root
+}
+
+// commands is filled by each command file's init.
+var commands []func() *cobra.Command
+
+func logger() *slog.Logger {
+	level := slog.LevelWarn
+	if flagVerbose {
+		level = slog.LevelDebug
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+}
+
+// openProject opens root with the global flags.
+func openProject(root string, rebuild bool) (*codectx.Project, error) {
+	return codectx.Open(root, codectx.Options{DBPath: flagDB, Logger: logger(), Rebuild: rebuild})
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if path := os.Getenv("CODECTX_CPUPROFILE"); path != "" {
+		// Diagnostics for benchmarks: a CPU profile of the whole command.
+		if f, err := os.Create(path); err == nil {
+			pprof.StartCPUProfile(f)
+			defer pprof.StopCPUProfile()
+		}
+	}
+	err := newRoot().ExecuteContext(ctx)
+	pprof.StopCPUProfile()
+	if err == nil {
+		return
+	}
+	msg := strings.TrimSpace(err.Error())
+	if i := strings.IndexByte(msg, '\n'); i >= 0 && !flagVerbose {
+		msg = msg[:i]
+	}
+	fmt.Fprintln(os.Stderr, "codectx: "+msg)
+	var ue usageError
+	switch {
+	case errors.As(err, &ue), errors.Is(err, codectx.ErrNotIndexed):
+		os.Exit(2)
+	case errors.Is(err, context.Canceled):
+		os.Exit(130)
+	}
+	os.Exit(1)
+}

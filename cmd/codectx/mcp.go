@@ -1,0 +1,50 @@
+package main
+
+import (
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"codectx/internal/mcp"
+)
+
+func init() { commands = append(commands, mcpCmd) }
+
+func mcpCmd() *cobra.Command {
+	var (
+		root    string
+		noWatch bool
+	)
+	c := &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve the project to MCP clients (Claude Code, Cursor, Codex…) over stdio",
+		Long: `Run a Model Context Protocol server on stdin/stdout for one project.
+
+Tools: glob_files, grep_code, read_file (exact, no index needed), search_code,
+get_context, code_graph (index), index_status and reindex. A project without
+an index is indexed in the background; file changes are watched and
+re-indexed incrementally. Diagnostics go to stderr (-v for more).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p, err := openProject(root, false)
+			if err != nil {
+				return err
+			}
+			defer p.Close()
+			// Stdout is the protocol channel: keep the real one for the
+			// transport and point os.Stdout at stderr so that a stray print
+			// cannot corrupt the stream.
+			out := os.Stdout
+			os.Stdout = os.Stderr
+			defer func() { os.Stdout = out }()
+			err = mcp.Serve(cmd.Context(), p, mcp.Options{NoWatch: noWatch, Logger: logger()}, os.Stdin, out)
+			if err != nil && cmd.Context().Err() != nil {
+				return nil // interrupted: a normal way to stop a server
+			}
+			return err
+		},
+	}
+	c.Flags().StringVar(&root, "root", ".", "project root")
+	c.Flags().BoolVar(&noWatch, "no-watch", false, "do not watch files; run a stat pass before each search instead")
+	return c
+}

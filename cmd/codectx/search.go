@@ -1,0 +1,97 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"codectx/pkg/codectx"
+)
+
+func init() { commands = append(commands, searchCmd) }
+
+func searchCmd() *cobra.Command {
+	var (
+		root, mode, ranker string
+		k                  int
+		asJSON             bool
+		keywords           []string
+	)
+	c := &cobra.Command{
+		Use:   "search QUERY",
+		Short: "Hybrid (keyword + semantic) search for the code that answers a question",
+		Long: `Search the project's index with a question in natural language (English or
+Chinese), identifiers, or both. Results are chunks (functions, methods,
+types, file-level declarations) ranked by fusing FTS5 BM25 keyword matches
+with embedding similarity; the first lines summarise where to start reading.`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			q := strings.TrimSpace(strings.Join(args, " "))
+			if q == "" {
+				return usagef("search needs a query: codectx search QUERY [--root PATH] [-k N] [--mode hybrid|keyword|semantic] [--ranker default|seed] [--json]")
+			}
+			if k < 1 || k > codectx.MaxSearchK {
+				return usagef("-k must be between 1 and %d, got %d", codectx.MaxSearchK, k)
+			}
+			if err := checkModeRanker(mode, ranker); err != nil {
+				return err
+			}
+			p, err := openProject(root, false)
+			if err != nil {
+				return err
+			}
+			defer p.Close()
+			res, err := p.Search(cmd.Context(), codectx.SearchOptions{Query: q, K: k, Mode: mode, Ranker: ranker, Keywords: keywords})
+			if err != nil {
+				if errors.Is(err, codectx.ErrEmptyQuery) {
+					return usagef("the query has nothing to search for")
+				}
+				return err
+			}
+			for _, w := range res.Warnings {
+				fmt.Fprintln(cmd.ErrOrStderr(), "warning: "+w)
+			}
+			if asJSON {
+				return writeJSON(cmd.OutOrStdout(), res)
+			}
+			printSearch(cmd.OutOrStdout(), res)
+			return nil
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&root, "root", ".", "project root")
+	f.IntVarP(&k, "k", "k", codectx.DefaultSearchK, fmt.Sprintf("number of results (1..%d)", codectx.MaxSearchK))
+	f.StringVar(&mode, "mode", codectx.ModeHybrid, "hybrid, keyword or semantic")
+	f.StringVar(&ranker, "ranker", codectx.RankerDefault, "default or seed (the reference fusion)")
+	f.StringSliceVar(&keywords, "keyword", nil, "extra keyword to search for (repeatable)")
+	f.BoolVar(&asJSON, "json", false, `print {"query","summary","keywords","results":[...]} as JSON`)
+	return c
+}
+
+func checkModeRanker(mode, ranker string) error {
+	switch mode {
+	case codectx.ModeHybrid, codectx.ModeKeyword, codectx.ModeSemantic:
+	default:
+		return usagef("--mode must be hybrid, keyword or semantic, got %q", mode)
+	}
+	switch ranker {
+	case codectx.RankerDefault, codectx.RankerSeed:
+	default:
+		return usagef("--ranker must be default or seed, got %q", ranker)
+	}
+	return nil
+}
+
+// previewRunes is the preview length in the terminal listing.
+const previewRunes = 120
+
+func printSearch(w io.Writer, r *codectx.SearchResult) {
+	fmt.Fprintln(w, r.Summary)
+	for i, h := range r.Results {
+		fmt.Fprintf(w, "\n%2d. %.3f  %-8s %s  %s:%d-%d\n", i+1, h.Score, h.Kind, h.Name, h.File, h.StartLine, h.EndLine)
+		fmt.Fprintf(w, "    %s\n", codectx.Preview(h.Snippet, previewRunes))
+	}
+}

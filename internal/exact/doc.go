@@ -1,0 +1,33 @@
+// Package exact answers exact questions about a project without any index:
+// Glob lists files by doublestar pattern, Grep searches lines by regular
+// expression or fixed string, Read returns numbered lines of one file. The
+// CLI, the MCP server and the Go API all call these three functions; every
+// result has snake_case JSON tags and a Text() rendering meant for agents
+// (budgeted, with hints on how to narrow or continue).
+//
+// Grep has two engines with the same output (paths relative to the project
+// root with forward slashes, files in byte order of their path, lines in
+// order, the same budgets and text): "rg" runs ripgrep's JSON stream with its
+// rules aligned to internal/scan, "native" scans with internal/scan and
+// searches in parallel with Go's regexp. "auto" (the default) uses rg when it
+// is on PATH and starts, native otherwise; the environment variable
+// CODECTX_GREP_ENGINE=native|rg overrides "auto".
+//
+// Every path is confined to the project root by ResolveInRoot (".." that
+// leaves the root, absolute paths elsewhere and symbolic links resolving
+// outside are refused); file selection follows internal/scan, so glob and
+// grep see the same files as the indexer (any extension).
+//
+// Typical use:
+//
+//	res, err := exact.Grep(ctx, exact.GrepOptions{Root: root, Pattern: `func .*Context`, Glob: "*.go"})
+//	if err != nil { return err }
+//	fmt.Print(res.Text())
+//	for _, s := range res.SuggestedReads {
+//		page, err := exact.Read(ctx, exact.ReadOptions{Root: root, File: s.Path, Offset: s.Offset, Limit: s.Limit})
+//		...
+//	}
+//
+// It must not open or write the index or database, write into the project,
+// follow symbolic links out of the root, or print: callers render results.
+package exact

@@ -1,0 +1,816 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"path"
+	"sort"
+	"strings"
+
+	"codectx/internal/query"
+	"codectx/internal/store"
+	"codectx/internal/vecindex"
+)
+
+// DefaultBudget is the token budget of a context when none is given.
+const DefaultBudget = 8000
+
+// Depth values accepted by ContextOptions.Depth.
+const DepthAuto = "auto"
+
+// Seed is a search hit handed to Assemble.
+type Seed struct {
+	ChunkID int64
+	Score   float64 // the search score, any scale (normalised by the best seed)
+}
+
+// Params tune expansion and filtering; DefaultParams are used for zero
+// fields.
+type Params struct {
+	// HopDecay multiplies a neighbour's score per hop.
+	HopDecay float64
+	// MinRelevance is the least relevance (times the hub penalty) a
+	// neighbour needs to enter.
+	MinRelevance float64
+	// MaxPerNode caps the neighbours one chunk brings in per hop.
+	MaxPerNode int
+	// MaxPerSeed caps the neighbours one seed brings in over all hops.
+	MaxPerSeed int
+	// HubDegree is the caller count above which a chunk is penalised as a
+	// hub and its callers are not followed (unless it is a seed).
+	HubDegree int
+	// KeywordWeight is the share of keyword overlap in relevance when a
+	// semantic score is available too.
+	KeywordWeight float64
+}
+
+// DefaultParams are the tuned expansion parameters (see docs/CONTEXT_EVAL.md).
+var DefaultParams = Params{HopDecay: 0.7, MinRelevance: 0.2, MaxPerNode: 6, MaxPerSeed: 12, HubDegree: 8, KeywordWeight: 0.6}
+
+// ContextOptions configure Assemble.
+type ContextOptions struct {
+	Query    string
+	Keywords []string // extra keywords, weighed like words of the query
+	// Budget is the most tokens (cl100k_base) the rendered context may use;
+	// <= 0 means DefaultBudget.
+	Budget int
+	// Depth is "auto" ("" too), "0", "1" or "2".
+	Depth string
+	// Seeds are the search hits to start from, best first.
+	Seeds []Seed
+	// QueryVector is the query's embedding (optional): with it, neighbour
+	// relevance includes cosine similarity with the stored vectors of Model.
+	QueryVector []float32
+	Model       string
+	// Params tune expansion; nil means DefaultParams.
+	Params *Params
+}
+
+// ContextChunk is one chunk in an assembled context.
+type ContextChunk struct {
+	ID        int64   `json:"id"`
+	File      string  `json:"file"`
+	Lang      string  `json:"lang"`
+	Kind      string  `json:"kind"`
+	Name      string  `json:"name"`
+	Symbol    string  `json:"symbol"`
+	StartLine int     `json:"start_line"`
+	EndLine   int     `json:"end_line"`
+	Score     float64 `json:"score"`
+	Hops      int     `json:"hops"`
+	Reason    string  `json:"reason"`
+	// Content is the text shown: the whole chunk, or its signature and first
+	// lines when Shortened.
+	Content   string `json:"content"`
+	Shortened bool   `json:"shortened,omitempty"`
+	// Omitted is the marker line of a shortened chunk ("… (N more lines; read …)").
+	Omitted string `json:"omitted,omitempty"`
+
+	short     string
+	container string
+	fileID    int64
+	full      string // the whole content
+	sigLine   int    // index of the signature line in full's lines
+}
+
+// ContextFile groups the chunks of one file in source order.
+type ContextFile struct {
+	Path   string         `json:"path"`
+	Chunks []ContextChunk `json:"chunks"`
+}
+
+// ContextResult is an assembled context.
+type ContextResult struct {
+	Query  string        `json:"query"`
+	Intent Intent        `json:"intent"`
+	Depth  int           `json:"depth"`
+	Budget int           `json:"budget"`
+	Tokens int           `json:"tokens"` // tokens of Text(), never more than Budget
+	Files  []ContextFile `json:"files"`
+	// Candidates is how many chunks were considered (seeds and admitted
+	// neighbours); Dropped how many of them did not fit the budget.
+	Candidates int      `json:"candidates"`
+	Dropped    int      `json:"dropped"`
+	Warnings   []string `json:"warnings,omitempty"`
+	Markdown   string   `json:"markdown"`
+}
+
+// Text is the context rendered as Markdown for a model.
+func (r *ContextResult) Text() string { return r.Markdown }
+
+// Chunks lists the chunks of every file, in rendering order.
+func (r *ContextResult) Chunks() []ContextChunk {
+	var out []ContextChunk
+	for _, f := range r.Files {
+		out = append(out, f.Chunks...)
+	}
+	return out
+}
+
+// ParseDepth turns "auto", "" or a digit 0..2 into -1 (auto) or the depth.
+func ParseDepth(s string) (int, error) {
+	switch s {
+	case "", DepthAuto:
+		return -1, nil
+	case "0", "1", "2":
+		return int(s[0] - '0'), nil
+	}
+	return 0, fmt.Errorf("depth must be auto, 0, 1 or 2, got %q", s)
+}
+
+// cand is a chunk considered for the context.
+type cand struct {
+	c      store.GraphChunk
+	score  float64
+	hops   int
+	reason string
+	origin int64 // the seed it was reached from
+	seed   bool
+	indeg  int
+}
+
+// Assemble builds a context: seeds, expansion along calls and containment
+// for depth hops with relevance filtering, merging per file, and packing
+// into the token budget.
+func Assemble(ctx context.Context, db *store.DB, projectID int64, opt ContextOptions) (*ContextResult, error) {
+	p := DefaultParams
+	if opt.Params != nil {
+		p = *opt.Params
+	}
+	budget := opt.Budget
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	want, err := ParseDepth(opt.Depth)
+	if err != nil {
+		return nil, err
+	}
+	intent := Classify(opt.Query)
+	depth := intent.Depth
+	if want >= 0 {
+		depth = want
+	}
+	res := &ContextResult{Query: opt.Query, Intent: intent, Depth: depth, Budget: budget, Files: []ContextFile{}}
+
+	// Seeds.
+	var ids []int64
+	best := 0.0
+	for _, s := range opt.Seeds {
+		ids = append(ids, s.ChunkID)
+		best = max(best, s.Score)
+	}
+	chunks, err := db.GraphChunks(ctx, ids, true)
+	if err != nil {
+		return nil, err
+	}
+	cands := map[int64]*cand{}
+	var order []int64 // admission order, for determinism
+	var frontier []*cand
+	for i, s := range opt.Seeds {
+		c, ok := chunks[s.ChunkID]
+		if !ok || cands[s.ChunkID] != nil {
+			continue
+		}
+		sc := 1.0 / (1 + 0.1*float64(i))
+		if best > 0 {
+			sc = max(s.Score, 0) / best
+		}
+		x := &cand{c: c, score: sc, origin: c.ID, seed: true, reason: fmt.Sprintf("seed, score %.2f", sc)}
+		cands[c.ID] = x
+		order = append(order, c.ID)
+		frontier = append(frontier, x)
+	}
+	rel := newRelevance(opt.Query, opt.Keywords, opt.QueryVector, p.KeywordWeight)
+	if depth > 0 && len(frontier) > 0 {
+		if err := rel.loadVectors(ctx, db, opt.Model, ids); err != nil {
+			return nil, err
+		}
+		rel.reference(ids)
+		indeg, err := db.CallInDegree(ctx, ids)
+		if err != nil {
+			return nil, err
+		}
+		for _, x := range frontier {
+			x.indeg = indeg[x.c.ID]
+		}
+	}
+	perSeed := map[int64]int{}
+	for hop := 1; hop <= depth && len(frontier) > 0; hop++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		next, err := expandContext(ctx, db, projectID, frontier, hop, intent, p, rel, cands, perSeed)
+		if err != nil {
+			return nil, err
+		}
+		for _, x := range next {
+			order = append(order, x.c.ID)
+		}
+		frontier = next
+	}
+
+	list := make([]*cand, 0, len(order))
+	for _, id := range order {
+		list = append(list, cands[id])
+	}
+	sort.SliceStable(list, func(i, j int) bool {
+		if list[i].score != list[j].score {
+			return list[i].score > list[j].score
+		}
+		return list[i].c.ID < list[j].c.ID
+	})
+	res.Candidates = len(list)
+	if err := pack(res, list); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// edge is a way from a frontier chunk to a neighbour.
+type edge struct {
+	from   *cand
+	to     int64
+	weight float64
+	reason string
+}
+
+// expandContext follows one hop from the frontier and admits the relevant
+// neighbours into cands; it returns the newly admitted ones.
+func expandContext(ctx context.Context, db *store.DB, projectID int64, frontier []*cand, hop int, intent Intent, p Params,
+	rel *relevance, cands map[int64]*cand, perSeed map[int64]int) ([]*cand, error) {
+	byID := map[int64]*cand{}
+	var ids []int64
+	for _, x := range frontier {
+		byID[x.c.ID] = x
+		ids = append(ids, x.c.ID)
+	}
+	calleeW, callerW := 1.0, 0.85
+	if intent.FavourCallers {
+		calleeW, callerW = 0.7, 1.0
+	}
+	maxPerNode := p.MaxPerNode
+	var edges []edge
+	out, err := db.RelationsFrom(ctx, ids, "calls", "extends", "implements")
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range out {
+		f := byID[r.SrcChunk]
+		if f == nil || r.DstChunk <= 0 || r.DstChunk == r.SrcChunk {
+			continue
+		}
+		switch r.Kind {
+		case "calls":
+			edges = append(edges, edge{f, r.DstChunk, calleeW, "called by " + f.c.Symbol})
+		default:
+			edges = append(edges, edge{f, r.DstChunk, 0.8, r.Kind[:len(r.Kind)-1] + "ed by " + f.c.Symbol})
+		}
+	}
+	in, err := db.RelationsTo(ctx, ids, "calls", "contains", "extends", "implements")
+	if err != nil {
+		return nil, err
+	}
+	hasContainer := map[int64]bool{}
+	for _, r := range in {
+		f := byID[r.DstChunk]
+		if f == nil || r.SrcChunk <= 0 || r.SrcChunk == r.DstChunk {
+			continue
+		}
+		switch r.Kind {
+		case "calls":
+			// A hub's callers are unrelated to each other: only follow them
+			// when the hub is what was asked about.
+			if f.indeg > p.HubDegree && !f.seed {
+				continue
+			}
+			edges = append(edges, edge{f, r.SrcChunk, callerW, "calls " + f.c.Symbol})
+		case "contains":
+			hasContainer[f.c.ID] = true
+			edges = append(edges, edge{f, r.SrcChunk, 0.9, "container of " + f.c.Symbol})
+		default:
+			edges = append(edges, edge{f, r.SrcChunk, 0.8, r.Kind + " " + f.c.Symbol})
+		}
+	}
+	// Containers declared elsewhere (Go methods in another file than their
+	// type): look the container type up by symbol, same file, then same
+	// directory, only when unambiguous.
+	for _, f := range frontier {
+		if f.c.Container == "" || hasContainer[f.c.ID] || f.c.Kind != "method" {
+			continue
+		}
+		list, err := db.ChunksBySymbol(ctx, projectID, f.c.Container, 20)
+		if err != nil {
+			return nil, err
+		}
+		if id := pickContainer(f.c, list); id != 0 && id != f.c.ID {
+			edges = append(edges, edge{f, id, 0.9, "container of " + f.c.Symbol})
+		}
+	}
+	// Load the neighbours not seen yet.
+	var need []int64
+	seen := map[int64]bool{}
+	for _, e := range edges {
+		if cands[e.to] == nil && !seen[e.to] {
+			seen[e.to] = true
+			need = append(need, e.to)
+		}
+	}
+	sort.Slice(need, func(i, j int) bool { return need[i] < need[j] })
+	chunks, err := db.GraphChunks(ctx, need, true)
+	if err != nil {
+		return nil, err
+	}
+	indeg, err := db.CallInDegree(ctx, need)
+	if err != nil {
+		return nil, err
+	}
+	if err := rel.loadVectors(ctx, db, "", need); err != nil {
+		return nil, err
+	}
+	// Score every (frontier, neighbour) pair, best first per frontier chunk.
+	type scoredEdge struct {
+		edge
+		c     store.GraphChunk
+		score float64
+	}
+	byFrom := map[int64][]scoredEdge{}
+	relCache := map[int64]float64{}
+	for _, e := range edges {
+		if cands[e.to] != nil {
+			continue // already in: keep its better (earlier) score
+		}
+		c, ok := chunks[e.to]
+		if !ok || c.Kind == "text" {
+			continue
+		}
+		r, ok := relCache[e.to]
+		if !ok {
+			r = rel.score(c)
+			relCache[e.to] = r
+		}
+		hub := hubPenalty(indeg[e.to], p.HubDegree)
+		if r*hub < p.MinRelevance {
+			continue
+		}
+		s := e.from.score * p.HopDecay * e.weight * (0.4 + 0.6*r) * hub
+		byFrom[e.from.c.ID] = append(byFrom[e.from.c.ID], scoredEdge{e, c, s})
+	}
+	var next []*cand
+	for _, f := range frontier {
+		list := byFrom[f.c.ID]
+		sort.SliceStable(list, func(i, j int) bool {
+			if list[i].score != list[j].score {
+				return list[i].score > list[j].score
+			}
+			return list[i].to < list[j].to
+		})
+		taken := 0
+		for _, se := range list {
+			if taken >= maxPerNode || perSeed[f.origin] >= p.MaxPerSeed {
+				break
+			}
+			if x := cands[se.to]; x != nil {
+				if se.score > x.score && !x.seed {
+					x.score, x.reason = se.score, se.reason
+				}
+				continue
+			}
+			x := &cand{c: se.c, score: se.score, hops: hop, reason: se.reason, origin: f.origin, indeg: indeg[se.to]}
+			cands[se.to] = x
+			next = append(next, x)
+			taken++
+			perSeed[f.origin]++
+		}
+	}
+	return next, nil
+}
+
+// pickContainer chooses the type chunk a method belongs to among chunks
+// with its container's symbol: the one in the same file, else the only
+// one in the same directory.
+func pickContainer(m store.GraphChunk, list []store.GraphChunk) int64 {
+	var sameDir []int64
+	for _, c := range list {
+		if c.Kind != "type" {
+			continue
+		}
+		if c.Path == m.Path {
+			return c.ID
+		}
+		if path.Dir(c.Path) == path.Dir(m.Path) {
+			sameDir = append(sameDir, c.ID)
+		}
+	}
+	if len(sameDir) == 1 {
+		return sameDir[0]
+	}
+	return 0
+}
+
+// hubPenalty is 1 up to limit callers, then sqrt(limit/callers).
+func hubPenalty(callers, limit int) float64 {
+	if limit <= 0 || callers <= limit {
+		return 1
+	}
+	return math.Sqrt(float64(limit) / float64(callers))
+}
+
+// relevance scores a chunk against the query: keyword overlap per query
+// keyword (name matches count fully, path/body matches half), blended with
+// cosine similarity relative to the seeds' when vectors are available.
+type relevance struct {
+	groups  [][]query.Term
+	qvec    []float32
+	model   string
+	vecs    map[int64][]float32
+	refCos  float64
+	kwShare float64
+}
+
+func newRelevance(q string, keywords []string, qvec []float32, kwShare float64) *relevance {
+	r := &relevance{qvec: qvec, vecs: map[int64][]float32{}, kwShare: kwShare}
+	seen := map[string]bool{}
+	for _, text := range append([]string{q}, keywords...) {
+		for _, kw := range query.Parse(text).Keywords {
+			k := strings.ToLower(kw)
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			if ts := query.Parse(kw).Terms; len(ts) > 0 {
+				r.groups = append(r.groups, ts)
+			}
+		}
+	}
+	return r
+}
+
+// loadVectors fetches the stored vectors of ids (model "" keeps the model
+// of the first call).
+func (r *relevance) loadVectors(ctx context.Context, db *store.DB, model string, ids []int64) error {
+	if model != "" {
+		r.model = model
+	}
+	if len(r.qvec) == 0 || r.model == "" || len(ids) == 0 {
+		return nil
+	}
+	blobs, err := db.ChunkVectors(ctx, ids, r.model)
+	if err != nil {
+		return err
+	}
+	for id, b := range blobs {
+		if v := vecindex.DecodeVector(b); len(v) == len(r.qvec) {
+			r.vecs[id] = v
+		}
+	}
+	return nil
+}
+
+// reference sets the cosine a relevant chunk has: the mean over the seeds.
+func (r *relevance) reference(seeds []int64) {
+	var sum float64
+	n := 0
+	for _, id := range seeds {
+		if v, ok := r.vecs[id]; ok {
+			sum += dot(r.qvec, v)
+			n++
+		}
+	}
+	if n > 0 {
+		r.refCos = sum / float64(n)
+	}
+}
+
+func dot(a, b []float32) float64 {
+	var s float64
+	for i := range a {
+		s += float64(a[i]) * float64(b[i])
+	}
+	return s
+}
+
+func (r *relevance) score(c store.GraphChunk) float64 {
+	kw := r.keyword(c)
+	if v, ok := r.vecs[c.ID]; ok && r.refCos > 0 {
+		sem := min(max(dot(r.qvec, v)/r.refCos, 0), 1)
+		return r.kwShare*kw + (1-r.kwShare)*sem
+	}
+	return kw
+}
+
+func tokenSet(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range strings.Fields(query.IndexText(s)) {
+		out[t] = true
+	}
+	return out
+}
+
+// keyword is the mean over query keywords of the best weighted match of
+// their terms: 1 in the chunk's name, 0.5 in its path or body.
+func (r *relevance) keyword(c store.GraphChunk) float64 {
+	if len(r.groups) == 0 {
+		return 0
+	}
+	name := tokenSet(c.Symbol + " " + c.Name)
+	body := tokenSet(c.Path + "\n" + c.Content)
+	var sum float64
+	for _, g := range r.groups {
+		bestG := 0.0
+		for _, t := range g {
+			m := 0.0
+			switch {
+			case name[t.Text]:
+				m = 1
+			case body[t.Text]:
+				m = 0.5
+			}
+			bestG = max(bestG, m*t.Weight)
+		}
+		sum += bestG
+	}
+	return sum / float64(len(r.groups))
+}
+
+// ---- packing and rendering ----
+
+// fenceLang maps stored language names to Markdown fence tags.
+func fenceLang(l string) string {
+	if l == "text" {
+		return ""
+	}
+	return l
+}
+
+func fenceFor(content string) string {
+	longest, run := 0, 0
+	for _, r := range content {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return strings.Repeat("`", max(3, longest+1))
+}
+
+func renderHeader(r *ContextResult, chunks, files int) string {
+	return fmt.Sprintf("# Context for: %s\n\n%d chunks from %d files · intent %s · depth %d · budget %d tokens\n",
+		oneLine(r.Query), chunks, files, r.Intent.Kind, r.Depth, r.Budget)
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func renderFileHeading(p string) string { return "\n## " + p + "\n" }
+
+func renderChunk(c *ContextChunk) string {
+	var b strings.Builder
+	kind := c.Kind
+	if kind == "type" {
+		kind = "type header"
+	}
+	fmt.Fprintf(&b, "\n### %s — %s, lines %d-%d\n%s\n", c.Name, kind, c.StartLine, c.EndLine, c.Reason)
+	f := fenceFor(c.Content)
+	b.WriteString(f)
+	b.WriteString(fenceLang(c.Lang))
+	b.WriteByte('\n')
+	b.WriteString(c.Content)
+	if c.Content != "" && !strings.HasSuffix(c.Content, "\n") {
+		b.WriteByte('\n')
+	}
+	b.WriteString(f)
+	b.WriteByte('\n')
+	if c.Omitted != "" {
+		b.WriteString(c.Omitted)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// render writes the selected chunks grouped per file (files by their best
+// score, chunks in source order) and fills res.Files.
+func render(res *ContextResult, sel []*ContextChunk) string {
+	byFile := map[string][]*ContextChunk{}
+	bestOf := map[string]float64{}
+	firstSeen := map[string]int{}
+	var files []string
+	for i, c := range sel {
+		if _, ok := byFile[c.File]; !ok {
+			files = append(files, c.File)
+			firstSeen[c.File] = i
+		}
+		byFile[c.File] = append(byFile[c.File], c)
+		bestOf[c.File] = max(bestOf[c.File], c.Score)
+	}
+	sort.SliceStable(files, func(i, j int) bool {
+		if bestOf[files[i]] != bestOf[files[j]] {
+			return bestOf[files[i]] > bestOf[files[j]]
+		}
+		return firstSeen[files[i]] < firstSeen[files[j]]
+	})
+	var b strings.Builder
+	b.WriteString(renderHeader(res, len(sel), len(files)))
+	res.Files = res.Files[:0]
+	for _, f := range files {
+		list := byFile[f]
+		sort.SliceStable(list, func(i, j int) bool {
+			a, c := list[i], list[j]
+			if a.StartLine != c.StartLine {
+				return a.StartLine < c.StartLine
+			}
+			if a.EndLine != c.EndLine {
+				return a.EndLine > c.EndLine // the enclosing type first
+			}
+			return a.ID < c.ID
+		})
+		b.WriteString(renderFileHeading(f))
+		cf := ContextFile{Path: f}
+		for _, c := range list {
+			b.WriteString(renderChunk(c))
+			cf.Chunks = append(cf.Chunks, *c)
+		}
+		res.Files = append(res.Files, cf)
+	}
+	return b.String()
+}
+
+// signatureLine is the index of the first line of a chunk that is not a
+// comment, decorator or blank line: where the declaration starts.
+func signatureLine(lines []string, short string) int {
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if short != "" && strings.Contains(l, short) && !isCommentLine(t) {
+			return i
+		}
+	}
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if t != "" && !isCommentLine(t) && !strings.HasPrefix(t, "@") && !strings.HasPrefix(t, "#[") {
+			return i
+		}
+	}
+	return 0
+}
+
+func isCommentLine(t string) bool {
+	for _, p := range []string{"//", "/*", "*", "#", "--", `"""`, "'''"} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// toContextChunk turns a candidate into an output chunk with its whole content.
+func toContextChunk(x *cand) ContextChunk {
+	c := x.c
+	return ContextChunk{
+		ID: c.ID, File: c.Path, Lang: c.Lang, Kind: c.Kind, Name: c.Name, Symbol: c.Symbol,
+		StartLine: c.StartLine, EndLine: c.EndLine, Score: round3(x.score), Hops: x.hops, Reason: x.reason,
+		Content: strings.TrimRight(c.Content, "\n"), short: c.Short, container: c.Container, fileID: c.FileID,
+		full: strings.TrimRight(c.Content, "\n"),
+	}
+}
+
+func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
+
+// shorten returns c cut to its signature line and the k lines after it,
+// with the marker that says how to read the rest.
+func shorten(c ContextChunk, lines []string, sig, k int) ContextChunk {
+	end := min(sig+k, len(lines))
+	c.Content = strings.Join(lines[sig:end], "\n")
+	c.Shortened = true
+	omitted := len(lines) - end
+	first := c.StartLine + end
+	if c.Kind == "type" {
+		// A type header is already a cut of the type: point at the body.
+		omitted = c.EndLine - (c.StartLine + end) + 1
+	}
+	if omitted < 1 {
+		omitted = 1
+	}
+	c.Omitted = fmt.Sprintf("… (%d more lines; read %s --offset %d --limit %d)", omitted, c.File, first, omitted)
+	return c
+}
+
+const minUseful = 24 // tokens below which nothing more is tried
+
+// pack fills the budget greedily by score: whole chunks first, a chunk too
+// big for what is left shortened to its signature and first lines. It then
+// renders and counts the real output, dropping the lowest-scored chunk
+// until it fits, so the budget is never exceeded.
+func pack(res *ContextResult, list []*cand) error {
+	budget := res.Budget
+	worstHeader := renderHeader(res, 9999, 9999)
+	ht, err := CountTokens(worstHeader)
+	if err != nil {
+		return err
+	}
+	remaining := budget - ht
+	var sel []*ContextChunk
+	files := map[string]bool{}
+	for _, x := range list {
+		if remaining < minUseful {
+			break
+		}
+		c := toContextChunk(x)
+		fileCost := 0
+		if !files[c.File] {
+			if fileCost, err = CountTokens(renderFileHeading(c.File)); err != nil {
+				return err
+			}
+		}
+		full, err := CountTokens(renderChunk(&c))
+		if err != nil {
+			return err
+		}
+		if fileCost+full+1 <= remaining {
+			sel = append(sel, &c)
+			files[c.File] = true
+			remaining -= fileCost + full + 1
+			continue
+		}
+		// Shortened: signature plus as many lines as fit.
+		lines := strings.Split(c.full, "\n")
+		sig := signatureLine(lines, c.short)
+		probe := shorten(c, lines, sig, 0)
+		probe.Content = ""
+		overhead, err := CountTokens(renderChunk(&probe))
+		if err != nil {
+			return err
+		}
+		left := remaining - fileCost - overhead - 2
+		k := 0
+		for i := sig; i < len(lines) && k < len(lines)-sig-1; i++ {
+			t, err := CountTokens(lines[i] + "\n")
+			if err != nil {
+				return err
+			}
+			if t > left {
+				break
+			}
+			left -= t
+			k++
+		}
+		if k == 0 {
+			continue
+		}
+		s := shorten(c, lines, sig, k)
+		cost, err := CountTokens(renderChunk(&s))
+		if err != nil {
+			return err
+		}
+		if fileCost+cost+1 > remaining {
+			continue
+		}
+		sel = append(sel, &s)
+		files[s.File] = true
+		remaining -= fileCost + cost + 1
+	}
+	res.Dropped = len(list) - len(sel)
+	for {
+		out := render(res, sel)
+		n, err := CountTokens(out)
+		if err != nil {
+			return err
+		}
+		if n <= budget {
+			res.Markdown, res.Tokens = out, n
+			return nil
+		}
+		if len(sel) == 0 {
+			// Not even the header fits: an empty context.
+			res.Markdown, res.Tokens, res.Files = "", 0, []ContextFile{}
+			return nil
+		}
+		// Drop the lowest-scored chunk (sel is in score order).
+		sel = sel[:len(sel)-1]
+		res.Dropped++
+	}
+}
+
+// ErrNoSeeds is returned by callers that found nothing to start from.
+var ErrNoSeeds = errors.New("no search results to build a context from")

@@ -1,0 +1,533 @@
+// Package graph answers two questions over the stored relations: what is a
+// named symbol connected to (Build, the `codectx graph` sub-graph, rendered
+// as a tree, Mermaid, DOT or JSON), and what code should a model read to
+// answer a question (Assemble: seeds from search, expansion along calls and
+// containment, relevance filtering, merging per file and type, and a hard
+// token budget).
+//
+// It reads the database only through internal/store's indexed queries, so
+// every step costs the degree of the nodes involved, never a scan of the
+// project. It must not write to the database, run searches itself (the
+// caller hands it the seeds), embed text, print, or download anything: the
+// token counter uses the tokenizer tables compiled into the binary.
+package graph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"codectx/internal/store"
+)
+
+// Directions.
+const (
+	DirOut  = "out"
+	DirIn   = "in"
+	DirBoth = "both"
+)
+
+// DefaultMaxNodes bounds the nodes of one graph.
+const DefaultMaxNodes = 200
+
+// Options select the sub-graph Build returns.
+type Options struct {
+	// Name is a type ("SampleService"), a member ("SampleService.findUserById"),
+	// a bare function name, or a file path (its file-level chunks).
+	Name string
+	// Direction is out, in or both ("" means both).
+	Direction string
+	// Depth is how many hops to expand; <= 0 means 1.
+	Depth int
+	// MaxNodes bounds the node count; <= 0 means DefaultMaxNodes.
+	MaxNodes int
+}
+
+// Node is a chunk, or the name of an unresolved target.
+type Node struct {
+	Key       string `json:"key"`            // "c<chunk id>" or "u<n>" for unresolved targets
+	ID        int64  `json:"id,omitempty"`   // chunk id; 0 for unresolved
+	Name      string `json:"name"`           // symbol, or the target as written
+	Signature string `json:"signature"`      // chunk name with parameters; the name for unresolved
+	Kind      string `json:"kind,omitempty"` // chunk kind
+	Path      string `json:"path,omitempty"`
+	StartLine int    `json:"start_line,omitempty"`
+	EndLine   int    `json:"end_line,omitempty"`
+	Resolved  bool   `json:"resolved"`
+	Root      bool   `json:"root,omitempty"`     // matched the name asked for
+	Depth     int    `json:"depth"`              // hops from the nearest root
+	Expanded  bool   `json:"expanded,omitempty"` // its relations were followed
+
+	fileID int64
+	short  string
+}
+
+// Edge is one relation between two nodes.
+type Edge struct {
+	From     string `json:"from"` // node key of the source
+	To       string `json:"to"`   // node key of the target
+	Kind     string `json:"kind"` // extends, implements, contains, imports, calls
+	Path     string `json:"path"` // file the relation was written in
+	Line     int    `json:"line"` // line of the relation in Path
+	Resolved bool   `json:"resolved"`
+
+	rel int64
+}
+
+// Result is a sub-graph around the nodes a name matched.
+type Result struct {
+	Name      string   `json:"name"`
+	Direction string   `json:"direction"`
+	Depth     int      `json:"depth"`
+	Roots     []string `json:"roots"`
+	Nodes     []Node   `json:"nodes"`
+	Edges     []Edge   `json:"edges"`
+	Truncated bool     `json:"truncated,omitempty"`
+	Note      string   `json:"note,omitempty"`
+
+	index map[string]int
+}
+
+// Node returns the node with the given key, or nil.
+func (r *Result) Node(key string) *Node {
+	if i, ok := r.index[key]; ok {
+		return &r.Nodes[i]
+	}
+	return nil
+}
+
+// NotFoundError is returned for a name that matches nothing; Suggestions
+// are the closest existing names.
+type NotFoundError struct {
+	Name        string
+	Suggestions []string
+}
+
+func (e *NotFoundError) Error() string {
+	if len(e.Suggestions) == 0 {
+		return fmt.Sprintf("no symbol named %q in the index, and no similar names", e.Name)
+	}
+	return fmt.Sprintf("no symbol named %q in the index; closest: %s", e.Name, strings.Join(e.Suggestions, ", "))
+}
+
+// ErrNotFound matches every *NotFoundError with errors.Is.
+var ErrNotFound = errors.New("symbol not found")
+
+// Is makes errors.Is(err, ErrNotFound) true.
+func (e *NotFoundError) Is(target error) bool { return target == ErrNotFound }
+
+// kindOrder is the display order of relation kinds.
+var kindOrder = map[string]int{"contains": 0, "extends": 1, "implements": 2, "imports": 3, "calls": 4}
+
+// Build looks name up and expands its relations.
+func Build(ctx context.Context, db *store.DB, projectID int64, opt Options) (*Result, error) {
+	name := strings.TrimSpace(opt.Name)
+	if name == "" {
+		return nil, errors.New("graph: empty name")
+	}
+	dir := opt.Direction
+	switch dir {
+	case "":
+		dir = DirBoth
+	case DirOut, DirIn, DirBoth:
+	default:
+		return nil, fmt.Errorf("graph: direction %q: want out, in or both", dir)
+	}
+	depth := opt.Depth
+	if depth <= 0 {
+		depth = 1
+	}
+	maxNodes := opt.MaxNodes
+	if maxNodes <= 0 {
+		maxNodes = DefaultMaxNodes
+	}
+	roots, err := Lookup(ctx, db, projectID, name)
+	if err != nil {
+		return nil, err
+	}
+	if len(roots) == 0 {
+		sugg, err := Suggest(ctx, db, projectID, name, 5)
+		if err != nil {
+			return nil, err
+		}
+		return nil, &NotFoundError{Name: name, Suggestions: sugg}
+	}
+	b := &builder{db: db, projectID: projectID, dir: dir, maxNodes: maxNodes,
+		res:  &Result{Name: name, Direction: dir, Depth: depth, index: map[string]int{}},
+		seen: map[int64]bool{}, edgeKeys: map[string]bool{}, unres: map[string]string{}}
+	if len(roots) > maxNodes {
+		roots = roots[:maxNodes]
+		b.res.Truncated = true
+	}
+	var frontier []string
+	for _, c := range roots {
+		k := b.addChunk(c, 0)
+		b.res.Nodes[b.res.index[k]].Root = true
+		b.res.Roots = append(b.res.Roots, k)
+		frontier = append(frontier, k)
+	}
+	for d := 0; d < depth && len(frontier) > 0; d++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		next, err := b.expand(ctx, frontier, d+1)
+		if err != nil {
+			return nil, err
+		}
+		frontier = next
+	}
+	if b.res.Truncated {
+		b.res.Note = fmt.Sprintf("graph cut at %d nodes; use a smaller --depth or a narrower --direction", maxNodes)
+	}
+	b.res.sortEdges()
+	return b.res, nil
+}
+
+// Lookup finds the chunks a name denotes: a file path's file-level chunks,
+// an exact symbol, or a short name (for a dotted name, the chunks whose
+// symbol ends with it, so "Cache.run" finds "SampleService.Cache.run"). A
+// parameter list in name is ignored.
+func Lookup(ctx context.Context, db *store.DB, projectID int64, name string) ([]store.GraphChunk, error) {
+	if i := strings.IndexByte(name, '('); i > 0 {
+		name = strings.TrimSpace(name[:i])
+	}
+	if strings.ContainsAny(name, "/\\") || hasFileExt(name) {
+		chunks, err := db.FileChunks(ctx, projectID, strings.ReplaceAll(name, "\\", "/"))
+		if err != nil {
+			return nil, err
+		}
+		if len(chunks) > 0 {
+			var out []store.GraphChunk
+			for _, c := range chunks {
+				if c.Kind == "file" {
+					out = append(out, c)
+				}
+			}
+			if len(out) == 0 {
+				for _, c := range chunks {
+					if c.Container == "" {
+						out = append(out, c)
+					}
+				}
+			}
+			return out, nil
+		}
+	}
+	chunks, err := db.ChunksBySymbol(ctx, projectID, name, DefaultMaxNodes)
+	if err != nil || len(chunks) > 0 {
+		return chunks, err
+	}
+	short := store.ShortName(name)
+	chunks, err = db.ChunksByShort(ctx, projectID, short, DefaultMaxNodes)
+	if err != nil || short == name {
+		return chunks, err
+	}
+	var out []store.GraphChunk
+	for _, c := range chunks {
+		if strings.HasSuffix(c.Symbol, "."+name) || strings.HasSuffix(c.Symbol, ":"+name) || strings.HasSuffix(c.Symbol, "#"+name) {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+func hasFileExt(name string) bool {
+	i := strings.LastIndexByte(name, '.')
+	if i <= 0 || i == len(name)-1 {
+		return false
+	}
+	switch name[i+1:] {
+	case "go", "java", "py", "js", "jsx", "ts", "tsx", "rs", "c", "h", "cc", "cpp", "hpp", "cs", "rb", "php", "kt", "swift", "scala", "md", "txt":
+		return true
+	}
+	return false
+}
+
+type builder struct {
+	db        *store.DB
+	projectID int64
+	dir       string
+	maxNodes  int
+	res       *Result
+	seen      map[int64]bool    // relation ids already turned into edges
+	edgeKeys  map[string]bool   // from|to|kind already present
+	unres     map[string]string // unresolved label → node key
+}
+
+func chunkKey(id int64) string { return fmt.Sprintf("c%d", id) }
+
+func (b *builder) addChunk(c store.GraphChunk, depth int) string {
+	k := chunkKey(c.ID)
+	if _, ok := b.res.index[k]; ok {
+		return k
+	}
+	b.res.index[k] = len(b.res.Nodes)
+	b.res.Nodes = append(b.res.Nodes, Node{Key: k, ID: c.ID, Name: c.Symbol, Signature: c.Name, Kind: c.Kind, Path: c.Path,
+		StartLine: c.StartLine, EndLine: c.EndLine, Resolved: true, Depth: depth, fileID: c.FileID, short: c.Short})
+	return k
+}
+
+func (b *builder) addUnresolved(label string, depth int) string {
+	if k, ok := b.unres[label]; ok {
+		return k
+	}
+	k := fmt.Sprintf("u%d", len(b.unres)+1)
+	b.unres[label] = k
+	b.res.index[k] = len(b.res.Nodes)
+	b.res.Nodes = append(b.res.Nodes, Node{Key: k, Name: label, Signature: label, Depth: depth})
+	return k
+}
+
+func (b *builder) full() bool { return len(b.res.Nodes) >= b.maxNodes }
+
+func (b *builder) addEdge(e Edge) {
+	if e.rel != 0 {
+		if b.seen[e.rel] {
+			return
+		}
+		b.seen[e.rel] = true
+	}
+	k := e.From + "|" + e.To + "|" + e.Kind
+	if b.edgeKeys[k] {
+		return
+	}
+	b.edgeKeys[k] = true
+	b.res.Edges = append(b.res.Edges, e)
+}
+
+// targetLabel is how an unresolved target is shown: "repo.findById" when
+// the call has a plain qualifier other than this/self.
+func targetLabel(r store.GraphRelation) string {
+	switch r.Qualifier {
+	case "", "this", "self", "cls", "super", "$this", "static", "parent", "Self":
+		return r.Target
+	}
+	if strings.Contains(r.Target, ".") {
+		return r.Target
+	}
+	return r.Qualifier + "." + r.Target
+}
+
+// expand follows the relations of the frontier nodes and returns the keys
+// of the nodes it added (the next frontier).
+func (b *builder) expand(ctx context.Context, frontier []string, depth int) ([]string, error) {
+	var ids, fileNodes []int64
+	byID := map[int64]*Node{}
+	var names []string
+	nameSeen := map[string]bool{}
+	for _, k := range frontier {
+		n := b.res.Node(k)
+		if n == nil || n.ID == 0 {
+			continue
+		}
+		n.Expanded = true
+		ids = append(ids, n.ID)
+		byID[n.ID] = n
+		if n.Kind == "file" {
+			fileNodes = append(fileNodes, n.ID)
+		}
+		for _, s := range []string{n.short, n.Name} {
+			if s != "" && !nameSeen[s] {
+				nameSeen[s] = true
+				names = append(names, s)
+			}
+		}
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var rels []store.GraphRelation
+	if b.dir != DirIn {
+		out, err := b.db.RelationsFrom(ctx, ids)
+		if err != nil {
+			return nil, err
+		}
+		rels = append(rels, out...)
+		if len(fileNodes) > 0 {
+			var fids []int64
+			fseen := map[int64]bool{}
+			for _, id := range fileNodes {
+				if f := byID[id].fileID; !fseen[f] {
+					fseen[f] = true
+					fids = append(fids, f)
+				}
+			}
+			imps, err := b.db.FileImports(ctx, fids)
+			if err != nil {
+				return nil, err
+			}
+			// An import belongs to the file-level chunk whose lines hold it,
+			// else to the file's first file-level chunk among the frontier.
+			for _, r := range imps {
+				owner := int64(0)
+				for _, id := range fileNodes {
+					n := byID[id]
+					if n.fileID != r.FileID {
+						continue
+					}
+					if r.Line >= n.StartLine && r.Line <= n.EndLine {
+						owner = id
+						break
+					}
+					if owner == 0 {
+						owner = id
+					}
+				}
+				if owner != 0 {
+					r.SrcChunk = owner
+					rels = append(rels, r)
+				}
+			}
+		}
+	}
+	var incoming []store.GraphRelation
+	if b.dir != DirOut {
+		in, err := b.db.RelationsTo(ctx, ids)
+		if err != nil {
+			return nil, err
+		}
+		incoming = append(incoming, in...)
+		un, err := b.db.UnresolvedTo(ctx, b.projectID, names, b.maxNodes*4)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range un {
+			// Attach to every frontier node this name denotes.
+			for _, id := range ids {
+				n := byID[id]
+				if r.Target == n.short || r.Target == n.Name {
+					r2 := r
+					r2.DstChunk = -id // negative: matched by name, not resolved
+					incoming = append(incoming, r2)
+				}
+			}
+		}
+	}
+	// Load the chunks at the other end.
+	var need []int64
+	needSeen := map[int64]bool{}
+	want := func(id int64) {
+		if id > 0 && !needSeen[id] {
+			if _, ok := b.res.index[chunkKey(id)]; !ok {
+				needSeen[id] = true
+				need = append(need, id)
+			}
+		}
+	}
+	for _, r := range rels {
+		want(r.DstChunk)
+	}
+	for _, r := range incoming {
+		want(r.SrcChunk)
+	}
+	chunks, err := b.db.GraphChunks(ctx, need, false)
+	if err != nil {
+		return nil, err
+	}
+	var fids []int64
+	fseen := map[int64]bool{}
+	for _, r := range append(slices.Clone(rels), incoming...) {
+		if !fseen[r.FileID] {
+			fseen[r.FileID] = true
+			fids = append(fids, r.FileID)
+		}
+	}
+	paths, err := b.db.FilePaths(ctx, fids)
+	if err != nil {
+		return nil, err
+	}
+	sortRels(rels)
+	sortRels(incoming)
+	var next []string
+	node := func(id int64) (string, bool) {
+		k := chunkKey(id)
+		if _, ok := b.res.index[k]; ok {
+			return k, true
+		}
+		c, ok := chunks[id]
+		if !ok {
+			return "", false
+		}
+		if b.full() {
+			b.res.Truncated = true
+			return "", false
+		}
+		next = append(next, b.addChunk(c, depth))
+		return k, true
+	}
+	for _, r := range rels {
+		from := chunkKey(r.SrcChunk)
+		e := Edge{From: from, Kind: r.Kind, Path: paths[r.FileID], Line: r.Line, rel: r.ID}
+		if r.DstChunk > 0 {
+			to, ok := node(r.DstChunk)
+			if !ok {
+				continue
+			}
+			e.To, e.Resolved = to, true
+		} else {
+			label := targetLabel(r)
+			if _, ok := b.unres[label]; !ok && b.full() {
+				b.res.Truncated = true
+				continue
+			}
+			e.To = b.addUnresolved(label, depth)
+		}
+		b.addEdge(e)
+	}
+	for _, r := range incoming {
+		if r.SrcChunk == 0 {
+			continue
+		}
+		from, ok := node(r.SrcChunk)
+		if !ok {
+			continue
+		}
+		dst, resolved := r.DstChunk, true
+		if dst < 0 {
+			dst, resolved = -dst, false
+			r.ID = 0 // the same row may match several frontier nodes by name
+		}
+		b.addEdge(Edge{From: from, To: chunkKey(dst), Kind: r.Kind, Path: paths[r.FileID], Line: r.Line, Resolved: resolved, rel: r.ID})
+	}
+	return next, nil
+}
+
+func sortRels(rs []store.GraphRelation) {
+	sort.SliceStable(rs, func(i, j int) bool {
+		a, b := rs[i], rs[j]
+		if kindOrder[a.Kind] != kindOrder[b.Kind] {
+			return kindOrder[a.Kind] < kindOrder[b.Kind]
+		}
+		if a.FileID != b.FileID {
+			return a.FileID < b.FileID
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.ID < b.ID
+	})
+}
+
+// sortEdges orders edges by source node order, then kind, then position,
+// so output does not depend on query plans.
+func (r *Result) sortEdges() {
+	sort.SliceStable(r.Edges, func(i, j int) bool {
+		a, b := r.Edges[i], r.Edges[j]
+		if r.index[a.From] != r.index[b.From] {
+			return r.index[a.From] < r.index[b.From]
+		}
+		if kindOrder[a.Kind] != kindOrder[b.Kind] {
+			return kindOrder[a.Kind] < kindOrder[b.Kind]
+		}
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return r.index[a.To] < r.index[b.To]
+	})
+}

@@ -1,0 +1,177 @@
+package index
+
+import (
+	"errors"
+	"fmt"
+
+	"codectx/internal/store"
+)
+
+// flush embeds what the pending files need and writes them in one transaction.
+func (w *writer) flush() error {
+	if len(w.pending) == 0 {
+		return nil
+	}
+	pending := w.pending
+	w.pending, w.pendingN = nil, 0
+
+	var files []*store.FileRecord
+	var touches []store.Touch
+	for _, o := range pending {
+		switch {
+		case o.record != nil:
+			files = append(files, o.record)
+		case o.touch != nil:
+			touches = append(touches, *o.touch)
+		}
+	}
+	failed, err := w.embed(files)
+	if err != nil {
+		return err
+	}
+	batch := store.Batch{Touches: touches}
+	for _, f := range files {
+		if failed[f.Path] {
+			continue
+		}
+		batch.Files = append(batch.Files, *f)
+	}
+	res, err := w.opt.DB.WriteBatch(w.ctx, w.proj.ID, w.model, batch)
+	if err != nil {
+		return err
+	}
+	w.fileIDs = append(w.fileIDs, res.FileIDs...)
+	w.names = append(w.names, res.Names...)
+	w.sum.Unchanged += len(touches)
+	for _, f := range batch.Files {
+		w.sum.Changed++
+		w.sum.Chunks += len(f.Chunks)
+		w.sum.Relations += len(f.Relations)
+	}
+	return nil
+}
+
+// embed fills the Vector of every chunk whose text is not cached yet. Texts
+// are embedded in batches that span files; when a batch fails, files are
+// retried one by one and those that still fail are returned (they keep their
+// previous rows and are retried by the next run).
+func (w *writer) embed(files []*store.FileRecord) (map[string]bool, error) {
+	var hashes [][]byte
+	for _, f := range files {
+		for i := range f.Chunks {
+			hashes = append(hashes, f.Chunks[i].TextHash)
+		}
+	}
+	if len(hashes) == 0 {
+		return nil, nil
+	}
+	cached, err := w.opt.DB.CachedVectors(w.ctx, w.model, hashes)
+	if err != nil {
+		return nil, err
+	}
+	type slot struct{ file, chunk int }
+	// One text per distinct hash not cached; every chunk with that hash shares the vector.
+	var texts []string
+	var owners [][]slot
+	seen := map[string]int{}
+	for fi, f := range files {
+		for ci := range f.Chunks {
+			h := string(f.Chunks[ci].TextHash)
+			if cached[h] {
+				w.sum.CacheHits++
+				continue
+			}
+			if k, ok := seen[h]; ok {
+				owners[k] = append(owners[k], slot{fi, ci})
+				w.sum.CacheHits++
+				continue
+			}
+			seen[h] = len(texts)
+			texts = append(texts, f.Chunks[ci].EmbedText())
+			owners = append(owners, []slot{{fi, ci}})
+		}
+	}
+	assign := func(k int, v []float32) {
+		if len(v) == 0 {
+			return
+		}
+		for _, s := range owners[k] {
+			files[s.file].Chunks[s.chunk].Vector = v
+		}
+	}
+	bs := max(1, w.opt.Embedder.BatchSize())
+	var batchErr error
+	for start := 0; start < len(texts); start += bs {
+		end := min(start+bs, len(texts))
+		vecs, err := w.opt.Embedder.Embed(w.ctx, texts[start:end])
+		if err == nil && len(vecs) != end-start {
+			err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vecs), end-start)
+		}
+		if err != nil {
+			batchErr = err
+			break
+		}
+		for i, v := range vecs {
+			assign(start+i, v)
+		}
+		w.sum.Embedded += end - start
+	}
+	if batchErr == nil {
+		return nil, nil
+	}
+	if w.ctx.Err() != nil {
+		return nil, fmt.Errorf("embed: %w", w.ctx.Err())
+	}
+	w.opt.Logger.Warn("embedding batch failed; retrying file by file", "err", batchErr)
+	// Retry file by file: texts whose vector is still missing, grouped by file.
+	failed := map[string]bool{}
+	failedFiles := map[int]error{}
+	byFile := map[int][]int{}
+	for k, os := range owners {
+		if files[os[0].file].Chunks[os[0].chunk].Vector == nil {
+			byFile[os[0].file] = append(byFile[os[0].file], k)
+		}
+	}
+	for fi := range files {
+		ks := byFile[fi]
+		if len(ks) == 0 {
+			continue
+		}
+		var err error
+		for start := 0; start < len(ks) && err == nil; start += bs {
+			end := min(start+bs, len(ks))
+			batch := make([]string, 0, end-start)
+			for _, k := range ks[start:end] {
+				batch = append(batch, texts[k])
+			}
+			var vecs [][]float32
+			vecs, err = w.opt.Embedder.Embed(w.ctx, batch)
+			if err == nil && len(vecs) != len(batch) {
+				err = errors.New("embedder returned the wrong number of vectors")
+			}
+			if err == nil {
+				for i, v := range vecs {
+					assign(ks[start+i], v)
+				}
+				w.sum.Embedded += len(batch)
+			}
+		}
+		if err != nil {
+			if w.ctx.Err() != nil {
+				return nil, fmt.Errorf("embed: %w", w.ctx.Err())
+			}
+			// Every file that shares one of these texts fails with it.
+			for _, k := range ks {
+				for _, s := range owners[k] {
+					failedFiles[s.file] = err
+				}
+			}
+		}
+	}
+	for fi, err := range failedFiles {
+		failed[files[fi].Path] = true
+		w.sum.Failed++
+		w.sum.Warnings = append(w.sum.Warnings, Warning{Path: files[fi].Path, Reason: "embedding failed: " + err.Error()})
+	}
+	return failed, nil
+}

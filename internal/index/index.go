@@ -1,0 +1,353 @@
+// Package index is the incremental indexing pipeline: scan → compare with the
+// stored fingerprints → read, hash and parse changed files in a bounded worker
+// pool → embed in batches that span files (through the vector cache) → write
+// each batch of files in one transaction → resolve relations.
+//
+// It must not rank, format output for people, or know about commands: the
+// caller gets a Summary and progress events.
+package index
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"runtime"
+	"strconv"
+	"sync"
+	"time"
+
+	"codectx/internal/embed"
+	"codectx/internal/lang"
+	"codectx/internal/query"
+	"codectx/internal/scan"
+	"codectx/internal/store"
+)
+
+// Options configure one run.
+type Options struct {
+	Root     string // absolute project root
+	DB       *store.DB
+	Embedder embed.Embedder
+	// Threads is the parse worker count; 0 means CODECTX_INDEX_THREADS or min(4, NumCPU).
+	Threads int
+	// Rebuild drops the project's rows first.
+	Rebuild bool
+	// Progress, when set, receives events from the collector goroutine.
+	Progress func(Progress)
+	Logger   *slog.Logger
+}
+
+// Progress is a snapshot of a run.
+type Progress struct {
+	Phase  string // "scan", "index", "resolve", "done"
+	Done   int    // files processed (changed candidates)
+	Total  int    // files to process
+	Chunks int    // chunks written so far
+}
+
+// Warning is a file that was skipped or failed, with the reason.
+type Warning struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// Summary is what a run did.
+type Summary struct {
+	Root        string    `json:"root"`
+	DB          string    `json:"db"`
+	Model       string    `json:"embedding_model"`
+	Scanned     int       `json:"scanned"`
+	Changed     int       `json:"changed"`
+	Removed     int       `json:"removed"`
+	Unchanged   int       `json:"unchanged"`
+	Failed      int       `json:"failed"`
+	Skipped     int       `json:"skipped"`
+	Chunks      int       `json:"chunks"`       // chunks written by this run
+	Relations   int       `json:"relations"`    // relations written by this run
+	Resolved    int       `json:"resolved"`     // relation targets (re)resolved by this run
+	Embedded    int       `json:"embedded"`     // texts sent to the embedder
+	CacheHits   int       `json:"cache_hits"`   // texts whose vector was already cached
+	TotalChunks int       `json:"total_chunks"` // chunks in the project after the run
+	ElapsedSec  float64   `json:"elapsed_seconds"`
+	Warnings    []Warning `json:"warnings,omitempty"`
+}
+
+// Threads returns the worker count to use by default.
+func Threads() int {
+	if v, err := strconv.Atoi(os.Getenv("CODECTX_INDEX_THREADS")); err == nil && v > 0 {
+		return v
+	}
+	return min(4, runtime.NumCPU())
+}
+
+// job is one file to read, hash and maybe parse.
+type job struct {
+	file scan.File
+	fp   *store.Fingerprint
+}
+
+// outcome is what a worker made of a job.
+type outcome struct {
+	file    scan.File
+	record  *store.FileRecord // parsed replacement
+	touch   *store.Touch      // same content, new stat
+	remove  bool              // indexed before, now unsuitable (binary)
+	warning *Warning
+	failed  bool
+}
+
+// Run indexes opt.Root incrementally.
+func Run(ctx context.Context, opt Options) (*Summary, error) {
+	start := time.Now()
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if opt.Threads <= 0 {
+		opt.Threads = Threads()
+	}
+	model := opt.Embedder.ModelID()
+	sum := &Summary{Root: opt.Root, DB: opt.DB.Path(), Model: model}
+	progress := func(p Progress) {
+		if opt.Progress != nil {
+			opt.Progress(p)
+		}
+	}
+	progress(Progress{Phase: "scan"})
+
+	if opt.Rebuild {
+		if p, err := opt.DB.Project(ctx, opt.Root); err == nil {
+			if err := opt.DB.DeleteProject(ctx, p.ID); err != nil {
+				return nil, err
+			}
+		} else if !errors.Is(err, store.ErrNoProject) {
+			return nil, err
+		}
+	}
+	sc, err := scan.Scan(ctx, opt.Root, scan.Options{})
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range sc.Skipped {
+		sum.Warnings = append(sum.Warnings, Warning{Path: s.Path, Reason: s.Reason})
+	}
+	sum.Skipped = len(sc.Skipped)
+	sum.Scanned = len(sc.Files)
+
+	proj, err := opt.DB.EnsureProject(ctx, opt.Root)
+	if err != nil {
+		return nil, err
+	}
+	fps, err := opt.DB.Fingerprints(ctx, proj.ID)
+	if err != nil {
+		return nil, err
+	}
+	fullResolve := proj.Dirty || len(fps) == 0
+
+	var jobs []job
+	present := make(map[string]bool, len(sc.Files))
+	for _, f := range sc.Files {
+		present[f.Path] = true
+		fp, ok := fps[f.Path]
+		if ok && fp.Size == f.Size && fp.MTime == f.ModTime && fp.Model == model {
+			sum.Unchanged++
+			continue
+		}
+		j := job{file: f}
+		if ok {
+			fp := fp
+			j.fp = &fp
+		}
+		jobs = append(jobs, j)
+	}
+	var removed []string
+	for p := range fps {
+		if !present[p] {
+			removed = append(removed, p)
+		}
+	}
+
+	w := &writer{opt: opt, ctx: ctx, proj: proj, model: model, sum: sum, progress: progress, total: len(jobs)}
+	if err := w.process(jobs); err != nil {
+		return sum, err
+	}
+	if len(removed) > 0 || len(w.removeLater) > 0 {
+		all := append(removed, w.removeLater...)
+		res, err := opt.DB.WriteBatch(ctx, proj.ID, model, store.Batch{Removed: all})
+		if err != nil {
+			return sum, err
+		}
+		w.names = append(w.names, res.Names...)
+		sum.Removed = len(all)
+	}
+
+	progress(Progress{Phase: "resolve", Done: w.done, Total: len(jobs), Chunks: sum.Chunks})
+	if fullResolve || len(w.fileIDs) > 0 || len(w.names) > 0 {
+		var fileIDs []int64
+		var names []string
+		if !fullResolve {
+			fileIDs, names = w.fileIDs, w.names
+			if fileIDs == nil {
+				fileIDs = []int64{}
+			}
+			if names == nil {
+				names = []string{}
+			}
+		}
+		n, err := Resolve(ctx, opt.DB, proj.ID, fileIDs, names)
+		if err != nil {
+			return sum, err
+		}
+		sum.Resolved = n
+	}
+	if err := opt.DB.FinishRun(ctx, proj.ID, model); err != nil {
+		return sum, err
+	}
+	if st, err := opt.DB.Stats(ctx, &store.Project{ID: proj.ID}); err == nil {
+		sum.TotalChunks = st.Chunks
+	}
+	sum.ElapsedSec = time.Since(start).Seconds()
+	progress(Progress{Phase: "done", Done: w.done, Total: len(jobs), Chunks: sum.Chunks})
+	return sum, nil
+}
+
+// writer owns the collector side of a run: batching, embedding, writing.
+type writer struct {
+	opt      Options
+	ctx      context.Context
+	proj     *store.Project
+	model    string
+	sum      *Summary
+	progress func(Progress)
+	total    int
+	done     int
+
+	pending     []outcome
+	pendingN    int // chunks in pending
+	fileIDs     []int64
+	names       []string
+	removeLater []string
+}
+
+const (
+	batchFiles  = 128
+	batchChunks = 4096
+)
+
+func (w *writer) process(jobs []job) error {
+	ctx, cancel := context.WithCancel(w.ctx)
+	defer cancel()
+	threads := w.opt.Threads
+	in := make(chan job, threads*2)
+	out := make(chan outcome, threads*2)
+	var wg sync.WaitGroup
+	for range threads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range in {
+				o := work(j, w.model)
+				select {
+				case out <- o:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+	}
+	go func() {
+		defer close(in)
+		for _, j := range jobs {
+			select {
+			case in <- j:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(out) }()
+
+	last := time.Now()
+	for o := range out {
+		w.done++
+		if o.warning != nil {
+			w.sum.Warnings = append(w.sum.Warnings, *o.warning)
+		}
+		switch {
+		case o.failed:
+			w.sum.Failed++
+		case o.remove:
+			w.removeLater = append(w.removeLater, o.file.Path)
+		default:
+			w.pending = append(w.pending, o)
+			if o.record != nil {
+				w.pendingN += len(o.record.Chunks)
+			}
+		}
+		if len(w.pending) >= batchFiles || w.pendingN >= batchChunks {
+			if err := w.flush(); err != nil {
+				cancel()
+				return err
+			}
+		}
+		if time.Since(last) > 100*time.Millisecond {
+			last = time.Now()
+			w.progress(Progress{Phase: "index", Done: w.done, Total: w.total, Chunks: w.sum.Chunks})
+		}
+	}
+	if err := w.ctx.Err(); err != nil {
+		return fmt.Errorf("index interrupted: %w", err)
+	}
+	return w.flush()
+}
+
+// work reads, hashes and parses one file. It runs on the worker goroutines.
+func work(j job, model string) outcome {
+	o := outcome{file: j.file}
+	src, err := os.ReadFile(j.file.Abs)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			o.warning = &Warning{Path: j.file.Path, Reason: "vanished during the run"}
+			o.remove = j.fp != nil
+			return o
+		}
+		o.warning = &Warning{Path: j.file.Path, Reason: "unreadable: " + err.Error()}
+		o.failed = true
+		return o
+	}
+	if scan.IsBinary(src[:min(len(src), 4096)]) {
+		o.warning = &Warning{Path: j.file.Path, Reason: "binary file"}
+		o.remove = j.fp != nil
+		return o
+	}
+	sum := sha256.Sum256(src)
+	hash := hex.EncodeToString(sum[:])
+	if j.fp != nil && j.fp.SHA256 == hash && j.fp.Model == model {
+		// Same content and model: only the stat changed.
+		o.touch = &store.Touch{Path: j.file.Path, Size: j.file.Size, MTime: j.file.ModTime}
+		return o
+	}
+	res := lang.Parse(j.file.Path, j.file.Lang, src)
+	rec := &store.FileRecord{
+		Path: j.file.Path, Lang: j.file.Lang, Size: j.file.Size, MTime: j.file.ModTime,
+		SHA256: hash, Fallback: res.Fallback, Relations: res.Relations,
+		Chunks: make([]store.ChunkRecord, len(res.Chunks)),
+	}
+	ftsPath := query.IndexText(j.file.Path)
+	for i, c := range res.Chunks {
+		h := sha256.Sum256([]byte(c.EmbedText()))
+		rec.Chunks[i] = store.ChunkRecord{
+			Chunk:    c,
+			TextHash: h[:],
+			FTSName:  query.IndexText(c.Name),
+			FTSPath:  ftsPath,
+			FTSBody:  query.IndexText(c.ContextLine() + "\n" + c.Content),
+		}
+	}
+	o.record = rec
+	return o
+}

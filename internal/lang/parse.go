@@ -1,0 +1,130 @@
+package lang
+
+import (
+	"sync"
+	"time"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+)
+
+const (
+	// maxParseBytes: larger files (generated code, bundles, data) are
+	// chunked as text without parsing.
+	maxParseBytes = 4 << 20
+	// slowParseBytes: files at least this large are parsed with a deadline.
+	slowParseBytes = 256 << 10
+	// parseBudgetPerMiB is the parse time allowed per MiB (minimum one MiB).
+	parseBudgetPerMiB = 3 * time.Second
+	// maxErrorShare / maxErrorBytesShare: the top-level error fallback rule,
+	// see tooBroken.
+	maxErrorShare      = 0.25
+	maxErrorBytesShare = 0.5
+)
+
+// scratch holds per-parse buffers reused across calls.
+type scratch struct {
+	nodes []node
+	prevs []int32
+}
+
+// panicHook, when set (by tests), observes panics that Parse recovered from.
+var panicHook func(path string, r any)
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// Parse chunks one file and extracts its relations. language is one of the
+// scanner's names ("" or unknown means text). path is the project-relative
+// path (used for text chunk names). It never panics and never fails: any
+// problem falls back to text chunks.
+func Parse(path, language string, src []byte) (res Result) {
+	if len(src) == 0 {
+		return Result{Language: language, Fallback: !Supported(language)}
+	}
+	if !Supported(language) || len(src) > maxParseBytes {
+		return textResult(path, language, src)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if panicHook != nil {
+				panicHook(path, r)
+			}
+			res = textResult(path, language, src)
+		}
+	}()
+	g := grammarFor(language)
+	tr := g.parse(src)
+	if tr == nil {
+		return textResult(path, language, src)
+	}
+	defer tr.Close()
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	sc.nodes = flatten(tr.RootNode(), sc.nodes)
+	t := &tree{g: g, src: src, nodes: sc.nodes}
+	if tooBroken(t) {
+		return textResult(path, language, src)
+	}
+	x := &extractor{t: t, sp: g.sp, path: path}
+	if cap(sc.prevs) >= len(t.nodes) {
+		x.prevs = sc.prevs[:0]
+	}
+	x.run()
+	if cap(x.prevs) > cap(sc.prevs) {
+		sc.prevs = x.prevs
+	}
+	return Result{Language: language, Chunks: x.chunks, Relations: x.rels}
+}
+
+// parse parses src with a pooled parser; nil when parsing failed or took
+// too long.
+func (g *grammar) parse(src []byte) *sitter.Tree {
+	p := g.getParser()
+	if p == nil {
+		return nil
+	}
+	var tr *sitter.Tree
+	if len(src) < slowParseBytes {
+		tr = p.Parse(src, nil)
+	} else {
+		budget := time.Duration(len(src)>>20+1) * parseBudgetPerMiB
+		deadline := time.Now().Add(budget)
+		n := len(src)
+		tr = p.ParseWithOptions(func(i int, _ sitter.Point) []byte {
+			if i < n {
+				return src[i:]
+			}
+			return nil
+		}, nil, &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool {
+			return time.Now().After(deadline)
+		}})
+	}
+	if tr == nil {
+		p.Reset()
+	}
+	g.putParser(p)
+	return tr
+}
+
+// tooBroken is the top-level error rule: a parsed file falls back to text
+// when its root node is an ERROR node, or when more than 25% of the root's
+// named children (comments excluded) are ERROR nodes, or when ERROR children
+// cover more than half of the file's bytes. Errors deeper in the tree (for
+// example inside a function body full of macros) are tolerated.
+func tooBroken(t *tree) bool {
+	if len(t.nodes) == 0 || t.kind(0) == "ERROR" {
+		return true
+	}
+	total, errs, errBytes := 0, 0, 0
+	for c := t.first(0); c >= 0; c = t.next(c) {
+		if !t.named(c) || t.nodes[c].flags&flagExtra != 0 {
+			continue
+		}
+		total++
+		if t.kind(c) == "ERROR" {
+			errs++
+			errBytes += int(t.nodes[c].end - t.nodes[c].start)
+		}
+	}
+	return float64(errs) > maxErrorShare*float64(total) ||
+		float64(errBytes) > maxErrorBytesShare*float64(len(t.src))
+}

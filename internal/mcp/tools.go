@@ -1,0 +1,497 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"codectx/internal/watch"
+	"codectx/pkg/codectx"
+)
+
+// Tool names.
+const (
+	ToolGlob    = "glob_files"
+	ToolGrep    = "grep_code"
+	ToolRead    = "read_file"
+	ToolSearch  = "search_code"
+	ToolContext = "get_context"
+	ToolGraph   = "code_graph"
+	ToolStatus  = "index_status"
+	ToolReindex = "reindex"
+)
+
+// Tool inputs. Fields without omitempty are required in the schema; the
+// jsonschema tags are the descriptions a model reads.
+
+type globIn struct {
+	Pattern string `json:"pattern" jsonschema:"doublestar glob matched against paths relative to path, e.g. **/*.go, src/**/*_test.ts, **/{Dockerfile,*.yaml}"`
+	Path    string `json:"path,omitempty" jsonschema:"directory to list under, relative to the project root (default: the root)"`
+	Limit   int    `json:"limit,omitempty" jsonschema:"most files to return (default 100)"`
+	Sort    string `json:"sort,omitempty" jsonschema:"order of the files: path (default) or mtime (most recently modified first)"`
+}
+
+type grepIn struct {
+	Pattern    string `json:"pattern" jsonschema:"Go/RE2 regular expression searched line by line, e.g. func \\w+Handler or (?i)retry; set fixed for a literal string"`
+	Path       string `json:"path,omitempty" jsonschema:"file or directory to search, relative to the project root (default: the root)"`
+	Glob       string `json:"glob,omitempty" jsonschema:"file filter like rg -g: *.go matches names at any depth, internal/**/*.ts is anchored to path, a leading ! excludes"`
+	IgnoreCase bool   `json:"ignore_case,omitempty" jsonschema:"match case-insensitively"`
+	Fixed      bool   `json:"fixed,omitempty" jsonschema:"treat pattern as a literal string, not a regular expression"`
+	Context    int    `json:"context,omitempty" jsonschema:"lines of context shown around each match (default 0)"`
+	HeadLimit  int    `json:"head_limit,omitempty" jsonschema:"most matching lines shown per file (default 20)"`
+	MaxResults int    `json:"max_results,omitempty" jsonschema:"most matching lines in all (default 50)"`
+	MaxChars   int    `json:"max_chars,omitempty" jsonschema:"budget of the answer in characters (default 24000)"`
+}
+
+type readIn struct {
+	File   string `json:"file" jsonschema:"file to read, relative to the project root"`
+	Offset int    `json:"offset,omitempty" jsonschema:"first line to return, 1-based (default 1)"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"number of lines to return (default 200, at most 2000)"`
+}
+
+type searchIn struct {
+	Query    string   `json:"query" jsonschema:"what the code does, in plain words (English or Chinese), optionally with identifiers, e.g. where are failed payments retried"`
+	TopK     int      `json:"top_k,omitempty" jsonschema:"number of results, 1 to 30 (default 5)"`
+	Mode     string   `json:"mode,omitempty" jsonschema:"hybrid (default: keywords and meaning), keyword (BM25 only) or semantic (embeddings only)"`
+	Keywords []string `json:"keywords,omitempty" jsonschema:"identifiers and English terms you expect in the code (e.g. retryPayment, backoff, PaymentService); pass them: they sharpen the search a lot"`
+}
+
+type contextIn struct {
+	Query    string   `json:"query" jsonschema:"the task or question, in plain words, e.g. how does login create a session"`
+	Budget   int      `json:"budget,omitempty" jsonschema:"most tokens of the answer (default 8000)"`
+	Depth    any      `json:"depth,omitempty" jsonschema:"hops to follow from the best chunks along calls and containment: auto (default), 0, 1 or 2"`
+	Keywords []string `json:"keywords,omitempty" jsonschema:"identifiers and English terms you expect in the code; pass them: they sharpen the search a lot"`
+}
+
+type graphIn struct {
+	Name      string `json:"name" jsonschema:"symbol to start from: a type (UserService), a member (UserService.findById), a function name, or a file path"`
+	Direction string `json:"direction,omitempty" jsonschema:"out: what it calls/extends/implements/contains; in: what calls or extends it; both (default)"`
+	Depth     int    `json:"depth,omitempty" jsonschema:"hops to expand (default 1)"`
+}
+
+type statusIn struct{}
+
+type reindexIn struct {
+	Background bool `json:"background,omitempty" jsonschema:"return at once instead of waiting for the pass to finish"`
+}
+
+// answer is a tool's text rendering and its structured output.
+type answer struct {
+	text string
+	data any
+}
+
+func (s *Server) register() {
+	ro := &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)}
+	addTool(s, &sdk.Tool{
+		Name:  ToolGlob,
+		Title: "Find files by name",
+		Description: "List the project's files whose path matches a glob (doublestar: ** crosses directories). " +
+			"Honours .gitignore and skips vendored/build directories. Use it for file names; follow with read_file. " +
+			"Needs no index: always current.",
+		Annotations: ro,
+	}, withEnum[globIn](map[string][]any{"sort": {"path", "mtime"}}), s.glob)
+	addTool(s, &sdk.Tool{
+		Name:  ToolGrep,
+		Title: "Search code by regular expression",
+		Description: "Search every project file line by line for a regular expression (or a literal string with fixed=true), like ripgrep. " +
+			"The first choice for exact names, strings, error messages and call sites. Results are budgeted (head_limit, max_results, max_chars) " +
+			"and end with suggested_reads: call read_file on those ranges. Needs no index: always current.",
+		Annotations: ro,
+	}, withEnum[grepIn](nil), s.grep)
+	addTool(s, &sdk.Tool{
+		Name:  ToolRead,
+		Title: "Read lines of a file",
+		Description: "Return numbered lines of one project file (default 200 lines from offset). " +
+			"Use the ranges suggested by grep_code, search_code or get_context; when more lines follow, the answer says which offset to ask next.",
+		Annotations: ro,
+	}, withEnum[readIn](nil), s.read)
+	addTool(s, &sdk.Tool{
+		Name:  ToolSearch,
+		Title: "Search code by meaning",
+		Description: "Ranked search over the indexed code chunks (functions, methods, types) by a description in plain words, fusing keyword (BM25) and embedding similarity. " +
+			"Use it for vague questions, or after grep_code found nothing in a couple of tries. " +
+			"Always pass keywords: the identifiers and English terms you expect in the code (the cheapest way to rewrite the query). " +
+			"Returns a summary and results with file:line ranges for read_file.",
+		Annotations: ro,
+	}, withEnum[searchIn](map[string][]any{"mode": {codectx.ModeHybrid, codectx.ModeKeyword, codectx.ModeSemantic}}), s.search)
+	addTool(s, &sdk.Tool{
+		Name:  ToolContext,
+		Title: "Repository context for a task",
+		Description: "Assemble the code relevant to a task in one answer within a token budget: the best-ranked chunks plus what they call and what calls them, " +
+			"merged per file, with the reason each chunk is there. Use it to understand a feature before changing it; pass keywords as for search_code.",
+		Annotations: ro,
+	}, contextSchema(), s.context)
+	addTool(s, &sdk.Tool{
+		Name:  ToolGraph,
+		Title: "Call and type graph",
+		Description: "Relations of a symbol from the index: calls, extends, implements, contains and imports, followed depth hops in one or both directions. " +
+			"Use it for who calls X, what X calls, and type hierarchies. An unknown name answers with close matches.",
+		Annotations: ro,
+	}, withEnum[graphIn](map[string][]any{"direction": {codectx.DirectionOut, codectx.DirectionIn, codectx.DirectionBoth}}), s.graph)
+	addTool(s, &sdk.Tool{
+		Name:  ToolStatus,
+		Title: "Index status",
+		Description: "What the index holds (files, chunks, embedding model), how far it lags behind the files on disk (a stat pass), " +
+			"indexing progress, and whether file changes are being watched.",
+		Annotations: ro,
+	}, withEnum[statusIn](nil), s.status)
+	addTool(s, &sdk.Tool{
+		Name:  ToolReindex,
+		Title: "Re-index now",
+		Description: "Run an incremental index pass now (only changed files are re-read) and return its summary. " +
+			"Rarely needed: the server re-indexes changed files by itself. Requests made during a pass share the next one.",
+		Annotations: &sdk.ToolAnnotations{IdempotentHint: true, OpenWorldHint: new(false)},
+	}, withEnum[reindexIn](nil), s.reindex)
+}
+
+// addTool registers a typed handler that answers with a text rendering and a
+// structured result. Errors (and panics) become tool errors, never a crashed
+// server.
+func addTool[In any](s *Server, t *sdk.Tool, schema *jsonschema.Schema, h func(context.Context, In) (answer, error)) {
+	t.InputSchema = schema
+	sdk.AddTool(s.sdk, t, func(ctx context.Context, _ *sdk.CallToolRequest, in In) (res *sdk.CallToolResult, out any, err error) {
+		start := time.Now()
+		defer func() {
+			if r := recover(); r != nil {
+				s.log.Error("tool panicked", "tool", t.Name, "panic", r, "stack", string(debug.Stack()))
+				res, out, err = nil, nil, fmt.Errorf("%s failed: internal error: %v", t.Name, r)
+			}
+			s.log.Debug("tool call", "tool", t.Name, "ms", time.Since(start).Milliseconds(), "err", err)
+		}()
+		a, err := h(ctx, in)
+		if err != nil {
+			return nil, nil, err
+		}
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: a.text}}}, a.data, nil
+	})
+}
+
+// withEnum infers In's input schema and restricts the named string
+// properties to the given values.
+func withEnum[In any](enums map[string][]any) *jsonschema.Schema {
+	sc, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(fmt.Sprintf("mcp: schema of %T: %v", *new(In), err))
+	}
+	for name, values := range enums {
+		p := sc.Properties[name]
+		if p == nil {
+			panic(fmt.Sprintf("mcp: schema of %T has no property %q", *new(In), name))
+		}
+		p.Enum = values
+	}
+	return sc
+}
+
+// contextSchema lets depth be a string or an integer ("auto", "1" or 1).
+func contextSchema() *jsonschema.Schema {
+	sc := withEnum[contextIn](nil)
+	sc.Properties["depth"].Types = []string{"string", "integer"}
+	return sc
+}
+
+// ---- exact tools ----
+
+func (s *Server) glob(ctx context.Context, in globIn) (answer, error) {
+	if strings.TrimSpace(in.Pattern) == "" {
+		return answer{}, errors.New("pattern must not be empty, e.g. **/*.go")
+	}
+	res, err := s.p.Glob(ctx, codectx.GlobOptions{Pattern: in.Pattern, Path: in.Path, Limit: in.Limit, Sort: in.Sort})
+	if err != nil {
+		return answer{}, err
+	}
+	return answer{text: res.Text(), data: res}, nil
+}
+
+func (s *Server) grep(ctx context.Context, in grepIn) (answer, error) {
+	if in.Pattern == "" {
+		return answer{}, errors.New("pattern must not be empty")
+	}
+	res, err := s.p.Grep(ctx, codectx.GrepOptions{
+		Path: in.Path, Glob: in.Glob, Pattern: in.Pattern, IgnoreCase: in.IgnoreCase, Fixed: in.Fixed,
+		Context: in.Context, HeadLimit: in.HeadLimit, MaxResults: in.MaxResults, MaxChars: in.MaxChars,
+	})
+	if err != nil {
+		return answer{}, err
+	}
+	return answer{text: res.Text(), data: res}, nil
+}
+
+func (s *Server) read(ctx context.Context, in readIn) (answer, error) {
+	if strings.TrimSpace(in.File) == "" {
+		return answer{}, errors.New("file must not be empty")
+	}
+	res, err := s.p.Read(ctx, codectx.ReadOptions{File: in.File, Offset: in.Offset, Limit: in.Limit})
+	if err != nil {
+		return answer{}, err
+	}
+	return answer{text: res.Text(), data: res}, nil
+}
+
+// ---- index tools ----
+
+// searchOut is search_code's structured result.
+type searchOut struct {
+	*codectx.SearchResult
+	Notes      []string `json:"notes,omitempty"`
+	StaleFiles []string `json:"stale_files,omitempty"`
+	Indexing   bool     `json:"indexing,omitempty"`
+}
+
+func (s *Server) search(ctx context.Context, in searchIn) (answer, error) {
+	q := strings.TrimSpace(in.Query)
+	if q == "" {
+		return answer{}, errors.New("query must not be empty: describe the code you are looking for")
+	}
+	k := in.TopK
+	if k <= 0 {
+		k = codectx.DefaultSearchK
+	}
+	k = min(k, codectx.MaxSearchK)
+	f := s.svc.Fresh(ctx, s.opt.FreshWait)
+	res, err := s.p.Search(ctx, codectx.SearchOptions{Query: q, K: k, Mode: in.Mode, Keywords: in.Keywords})
+	switch {
+	case err == nil:
+	case errors.Is(err, codectx.ErrNotIndexed) && f.Indexing:
+		out := searchOut{SearchResult: &codectx.SearchResult{Query: q, Summary: "no results yet: " + f.Note, Keywords: in.Keywords, Results: []codectx.SearchHit{}},
+			Notes: []string{f.Note}, Indexing: true}
+		return answer{text: notesText(out.Notes) + "No results yet: the index is being built. Use grep_code or glob_files meanwhile.\n", data: out}, nil
+	case errors.Is(err, codectx.ErrEmptyQuery):
+		return answer{}, fmt.Errorf("the query has nothing to search for (only stop words?): %q", q)
+	default:
+		return answer{}, err
+	}
+	out := searchOut{SearchResult: res, Indexing: f.Indexing}
+	if res.Results == nil {
+		res.Results = []codectx.SearchHit{}
+	}
+	var files []string
+	for _, h := range res.Results {
+		files = append(files, h.File)
+	}
+	out.Notes, out.StaleFiles = freshNotes(f, files)
+	return answer{text: notesText(out.Notes) + searchText(res), data: out}, nil
+}
+
+// searchText renders a search as the CLI does, with whole snippets and a
+// pointer to read_file.
+func searchText(r *codectx.SearchResult) string {
+	if t, ok := any(r).(interface{ Text() string }); ok {
+		return t.Text()
+	}
+	var b strings.Builder
+	b.WriteString(r.Summary)
+	b.WriteString("\n")
+	for i, h := range r.Results {
+		fmt.Fprintf(&b, "\n%2d. %.3f  %-8s %s  %s:%d-%d\n", i+1, h.Score, h.Kind, h.Name, h.File, h.StartLine, h.EndLine)
+		fmt.Fprintf(&b, "    %s\n", h.Snippet)
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(&b, "\nwarning: %s\n", w)
+	}
+	if len(r.Results) > 0 {
+		b.WriteString("\nread_file with file and offset=start_line shows a result in full.\n")
+	}
+	return b.String()
+}
+
+// contextOut is get_context's structured result.
+type contextOut struct {
+	*codectx.ContextResult
+	Notes      []string `json:"notes,omitempty"`
+	StaleFiles []string `json:"stale_files,omitempty"`
+	Indexing   bool     `json:"indexing,omitempty"`
+}
+
+func (s *Server) context(ctx context.Context, in contextIn) (answer, error) {
+	q := strings.TrimSpace(in.Query)
+	if q == "" {
+		return answer{}, errors.New("query must not be empty: describe the task")
+	}
+	depth, err := depthArg(in.Depth)
+	if err != nil {
+		return answer{}, err
+	}
+	if in.Budget < 0 {
+		return answer{}, fmt.Errorf("budget must be positive, got %d", in.Budget)
+	}
+	f := s.svc.Fresh(ctx, s.opt.FreshWait)
+	res, err := s.p.Context(ctx, codectx.ContextOptions{Query: q, Budget: in.Budget, Depth: depth, Keywords: in.Keywords})
+	switch {
+	case err == nil:
+	case errors.Is(err, codectx.ErrNotIndexed) && f.Indexing:
+		out := contextOut{ContextResult: &codectx.ContextResult{Query: q, Files: []codectx.ContextFile{}}, Notes: []string{f.Note}, Indexing: true}
+		return answer{text: notesText(out.Notes) + "No context yet: the index is being built. Use grep_code or glob_files meanwhile.\n", data: out}, nil
+	case errors.Is(err, codectx.ErrEmptyQuery):
+		return answer{}, fmt.Errorf("the query has nothing to search for (only stop words?): %q", q)
+	default:
+		return answer{}, err
+	}
+	out := contextOut{ContextResult: res, Indexing: f.Indexing}
+	var files []string
+	for _, cf := range res.Files {
+		files = append(files, cf.Path)
+	}
+	out.Notes, out.StaleFiles = freshNotes(f, files)
+	return answer{text: notesText(out.Notes) + res.Text(), data: out}, nil
+}
+
+// depthArg accepts "auto", "", "0".."2" or a JSON number.
+func depthArg(v any) (string, error) {
+	switch d := v.(type) {
+	case nil:
+		return "", nil
+	case string:
+		return strings.TrimSpace(d), nil
+	case float64:
+		if d != float64(int(d)) {
+			return "", fmt.Errorf("depth must be auto, 0, 1 or 2, got %v", d)
+		}
+		return strconv.Itoa(int(d)), nil
+	}
+	return "", fmt.Errorf("depth must be auto, 0, 1 or 2, got %v", v)
+}
+
+// graphOut is code_graph's structured result.
+type graphOut struct {
+	*codectx.GraphResult
+	Notes      []string `json:"notes,omitempty"`
+	StaleFiles []string `json:"stale_files,omitempty"`
+}
+
+func (s *Server) graph(ctx context.Context, in graphIn) (answer, error) {
+	name := strings.TrimSpace(in.Name)
+	if name == "" {
+		return answer{}, errors.New("name must not be empty: give a type, method, function or file")
+	}
+	if in.Depth < 0 {
+		return answer{}, fmt.Errorf("depth must be positive, got %d", in.Depth)
+	}
+	f := s.svc.Fresh(ctx, s.opt.FreshWait)
+	res, err := s.p.Graph(ctx, codectx.GraphOptions{Name: name, Direction: in.Direction, Depth: in.Depth})
+	if err != nil {
+		if errors.Is(err, codectx.ErrNotIndexed) && f.Indexing {
+			return answer{}, fmt.Errorf("the index is being built (%s); try again shortly, or use grep_code", f.Note)
+		}
+		return answer{}, err
+	}
+	out := graphOut{GraphResult: res}
+	var files []string
+	for _, n := range res.Nodes {
+		if n.Path != "" {
+			files = append(files, n.Path)
+		}
+	}
+	out.Notes, out.StaleFiles = freshNotes(f, files)
+	return answer{text: notesText(out.Notes) + res.Text(), data: out}, nil
+}
+
+// freshNotes returns the lines to show with an index answer: the freshness
+// note and the answer's files that changed on disk since they were indexed.
+func freshNotes(f watch.Freshness, files []string) (notes, stale []string) {
+	if f.Note != "" {
+		notes = append(notes, f.Note)
+	}
+	for _, p := range files {
+		if f.Stale != nil && f.Stale(p) && !slices.Contains(stale, p) {
+			stale = append(stale, p)
+		}
+	}
+	if len(stale) > 0 {
+		notes = append(notes, fmt.Sprintf("[stale] changed on disk since indexing (re-index pending; read_file shows the current text): %s", strings.Join(stale, ", ")))
+	}
+	return notes, stale
+}
+
+func notesText(notes []string) string {
+	var b strings.Builder
+	for _, n := range notes {
+		b.WriteString("note: ")
+		b.WriteString(n)
+		b.WriteString("\n")
+	}
+	if b.Len() > 0 {
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// ---- status ----
+
+// statusOut is index_status's structured result.
+type statusOut struct {
+	*codectx.Status
+	Indexing    watch.State `json:"indexing"`
+	Watching    bool        `json:"watching"`
+	WatchNote   string      `json:"watch_note,omitempty"`
+	WatchedDirs int         `json:"watched_dirs"`
+}
+
+func (s *Server) status(ctx context.Context, _ statusIn) (answer, error) {
+	st, err := s.p.Status(ctx)
+	if err != nil {
+		return answer{}, err
+	}
+	ks := s.svc.Keeper().State()
+	watching, why := s.svc.Watching()
+	out := statusOut{Status: st, Indexing: ks, Watching: watching, WatchNote: why, WatchedDirs: s.svc.WatchedDirs()}
+	var b strings.Builder
+	b.WriteString(st.Text())
+	switch {
+	case ks.Running:
+		fmt.Fprintf(&b, "indexing: running, %d%% (%s: %d/%d files, %d chunks)\n", ks.Percent, ks.Phase, ks.Done, ks.Total, ks.Chunks)
+	case ks.LastError != "":
+		fmt.Fprintf(&b, "indexing: idle; the last pass failed: %s\n", ks.LastError)
+	default:
+		b.WriteString("indexing: idle\n")
+	}
+	if ks.Last != nil {
+		fmt.Fprintf(&b, "last pass: %s\n", summaryLine(ks.Last))
+	}
+	if watching {
+		fmt.Fprintf(&b, "watching: %d directories; changes are re-indexed within about a second\n", out.WatchedDirs)
+	} else {
+		fmt.Fprintf(&b, "watching: no (%s); a stat pass runs before each search\n", why)
+	}
+	return answer{text: b.String(), data: out}, nil
+}
+
+// reindexOut is reindex's structured result.
+type reindexOut struct {
+	Started bool                  `json:"started"`
+	Summary *codectx.IndexSummary `json:"summary,omitempty"`
+	State   watch.State           `json:"indexing"`
+}
+
+func (s *Server) reindex(ctx context.Context, in reindexIn) (answer, error) {
+	k := s.svc.Keeper()
+	if in.Background {
+		k.Request()
+		return answer{text: "index pass requested; index_status shows its progress\n", data: reindexOut{Started: true, State: k.State()}}, nil
+	}
+	if err := k.Sync(ctx); err != nil {
+		return answer{}, fmt.Errorf("reindex: %w", err)
+	}
+	st := k.State()
+	out := reindexOut{Started: true, Summary: st.Last, State: st}
+	text := "index pass finished\n"
+	if st.Last != nil {
+		text = "index pass finished: " + summaryLine(st.Last) + "\n"
+	}
+	return answer{text: text, data: out}, nil
+}
+
+// summaryLine is one line describing an index pass.
+func summaryLine(s *codectx.IndexSummary) string {
+	return fmt.Sprintf("%d files scanned, %d changed, %d removed, %d unchanged, %d failed; %d chunks written (%d in index); %.2fs",
+		s.Scanned, s.Changed, s.Removed, s.Unchanged, s.Failed, s.Chunks, s.TotalChunks, s.ElapsedSec)
+}

@@ -1,0 +1,82 @@
+package query
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestEmbeddedTables(t *testing.T) {
+	lex, problems := parseTSV(lexiconTSV, validHanKey)
+	for _, p := range problems {
+		t.Errorf("lexicon_zh_en.tsv %s", p)
+	}
+	if n := len(lex.m); n < 600 {
+		t.Errorf("lexicon has %d entries, want >= 600", n)
+	}
+	syn, problems := parseTSV(synonymsTSV, validEnglishWord)
+	for _, p := range problems {
+		t.Errorf("synonyms_en.tsv %s", p)
+	}
+	if n := len(syn.m); n < 50 {
+		t.Errorf("synonyms has %d entries, want >= 50", n)
+	}
+	for k := range lex.m {
+		if stopZH[k] {
+			t.Errorf("lexicon key %q is a Chinese stop word and can never match", k)
+		}
+	}
+	for k := range syn.m {
+		if stopEN[k] {
+			t.Errorf("synonym key %q is an English stop word and can never match", k)
+		}
+	}
+	t.Logf("lexicon: %d entries (%d English words); synonyms: %d entries",
+		len(lex.m), countWords(lex), len(syn.m))
+}
+
+func countWords(t table) (n int) {
+	for _, ws := range t.m {
+		n += len(ws)
+	}
+	return n
+}
+
+func TestParseTSVRejects(t *testing.T) {
+	data := strings.Join([]string{
+		"# comment",
+		"",
+		"登录\tlogin signin",
+		"登录\tlogon",          // duplicate key
+		"超时 timeout",         // no tab
+		"redirect\tredirect", // key not Han
+		"重试\tRetry",          // upper case
+		"代理\tproxy-server",   // punctuation
+		"压缩\t",               // no words
+		"解析\tparse parse\r",  // duplicate word dropped, CR tolerated
+	}, "\n")
+	tb, problems := parseTSV(data, validHanKey)
+	if len(problems) != 6 {
+		t.Errorf("problems = %q, want 6", problems)
+	}
+	if len(tb.m) != 2 || len(tb.m["登录"]) != 2 || len(tb.m["解析"]) != 1 {
+		t.Errorf("table = %v", tb.m)
+	}
+	if tb.maxRunes != 2 {
+		t.Errorf("maxRunes = %d", tb.maxRunes)
+	}
+}
+
+func TestKeysIn(t *testing.T) {
+	loadTables()
+	got := lexicon.keysIn("压缩文件上传")
+	want := []string{"压缩", "文件", "上传"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("keysIn = %q, want %q", got, want)
+	}
+	for k := range lexicon.m {
+		if utf8.RuneCountInString(k) > lexicon.maxRunes {
+			t.Fatalf("maxRunes %d < len(%q)", lexicon.maxRunes, k)
+		}
+	}
+}

@@ -1,0 +1,185 @@
+package scan
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// DefaultMaxFileSize is the size limit used when Options.MaxFileSize is 0.
+const DefaultMaxFileSize = 1 << 20
+
+// Skip reasons.
+const (
+	ReasonTooLarge   = "too large"
+	ReasonSymlink    = "symbolic link"
+	ReasonUnreadable = "unreadable directory"
+)
+
+// Options tune a scan.
+type Options struct {
+	MaxFileSize int64 // 0 means 1 MiB; larger files go to Skipped with reason "too large"
+	AllFiles    bool  // keep files of any extension (used by glob/grep); default: only known extensions
+	// Sub, when not empty, limits the scan to this directory (slash-separated,
+	// relative to the root). Ignore files above it still apply.
+	Sub string
+}
+
+// Result is what a scan found.
+type Result struct {
+	Files   []File // sorted by Path (byte order)
+	Skipped []Skip // sorted by Path
+	Git     bool   // the candidate list came from git ls-files
+}
+
+// skipDirs are directory names never entered, at any depth.
+var skipDirs = map[string]bool{
+	"node_modules": true, "target": true, "build": true, "dist": true, "out": true,
+	"vendor": true, ".git": true, ".idea": true, ".vscode": true, "__pycache__": true,
+}
+
+// SkippedDirNames returns the directory names the scanner never enters
+// (hidden directories, names starting with ".", are skipped as well).
+func SkippedDirNames() []string {
+	out := make([]string, 0, len(skipDirs))
+	for d := range skipDirs {
+		out = append(out, d)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// SkippedDir reports whether a directory with this base name is never
+// entered: one of SkippedDirNames or a hidden name.
+func SkippedDir(name string) bool {
+	return skipDirs[name] || (strings.HasPrefix(name, ".") && name != "." && name != "..")
+}
+
+// Scan lists the files of the project at root. See the package comment for
+// the rules. Only ignore files are read; everything else is an lstat.
+func Scan(ctx context.Context, root string, opts Options) (*Result, error) {
+	abs, err := checkRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	if opts.MaxFileSize <= 0 {
+		opts.MaxFileSize = DefaultMaxFileSize
+	}
+	sub, err := cleanSub(opts.Sub)
+	if err != nil {
+		return nil, fmt.Errorf("scan %s: %w", root, err)
+	}
+	s := &scanner{ctx: ctx, root: abs, opts: opts, sub: sub, fsys: dirFS(abs)}
+	s.cx = newIgnoreTree(s.fsys, CodectxIgnoreFile)
+	if useGit(abs) {
+		ok, err := s.fromGit()
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return s.result(true), nil
+		}
+		// git failed (or listed nothing): walk instead.
+		s.files, s.skipped = nil, nil
+	}
+	if err := s.walk(); err != nil {
+		return nil, err
+	}
+	return s.result(false), nil
+}
+
+// checkRoot returns the absolute root or a clear error.
+func checkRoot(root string) (string, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", fmt.Errorf("scan %s: %w", root, err)
+	}
+	fi, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", fmt.Errorf("scan: %s: no such directory", root)
+	case err != nil:
+		return "", fmt.Errorf("scan %s: %w", root, err)
+	case !fi.IsDir():
+		return "", fmt.Errorf("scan: %s: not a directory", root)
+	}
+	return abs, nil
+}
+
+// cleanSub validates Options.Sub: "" for the whole root.
+func cleanSub(sub string) (string, error) {
+	sub = strings.Trim(filepath.ToSlash(sub), "/")
+	if sub == "" || sub == "." {
+		return "", nil
+	}
+	c := filepath.ToSlash(filepath.Clean(sub))
+	if c == ".." || strings.HasPrefix(c, "../") || filepath.IsAbs(sub) {
+		return "", fmt.Errorf("sub directory %q is outside the root", sub)
+	}
+	return c, nil
+}
+
+type scanner struct {
+	ctx     context.Context
+	root    string
+	opts    Options
+	sub     string
+	fsys    fs.FS
+	cx      *ignoreTree // .codectxignore
+	files   []File
+	skipped []Skip
+}
+
+func (s *scanner) result(git bool) *Result {
+	sort.Slice(s.files, func(i, j int) bool { return s.files[i].Path < s.files[j].Path })
+	sort.Slice(s.skipped, func(i, j int) bool { return s.skipped[i].Path < s.skipped[j].Path })
+	return &Result{Files: s.files, Skipped: s.skipped, Git: git}
+}
+
+// keepName applies the extension rule.
+func (s *scanner) keepName(rel string) bool {
+	return s.opts.AllFiles || LanguageOf(rel) != ""
+}
+
+// add applies the symlink, type and size rules to a candidate that passed
+// the ignore and extension rules.
+func (s *scanner) add(rel string, fi fs.FileInfo) {
+	mode := fi.Mode()
+	switch {
+	case mode&fs.ModeSymlink != 0:
+		s.skipped = append(s.skipped, Skip{Path: rel, Reason: ReasonSymlink})
+		return
+	case !mode.IsRegular():
+		return
+	case fi.Size() > s.opts.MaxFileSize:
+		s.skipped = append(s.skipped, Skip{Path: rel, Reason: ReasonTooLarge})
+		return
+	}
+	s.files = append(s.files, File{
+		Path:    rel,
+		Abs:     filepath.Join(s.root, filepath.FromSlash(rel)),
+		Size:    fi.Size(),
+		ModTime: fi.ModTime().UnixNano(),
+		Lang:    LanguageOf(rel),
+	})
+}
+
+// inSub reports whether rel (a file or directory) lies inside Options.Sub.
+func (s *scanner) inSub(rel string) bool {
+	return s.sub == "" || rel == s.sub || strings.HasPrefix(rel, s.sub+"/")
+}
+
+// towardSub reports whether directory rel must be entered to reach Sub.
+func (s *scanner) towardSub(rel string) bool {
+	return s.inSub(rel) || strings.HasPrefix(s.sub, rel+"/")
+}
+
+// useGit is UsesGit; tests replace it to force the walk.
+var useGit = UsesGit
+
+func dirFS(root string) fs.FS { return os.DirFS(root) }

@@ -1,0 +1,242 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+
+	"codectx/internal/query"
+	"codectx/internal/store"
+)
+
+// ftsWeights are the bm25() column weights: a term in the chunk's name
+// counts more than in its path, and the path more than the body.
+var ftsWeights = store.FTSWeights{Name: 5, Path: 2, Body: 1}
+
+// perTermLimit bounds the rows read for one term (the best by weighted
+// BM25). Terms matching more rows than this are common enough that the
+// rows past the limit contribute little.
+const perTermLimit = 2000
+
+// Column bits of a keyword hit.
+const (
+	inName = 1 << iota
+	inPath
+	inBody
+)
+
+// groupStat describes one keyword group over the project.
+type groupStat struct {
+	keyword string
+	df      int     // chunks matched by the group's most specific matching term
+	idf     float64 // weight of the group in coverage; 0 when nothing matched
+}
+
+// termHit is one chunk matched by one term.
+type termHit struct {
+	idx   int32
+	score float64 // weighted BM25 (positive, higher is better)
+	cols  uint8
+}
+
+// termResult is one distinct term's matches in the project, best first.
+type termResult struct {
+	text   string
+	weight float64
+	df     int // chunks of the project the term matches
+	hits   []termHit
+}
+
+// kwChunk is one chunk's keyword evidence, per group.
+type kwChunk struct {
+	score []float64 // best term weight × weighted BM25 of the group; 0 = no hit
+	cols  []uint8   // column bits of that best term
+}
+
+// keywordResult is the keyword channel's output.
+type keywordResult struct {
+	groups []groupStat
+	terms  []termResult // distinct terms (highest weight kept)
+	chunks map[int32]*kwChunk
+}
+
+// total is the sum of a chunk's group scores.
+func (k *kwChunk) total() float64 {
+	var s float64
+	for _, v := range k.score {
+		s += v
+	}
+	return s
+}
+
+// keywordChannel runs one FTS query per distinct term and folds the rows
+// into per-term hit lists and per-chunk, per-group evidence.
+func keywordChannel(ctx context.Context, db *store.DB, projectID int64, snap *snapshot, q parsed) (*keywordResult, error) {
+	res := &keywordResult{groups: make([]groupStat, len(q.groups)), chunks: map[int32]*kwChunk{}}
+	n := float64(max(len(snap.chunks), 1))
+	globalRows, err := db.FTSRows(ctx)
+	if err != nil {
+		return nil, err
+	}
+	byText := map[string]int{}
+	for gi, g := range q.groups {
+		res.groups[gi].keyword = g.keyword
+		for _, t := range g.terms {
+			if t.Text == "" || t.Weight <= 0 {
+				continue
+			}
+			ti, ok := byText[t.Text]
+			if !ok {
+				rows, err := db.FTSMatch(ctx, projectID, query.FTSQuote(t.Text), ftsWeights, perTermLimit)
+				if err != nil {
+					if ctx.Err() != nil {
+						return nil, fmt.Errorf("keyword search: %w", ctx.Err())
+					}
+					return nil, fmt.Errorf("keyword search for %q: %w", t.Text, err)
+				}
+				df, factor, err := projectIDF(ctx, db, projectID, snap, t.Text, len(rows), globalRows)
+				if err != nil {
+					return nil, err
+				}
+				tr := termResult{text: t.Text, weight: t.Weight, df: df, hits: make([]termHit, 0, len(rows))}
+				for _, h := range rows {
+					idx, ok := snap.byID[h.ID]
+					if !ok {
+						continue // written after the snapshot was taken
+					}
+					th := termHit{idx: idx, score: max(h.Weighted*factor, 1e-9)}
+					if h.Name > 0 {
+						th.cols |= inName
+					}
+					if h.Path > 0 {
+						th.cols |= inPath
+					}
+					if h.Body > 0 {
+						th.cols |= inBody
+					}
+					tr.hits = append(tr.hits, th)
+				}
+				ti = len(res.terms)
+				byText[t.Text] = ti
+				res.terms = append(res.terms, tr)
+			} else if t.Weight > res.terms[ti].weight {
+				res.terms[ti].weight = t.Weight
+			}
+			tr := &res.terms[ti]
+			if len(tr.hits) == 0 {
+				continue
+			}
+			if idf := t.Weight * math.Log(1+n/float64(max(tr.df, 1))); idf > res.groups[gi].idf {
+				res.groups[gi].idf = idf
+				res.groups[gi].df = tr.df
+			}
+			for _, h := range tr.hits {
+				kc := res.chunks[h.idx]
+				if kc == nil {
+					kc = &kwChunk{score: make([]float64, len(q.groups)), cols: make([]uint8, len(q.groups))}
+					res.chunks[h.idx] = kc
+				}
+				if s := t.Weight * h.score; s > kc.score[gi] {
+					kc.score[gi] = s
+					kc.cols[gi] = h.cols
+				}
+			}
+		}
+	}
+	return res, nil
+}
+
+// bm25IDF is FTS5's idf: log((N - n + 0.5) / (n + 0.5)), at least 1e-6.
+func bm25IDF(n, hits int) float64 {
+	idf := math.Log((float64(n) - float64(hits) + 0.5) / (float64(hits) + 0.5))
+	if idf <= 0 || math.IsNaN(idf) {
+		return 1e-6
+	}
+	return idf
+}
+
+// projectIDF returns how many of the project's chunks a term matches and the
+// factor that turns FTS5's BM25 (whose idf counts the rows of every project
+// in the database) into BM25 with the project's own idf, so one project's
+// ranking does not depend on what else the database holds. rows is the
+// number of project rows read (capped by perTermLimit).
+func projectIDF(ctx context.Context, db *store.DB, projectID int64, snap *snapshot, term string, rows, globalRows int) (int, float64, error) {
+	if globalRows <= len(snap.chunks) && rows < perTermLimit {
+		return rows, 1, nil // the database holds only this project
+	}
+	all, inProject, err := db.FTSCount(ctx, query.FTSQuote(term), projectID)
+	if err != nil {
+		return 0, 1, err
+	}
+	if rows < perTermLimit {
+		inProject = rows
+	}
+	return inProject, bm25IDF(len(snap.chunks), inProject) / bm25IDF(globalRows, all), nil
+}
+
+// semHit is one semantic neighbour.
+type semHit struct {
+	idx   int32
+	score float64
+}
+
+// semCandidates is how many nearest neighbours the semantic channel reads;
+// rankers look at the first semPool(K) as the channel's hits and may use the
+// rest as cosine evidence for keyword hits.
+const semCandidates = 1000
+
+// semanticChannel embeds the query and returns its nearest chunks by
+// cosine, best first.
+func semanticChannel(ctx context.Context, ix Index, snap *snapshot, q parsed) ([]semHit, error) {
+	m, err := snap.vectors(ctx, ix.DB, ix.Project.ID)
+	if err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return nil, errors.New("the index holds no vectors for this project")
+	}
+	vecs, err := ix.Embedder.Embed(ctx, []string{q.semText})
+	if err != nil {
+		return nil, fmt.Errorf("embed the query: %w", err)
+	}
+	if len(vecs) != 1 || len(vecs[0]) == 0 {
+		return nil, nil // nothing to embed (punctuation only): no semantic hits
+	}
+	if len(vecs[0]) != m.Dim() {
+		return nil, fmt.Errorf("%w: the query vector has %d dimensions, the index %d; run `codectx index` to re-embed",
+			ErrModelMismatch, len(vecs[0]), m.Dim())
+	}
+	hits := m.TopK(vecs[0], semCandidates)
+	out := make([]semHit, 0, len(hits))
+	for _, h := range hits {
+		idx, ok := snap.byID[h.ID]
+		if !ok {
+			continue
+		}
+		out = append(out, semHit{idx: idx, score: float64(h.Score)})
+	}
+	return out, nil
+}
+
+// sortScored orders by score (desc), then path, start line, name and id, so
+// the same index and query always give the same order.
+func sortScored(snap *snapshot, s []scored) {
+	sort.Slice(s, func(i, j int) bool {
+		if s[i].score != s[j].score {
+			return s[i].score > s[j].score
+		}
+		a, b := &snap.chunks[s[i].idx], &snap.chunks[s[j].idx]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.StartLine != b.StartLine {
+			return a.StartLine < b.StartLine
+		}
+		if a.Name != b.Name {
+			return a.Name < b.Name
+		}
+		return a.ID < b.ID
+	})
+}

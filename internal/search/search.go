@@ -1,0 +1,336 @@
+// Package search answers a question about one indexed project with a ranked
+// list of chunks. It runs two channels over the index — keyword (FTS5 BM25
+// with name > path > body column weights, one query per weighted term) and
+// semantic (the query embedded with the project's embedder, scored by
+// cosine against the project's vectors, which are cached in memory per
+// database, project, model and generation) — and fuses them with a ranker:
+// "seed", the reference design, or "default", the tuned design documented in
+// docs/EVAL.md.
+//
+// It must not write to the database, index, print, parse flags or exit: it
+// reads through internal/store and returns values. It must not contain
+// anything specific to an evaluation set (no word lists, paths or constants
+// derived from their queries).
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"codectx/internal/embed"
+	"codectx/internal/query"
+	"codectx/internal/store"
+)
+
+// Modes.
+const (
+	ModeHybrid   = "hybrid"
+	ModeKeyword  = "keyword"
+	ModeSemantic = "semantic"
+)
+
+// Rankers.
+const (
+	RankerDefault = "default"
+	RankerSeed    = "seed"
+)
+
+// Result limits.
+const (
+	DefaultK = 5
+	MaxK     = 30
+	// SnippetRunes is the length of Hit.Snippet.
+	SnippetRunes = 180
+)
+
+// ErrEmptyQuery means the query (and the extra keywords) had nothing to search for.
+var ErrEmptyQuery = errors.New("empty query")
+
+// ErrModelMismatch means the configured embedder is not the one the index
+// was built with, so the stored vectors cannot be compared with the query's.
+var ErrModelMismatch = errors.New("embedding model differs from the index's")
+
+// Options describe one search.
+type Options struct {
+	Query string
+	// K is the number of results, 1..MaxK; 0 means DefaultK.
+	K int
+	// Mode is hybrid (""), keyword or semantic.
+	Mode string
+	// Ranker is default ("") or seed.
+	Ranker string
+	// Keywords are extra terms (e.g. from an agent) searched like words of the query.
+	Keywords []string
+}
+
+// Hit is one ranked chunk.
+type Hit struct {
+	File      string  `json:"file"`
+	StartLine int     `json:"start_line"`
+	EndLine   int     `json:"end_line"`
+	Kind      string  `json:"kind"`
+	Name      string  `json:"name"`
+	Score     float64 `json:"score"`
+	Snippet   string  `json:"snippet"`
+
+	// Symbol is the chunk's symbol (Name without parameters).
+	Symbol string `json:"-"`
+	// Signals says which channels found the chunk: "keyword", "semantic".
+	Signals []string `json:"-"`
+}
+
+// Result is a ranked answer.
+type Result struct {
+	Query    string   `json:"query"`
+	Summary  string   `json:"summary"`
+	Keywords []string `json:"keywords"`
+	Results  []Hit    `json:"results"`
+	// Warnings explain a degraded search (e.g. semantic channel off).
+	Warnings []string `json:"warnings,omitempty"`
+
+	Mode   string `json:"-"`
+	Ranker string `json:"-"`
+	// Signals names what the ranking used, for the summary.
+	Signals []string `json:"-"`
+}
+
+// Index is what a search reads: the database, the project row (with its
+// model and generation) and the embedder for the query.
+type Index struct {
+	DB       *store.DB
+	Project  *store.Project
+	Embedder embed.Embedder
+}
+
+// Validate normalises opt: trims the query, fills defaults and rejects bad
+// values with an error meant for the user.
+func (o *Options) Validate() error {
+	o.Query = strings.TrimSpace(o.Query)
+	var kws []string
+	for _, k := range o.Keywords {
+		if k = strings.TrimSpace(k); k != "" {
+			kws = append(kws, k)
+		}
+	}
+	o.Keywords = kws
+	if o.Query == "" && len(o.Keywords) == 0 {
+		return ErrEmptyQuery
+	}
+	if o.K == 0 {
+		o.K = DefaultK
+	}
+	if o.K < 1 || o.K > MaxK {
+		return fmt.Errorf("k must be between 1 and %d, got %d", MaxK, o.K)
+	}
+	switch o.Mode {
+	case "":
+		o.Mode = ModeHybrid
+	case ModeHybrid, ModeKeyword, ModeSemantic:
+	default:
+		return fmt.Errorf("unknown mode %q (valid: hybrid, keyword, semantic)", o.Mode)
+	}
+	switch o.Ranker {
+	case "":
+		o.Ranker = RankerDefault
+	case RankerDefault, RankerSeed:
+	default:
+		return fmt.Errorf("unknown ranker %q (valid: default, seed)", o.Ranker)
+	}
+	return nil
+}
+
+// Search runs one query against ix.
+func Search(ctx context.Context, ix Index, opt Options) (*Result, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	if ix.DB == nil || ix.Project == nil {
+		return nil, errors.New("search: no index")
+	}
+	res := &Result{Query: opt.Query, Mode: opt.Mode, Ranker: opt.Ranker, Keywords: []string{}, Results: []Hit{}}
+	q := buildQuery(opt.Query, opt.Keywords)
+	res.Keywords = append(res.Keywords, q.keywords...)
+
+	snap, err := loadSnapshot(ctx, ix.DB, ix.Project)
+	if err != nil {
+		return nil, err
+	}
+
+	useSem := opt.Mode != ModeKeyword
+	if useSem {
+		if ix.Embedder == nil {
+			return nil, errors.New("search: no embedder configured")
+		}
+		if mid := ix.Embedder.ModelID(); mid != ix.Project.Model {
+			msg := fmt.Sprintf("the index was embedded with %q but the configured embedder is %q; run `codectx index` to re-embed with the configured model (or configure %q again)",
+				ix.Project.Model, mid, ix.Project.Model)
+			if opt.Mode == ModeSemantic {
+				return nil, fmt.Errorf("%w: %s", ErrModelMismatch, msg)
+			}
+			res.Warnings = append(res.Warnings, "semantic search is off: "+msg)
+			useSem = false
+		}
+	}
+	var sem []semHit
+	if useSem {
+		sem, err = semanticChannel(ctx, ix, snap, q)
+		if err != nil {
+			if opt.Mode == ModeSemantic {
+				return nil, err
+			}
+			res.Warnings = append(res.Warnings, "semantic search is off: "+err.Error())
+			useSem = false
+		}
+	}
+	var kw *keywordResult
+	if opt.Mode != ModeSemantic {
+		kw, err = keywordChannel(ctx, ix.DB, ix.Project.ID, snap, q)
+		if err != nil {
+			return nil, err
+		}
+	}
+
+	in := rankInput{snap: snap, k: opt.K, sem: sem, kw: kw, semPool: semPool(opt.K)}
+	var ranked []scored
+	if opt.Ranker == RankerSeed {
+		ranked = rankSeed(in)
+	} else {
+		ranked = rankDefault(ctx, ix.DB, in)
+	}
+	res.Signals = signalsUsed(opt.Ranker, kw != nil, useSem)
+
+	ids := make([]int64, len(ranked))
+	for i, r := range ranked {
+		ids[i] = snap.chunks[r.idx].ID
+	}
+	contents, err := ix.DB.ChunkContents(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range ranked {
+		c := &snap.chunks[r.idx]
+		h := Hit{
+			File: c.Path, StartLine: c.StartLine, EndLine: c.EndLine, Kind: c.Kind, Name: c.Name,
+			Score: round3(r.score), Snippet: Snippet(contents[c.ID], SnippetRunes), Symbol: c.Symbol,
+		}
+		if r.kwHit {
+			h.Signals = append(h.Signals, "keyword")
+		}
+		if r.semHit {
+			h.Signals = append(h.Signals, "semantic")
+		}
+		res.Results = append(res.Results, h)
+	}
+	res.Summary = Summarize(res)
+	return res, nil
+}
+
+// semPool is how many semantic neighbours a search takes: max(2K, 10).
+func semPool(k int) int { return max(2*k, 10) }
+
+func round3(f float64) float64 {
+	if f >= 0 {
+		return float64(int64(f*1000+0.5)) / 1000
+	}
+	return -float64(int64(-f*1000+0.5)) / 1000
+}
+
+// Snippet is content with runs of white space collapsed to one space, cut
+// to n runes (an ellipsis marks a cut).
+func Snippet(content string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	// Only the start is shown: bound the work for huge chunks.
+	cut := false
+	if lim := 16 * n; len(content) > lim {
+		end := lim
+		for end > 0 && !utf8.RuneStart(content[end]) {
+			end--
+		}
+		content, cut = content[:end], true
+	}
+	r := []rune(strings.Join(strings.Fields(content), " "))
+	if len(r) > n || cut {
+		return string(r[:min(len(r), n-1)]) + "…"
+	}
+	return string(r)
+}
+
+// parsed is the query as the channels use it.
+type parsed struct {
+	raw      string
+	keywords []string // display keywords
+	groups   []termGroup
+	semText  string // text embedded for the semantic channel
+}
+
+// termGroup is one keyword of the query with the terms that stand for it
+// (the word itself, inflections, translations, synonyms, sub-words).
+type termGroup struct {
+	keyword string
+	terms   []query.Term
+}
+
+// buildQuery parses the query and the extra keywords into term groups: one
+// group per display keyword, holding the terms that Parse derives from it.
+func buildQuery(raw string, extra []string) parsed {
+	p := parsed{raw: raw}
+	seen := map[string]bool{}
+	addGroups := func(text string) {
+		q := query.Parse(text)
+		for _, kw := range q.Keywords {
+			key := strings.ToLower(kw)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			p.keywords = append(p.keywords, kw)
+			g := termGroup{keyword: kw, terms: query.Parse(kw).Terms}
+			if len(g.terms) > 0 {
+				p.groups = append(p.groups, g)
+			}
+		}
+	}
+	addGroups(raw)
+	for _, k := range extra {
+		addGroups(k)
+	}
+	var sb strings.Builder
+	sb.WriteString(raw)
+	for _, k := range extra {
+		sb.WriteString(" ")
+		sb.WriteString(k)
+	}
+	for _, t := range append([]string{raw}, extra...) {
+		for _, e := range query.Parse(t).Expanded {
+			sb.WriteString(" ")
+			sb.WriteString(e)
+		}
+	}
+	p.semText = strings.TrimSpace(sb.String())
+	return p
+}
+
+// signalsUsed names what a ranker combined, for the summary.
+func signalsUsed(ranker string, kw, sem bool) []string {
+	var s []string
+	if kw {
+		s = append(s, "BM25 keyword matches (name > path > body)")
+	}
+	if sem {
+		s = append(s, "semantic similarity")
+	}
+	if ranker == RankerSeed {
+		s = append(s, "the seed fusion with a method/function and type boost")
+	} else {
+		if kw {
+			s = append(s, "query-term coverage")
+		}
+		s = append(s, "a kind prior (method/function > type > file > text)", "a mild test-file demotion")
+	}
+	return s
+}

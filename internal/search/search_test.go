@@ -1,0 +1,430 @@
+package search
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"codectx/internal/lang"
+	"codectx/internal/query"
+	"codectx/internal/store"
+)
+
+const testModel = "test:fixed-4"
+
+// fixedEmbedder returns the same query vector for every text.
+type fixedEmbedder struct {
+	model string
+	vec   []float32
+}
+
+func (f fixedEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i := range texts {
+		out[i] = f.vec
+	}
+	return out, nil
+}
+func (f fixedEmbedder) ModelID() string { return f.model }
+func (f fixedEmbedder) Dims() int       { return len(f.vec) }
+func (f fixedEmbedder) BatchSize() int  { return 16 }
+
+// queryVec is the query's direction in the test space.
+var queryVec = []float32{1, 0, 0, 0}
+
+// withCos returns a unit vector whose cosine with queryVec is c.
+func withCos(c float64, spin int) []float32 {
+	s := math.Sqrt(1 - c*c)
+	v := []float32{float32(c), 0, 0, 0}
+	v[1+spin%3] = float32(s)
+	return v
+}
+
+// tchunk is a chunk of the hand-built index.
+type tchunk struct {
+	path, kind, name, content string
+	start, end                int
+	cos                       float64
+}
+
+// buildIndex writes chunks (grouped by file) into a fresh database, the way
+// the index pipeline does, and returns the opened index.
+func buildIndex(t *testing.T, chunks []tchunk) Index {
+	t.Helper()
+	resetCache()
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "index.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	p, err := db.EnsureProject(ctx, "/project")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeChunks(t, db, p.ID, chunks)
+	if err := db.FinishRun(ctx, p.ID, testModel); err != nil {
+		t.Fatal(err)
+	}
+	p, err = db.Project(ctx, "/project")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Index{DB: db, Project: p, Embedder: fixedEmbedder{model: testModel, vec: queryVec}}
+}
+
+func writeChunks(t *testing.T, db *store.DB, projectID int64, chunks []tchunk) {
+	t.Helper()
+	var files []store.FileRecord
+	at := map[string]int{}
+	for i, c := range chunks {
+		k, ok := at[c.path]
+		if !ok {
+			k = len(files)
+			at[c.path] = k
+			files = append(files, store.FileRecord{Path: c.path, Lang: "go", Size: 1, MTime: 1, SHA256: c.path})
+		}
+		start, end := c.start, c.end
+		if start == 0 {
+			start, end = 10*i+1, 10*i+1+strings.Count(c.content, "\n")
+		}
+		symbol := c.name
+		if j := strings.IndexByte(symbol, '('); j >= 0 {
+			symbol = symbol[:j]
+		}
+		lc := lang.Chunk{Kind: c.kind, Name: c.name, Symbol: symbol, StartLine: start, EndLine: end, Content: c.content}
+		h := sha256.Sum256([]byte(fmt.Sprintf("%d|%s|%s", i, c.path, lc.EmbedText())))
+		files[k].Chunks = append(files[k].Chunks, store.ChunkRecord{
+			Chunk: lc, TextHash: h[:], Vector: withCos(c.cos, i),
+			FTSName: query.IndexText(c.name), FTSPath: query.IndexText(c.path), FTSBody: query.IndexText(c.content),
+		})
+	}
+	if _, err := db.WriteBatch(context.Background(), projectID, testModel, store.Batch{Files: files}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func names(r *Result) []string {
+	out := make([]string, len(r.Results))
+	for i, h := range r.Results {
+		out[i] = h.Symbol
+	}
+	return out
+}
+
+func rankOf(r *Result, symbol string) int {
+	for i, h := range r.Results {
+		if h.Symbol == symbol {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// longRelevant is a long method about the query; shortUnrelated is a short
+// method with a higher cosine but nothing in common with the query words.
+var fusionIndex = []tchunk{
+	{path: "transport.go", kind: "method", name: "Transport.CloseIdleConnections()", cos: 0.45, content: `// CloseIdleConnections closes any connections which were previously
+// connected from previous requests but are now sitting idle in
+// a "keep-alive" state. It does not interrupt any connections currently
+// in use.
+func (t *Transport) CloseIdleConnections() {
+	t.idleMu.Lock()
+	m := t.idleConn
+	t.idleConn = nil
+	t.closeIdle = true // close newly idle connections
+	t.idleLRU = connLRU{}
+	t.idleMu.Unlock()
+	for _, conns := range m {
+		for _, pconn := range conns {
+			pconn.close(errCloseIdleConns)
+		}
+	}
+	t.connsPerHostMu.Lock()
+	t.dialsInProgress.all(func(w *wantConn) {
+		if w.cancelCtx != nil && !w.waiting() {
+			w.cancelCtx()
+		}
+	})
+	t.connsPerHostMu.Unlock()
+}`},
+	{path: "cookie.go", kind: "method", name: "Cookie.Valid()", cos: 0.70, content: `func (c *Cookie) Valid() error {
+	return nil
+}`},
+	{path: "server.go", kind: "type", name: "Server", cos: 0.30, content: `// A Server defines parameters for running an HTTP server.
+type Server struct {
+	Addr string
+	Handler Handler
+}`},
+	{path: "doc.go", kind: "text", name: "doc.go", cos: 0.20, content: `Package http provides HTTP client and server implementations.`},
+}
+
+func TestFusionLongRelevantBeatsShortUnrelated(t *testing.T) {
+	ix := buildIndex(t, fusionIndex)
+	for _, ranker := range []string{RankerSeed, RankerDefault} {
+		t.Run(ranker, func(t *testing.T) {
+			// Semantic alone prefers the short unrelated method.
+			sem, err := Search(context.Background(), ix, Options{Query: "close idle connections", K: 4, Mode: ModeSemantic, Ranker: ranker})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := names(sem); got[0] != "Cookie.Valid" {
+				t.Fatalf("semantic order %v: the fixture should favour Cookie.Valid", got)
+			}
+			res, err := Search(context.Background(), ix, Options{Query: "close idle connections", K: 4, Ranker: ranker})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, b := rankOf(res, "Transport.CloseIdleConnections"), rankOf(res, "Cookie.Valid")
+			if a != 1 || b <= a {
+				t.Fatalf("hybrid order %v: want Transport.CloseIdleConnections first and above Cookie.Valid", names(res))
+			}
+		})
+	}
+}
+
+func TestFusionOrder(t *testing.T) {
+	ix := buildIndex(t, []tchunk{
+		{path: "a/redirect.go", kind: "function", name: "redirectBehavior(reqMethod string, resp *Response)", cos: 0.5,
+			content: "// redirectBehavior describes what should happen when the client encounters a 3xx status code\nfunc redirectBehavior() {}"},
+		{path: "a/redirect.go", kind: "type", name: "redirectPolicy", cos: 0.5,
+			content: "type redirectPolicy struct{}"},
+		{path: "b/other.go", kind: "function", name: "status(code int)", cos: 0.5,
+			content: "// status code text\nfunc status() {}"},
+		{path: "b/other_test.go", kind: "function", name: "TestRedirectBehavior(t *testing.T)", cos: 0.5,
+			content: "func TestRedirectBehavior(t *testing.T) { redirectBehavior() // client status code }"},
+	})
+	tests := []struct {
+		ranker, mode, query string
+		want                []string
+	}{
+		{RankerDefault, ModeHybrid, "redirect status code", []string{"redirectBehavior", "TestRedirectBehavior", "status", "redirectPolicy"}},
+		{RankerDefault, ModeKeyword, "redirect behavior client", []string{"redirectBehavior", "TestRedirectBehavior"}},
+		{RankerSeed, ModeKeyword, "redirectBehavior", []string{"redirectBehavior", "TestRedirectBehavior"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.ranker+"/"+tc.mode+"/"+tc.query, func(t *testing.T) {
+			res, err := Search(context.Background(), ix, Options{Query: tc.query, K: len(tc.want), Mode: tc.mode, Ranker: tc.ranker})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := names(res); !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("order %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestPerFileLimit(t *testing.T) {
+	var chunks []tchunk
+	for i := range 5 {
+		chunks = append(chunks, tchunk{path: "big.go", kind: "function", name: fmt.Sprintf("parseHeader%d()", i), cos: 0.9 - 0.01*float64(i),
+			content: "func parseHeader() { // parse header value header field\n}"})
+	}
+	chunks = append(chunks, tchunk{path: "small.go", kind: "function", name: "readHeader()", cos: 0.3, content: "func readHeader() { // header }"})
+	ix := buildIndex(t, chunks)
+	for _, ranker := range []string{RankerSeed, RankerDefault} {
+		res, err := Search(context.Background(), ix, Options{Query: "parse header", K: 5, Ranker: ranker})
+		if err != nil {
+			t.Fatal(err)
+		}
+		per := map[string]int{}
+		for _, h := range res.Results {
+			per[h.File]++
+		}
+		if per["big.go"] != 2 || per["small.go"] != 1 || len(res.Results) != 3 {
+			t.Fatalf("%s: per file %v (%v)", ranker, per, names(res))
+		}
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	var chunks []tchunk
+	// Identical chunks in several files: only the tie-break orders them.
+	for _, p := range []string{"z.go", "m.go", "a.go", "b.go", "c.go", "k.go"} {
+		chunks = append(chunks, tchunk{path: p, kind: "function", name: "handle()", cos: 0.5, content: "func handle() { serve request }"})
+	}
+	ix := buildIndex(t, chunks)
+	for _, ranker := range []string{RankerSeed, RankerDefault} {
+		var first []string
+		for i := range 5 {
+			resetCache()
+			res, err := Search(context.Background(), ix, Options{Query: "serve request", K: 6, Ranker: ranker})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, h := range res.Results {
+				got = append(got, h.File)
+			}
+			if i == 0 {
+				first = got
+				want := []string{"a.go", "b.go", "c.go", "k.go", "m.go", "z.go"}
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s: ties ordered %v, want by path %v", ranker, got, want)
+				}
+			} else if !reflect.DeepEqual(got, first) {
+				t.Fatalf("%s: run %d gave %v, first %v", ranker, i, got, first)
+			}
+		}
+	}
+}
+
+func TestFTSSyntaxIsLiteral(t *testing.T) {
+	ix := buildIndex(t, fusionIndex)
+	queries := []string{
+		`"foo" bar* -baz (x) a:b NEAR/2`,
+		`NEAR(close idle, 2)`,
+		`name:close OR path:transport AND NOT body`,
+		`"unterminated`,
+		`^start *`,
+		`{name path}: idle`,
+		`close + idle - connections`,
+		`''`,
+	}
+	for _, q := range queries {
+		for _, mode := range []string{ModeKeyword, ModeHybrid} {
+			if _, err := Search(context.Background(), ix, Options{Query: q, Mode: mode, Keywords: []string{`x"y`, `a*`}}); err != nil {
+				t.Errorf("%s %q: %v", mode, q, err)
+			}
+		}
+	}
+}
+
+func TestModelMismatch(t *testing.T) {
+	ix := buildIndex(t, fusionIndex)
+	ix.Embedder = fixedEmbedder{model: "other:model", vec: queryVec}
+	_, err := Search(context.Background(), ix, Options{Query: "close idle connections", Mode: ModeSemantic})
+	if !errors.Is(err, ErrModelMismatch) || !strings.Contains(err.Error(), "codectx index") {
+		t.Fatalf("semantic with another model: %v", err)
+	}
+	res, err := Search(context.Background(), ix, Options{Query: "close idle connections"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Warnings) == 0 || !strings.Contains(res.Warnings[0], "codectx index") {
+		t.Fatalf("hybrid should warn, got %q", res.Warnings)
+	}
+	if len(res.Results) == 0 || res.Results[0].Symbol != "Transport.CloseIdleConnections" {
+		t.Fatalf("hybrid should fall back to keywords, got %v", names(res))
+	}
+}
+
+func TestOptionsValidate(t *testing.T) {
+	tests := []struct {
+		opt  Options
+		ok   bool
+		want error
+	}{
+		{Options{Query: "  "}, false, ErrEmptyQuery},
+		{Options{Query: "x", K: 31}, false, nil},
+		{Options{Query: "x", K: -1}, false, nil},
+		{Options{Query: "x", Mode: "fuzzy"}, false, nil},
+		{Options{Query: "x", Ranker: "best"}, false, nil},
+		{Options{Keywords: []string{"Foo"}}, true, nil},
+		{Options{Query: "x", K: 30, Mode: ModeKeyword, Ranker: RankerSeed}, true, nil},
+	}
+	for _, tc := range tests {
+		err := tc.opt.Validate()
+		if (err == nil) != tc.ok || (tc.want != nil && !errors.Is(err, tc.want)) {
+			t.Errorf("%+v: err %v", tc.opt, err)
+		}
+	}
+	o := Options{Query: " q "}
+	if err := o.Validate(); err != nil || o.K != DefaultK || o.Mode != ModeHybrid || o.Ranker != RankerDefault || o.Query != "q" {
+		t.Fatalf("defaults: %+v %v", o, err)
+	}
+}
+
+func TestCacheFollowsGeneration(t *testing.T) {
+	ix := buildIndex(t, fusionIndex)
+	ctx := context.Background()
+	res, err := Search(ctx, ix, Options{Query: "gzip compression"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rankOf(res, "compressBody") != 0 {
+		t.Fatal("compressBody found before it was written")
+	}
+	writeChunks(t, ix.DB, ix.Project.ID, []tchunk{{path: "gzip.go", kind: "function", name: "compressBody()", cos: 0.1, content: "// gzip compression of the body\nfunc compressBody() {}"}})
+	if err := ix.DB.FinishRun(ctx, ix.Project.ID, testModel); err != nil {
+		t.Fatal(err)
+	}
+	if ix.Project, err = ix.DB.Project(ctx, "/project"); err != nil {
+		t.Fatal(err)
+	}
+	res, err = Search(ctx, ix, Options{Query: "gzip compression"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rankOf(res, "compressBody") != 1 {
+		t.Fatalf("after a write: %v", names(res))
+	}
+}
+
+func TestResultShape(t *testing.T) {
+	ix := buildIndex(t, fusionIndex)
+	res, err := Search(context.Background(), ix, Options{Query: "close idle connections", K: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Results) != 2 || res.Query != "close idle connections" {
+		t.Fatalf("result: %+v", res)
+	}
+	h := res.Results[0]
+	if h.File != "transport.go" || h.StartLine != 1 || h.EndLine <= h.StartLine || h.Kind != "method" || len([]rune(h.Snippet)) > SnippetRunes {
+		t.Fatalf("hit: %+v", h)
+	}
+	if n := strings.Count(res.Summary, ". "); n < 2 || !strings.Contains(res.Summary, "codectx read transport.go --offset 1") {
+		t.Fatalf("summary: %s", res.Summary)
+	}
+	if !reflect.DeepEqual(res.Keywords, []string{"close", "idle", "connections"}) {
+		t.Fatalf("keywords %v", res.Keywords)
+	}
+}
+
+func TestSnippet(t *testing.T) {
+	tests := []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"func  a()\n\t{ return }", 100, "func a() { return }"},
+		{"abcdef", 4, "abc…"},
+		{"abcd", 4, "abcd"},
+		{"  中文内容很长  ", 3, "中文…"},
+		{"", 5, ""},
+		{strings.Repeat("x ", 2000), 10, "x x x x x…"},
+	}
+	for _, tc := range tests {
+		if got := Snippet(tc.in, tc.n); got != tc.want {
+			t.Errorf("Snippet(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
+		}
+	}
+}
+
+func TestIsTestPath(t *testing.T) {
+	for p, want := range map[string]bool{
+		"net/http/client_test.go":       true,
+		"tests/test_client.py":          true,
+		"lib/test_utils.py":             true,
+		"src/app.spec.ts":               true,
+		"src/main/FooTest.java":         true,
+		"pkg/testdata/x.go":             true,
+		"idlelib/idle_test/x.py":        true,
+		"net/http/client.go":            false,
+		"testing/testing.go":            false,
+		"src/Contest.java":              false,
+		"email/_header_value_parser.py": false,
+	} {
+		if got := IsTestPath(p); got != want {
+			t.Errorf("IsTestPath(%q) = %v, want %v", p, got, want)
+		}
+	}
+}

@@ -1,0 +1,143 @@
+package search
+
+// TEMPORARY tuning harness (removed before hand-off): runs the golden sets
+// against an existing eval database with many parameter sets, computing the
+// channels once per query.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"codectx/internal/embed"
+	"codectx/internal/eval"
+	"codectx/internal/store"
+)
+
+type tuneQuery struct {
+	task eval.Task
+	in   rankInput
+}
+
+func loadTune(t *testing.T, ctx context.Context, db *store.DB, emb embed.Embedder, set string) (*store.DB, []tuneQuery) {
+	f, err := os.Open("/work/shared/eval/" + set + ".jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	gs, err := eval.Parse(f, func(k string) string {
+		if k == "GOROOT" {
+			return "/usr/local/go"
+		}
+		return os.Getenv(k)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, _ := filepath.EvalSymlinks(gs.Root)
+	p, err := db.Project(ctx, root)
+	if err != nil {
+		t.Fatal(root, err)
+	}
+	ix := Index{DB: db, Project: p, Embedder: emb}
+	snap, err := loadSnapshot(ctx, db, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []tuneQuery
+	for _, task := range gs.Tasks {
+		q := buildQuery(task.Query, nil)
+		sem, err := semanticChannel(ctx, ix, snap, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kw, err := keywordChannel(ctx, db, p.ID, snap, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, tuneQuery{task: task, in: rankInput{snap: snap, k: 10, sem: sem, kw: kw, semPool: semPool(10)}})
+	}
+	return db, out
+}
+
+func evalParams(ctx context.Context, db *store.DB, qs []tuneQuery, p params, verbose bool) eval.Report {
+	saved := defaultParams
+	defaultParams = p
+	defer func() { defaultParams = saved }()
+	var outs []eval.Outcome
+	for _, q := range qs {
+		r := rankDefault(ctx, db, q.in)
+		hits := make([]eval.Hit, len(r))
+		for i, c := range r {
+			ch := q.in.snap.chunks[c.idx]
+			hits[i] = eval.Hit{File: ch.Path, Name: ch.Name}
+		}
+		o := eval.Judge(q.task, hits)
+		if verbose && (o.SymbolRank == 0 || o.SymbolRank > 1) {
+			fmt.Printf("  %s sym %d file %d  %s\n", q.task.ID, o.SymbolRank, o.FileRank, q.task.Query)
+			for i, h := range hits[:min(5, len(hits))] {
+				fmt.Printf("      %d %.3f %s:%s\n", i+1, r[i].score, h.File, h.Name)
+			}
+		}
+		outs = append(outs, o)
+	}
+	return eval.Evaluate(outs)
+}
+
+func TestTune(t *testing.T) {
+	if os.Getenv("CODECTX_TUNE") == "" {
+		t.Skip("tuning harness")
+	}
+	ctx := context.Background()
+	db, err := store.Open(ctx, "/tmp/evaldb/index.db", store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	emb, _ := embed.New(embed.Config{Provider: "local"})
+	sets := strings.Fields(os.Getenv("CODECTX_TUNE_SETS"))
+	if len(sets) == 0 {
+		sets = []string{"go-nethttp", "go-encoding", "py-email-http"}
+	}
+	all := map[string][]tuneQuery{}
+	for _, s := range sets {
+		_, all[s] = loadTune(t, ctx, db, emb, s)
+	}
+	var grid []params
+	if g := os.Getenv("CODECTX_TUNE_GRID"); g != "" {
+		for _, line := range strings.Split(g, "\n") {
+			if strings.TrimSpace(line) == "" {
+				continue
+			}
+			p := defaultParams
+			if err := json.Unmarshal([]byte(line), &p); err != nil {
+				t.Fatal(err)
+			}
+			grid = append(grid, p)
+		}
+	} else {
+		grid = []params{defaultParams}
+	}
+	verbose := os.Getenv("CODECTX_TUNE_VERBOSE") != ""
+	for _, p := range grid {
+		var line strings.Builder
+		var sumS, sumF float64
+		minS, minF5 := 1.0, 1.0
+		for _, s := range sets {
+			if verbose {
+				fmt.Println(s)
+			}
+			r := evalParams(ctx, db, all[s], p, verbose)
+			fmt.Fprintf(&line, " %s f5 %.3f fM %.3f sM %.3f |", s[:6], r.Overall.File.Recall5, r.Overall.File.MRR10, r.Overall.Symbol.MRR10)
+			sumS += r.Overall.Symbol.MRR10
+			sumF += r.Overall.File.MRR10
+			minS = min(minS, r.Overall.Symbol.MRR10)
+			minF5 = min(minF5, r.Overall.File.Recall5)
+		}
+		pj, _ := json.Marshal(p)
+		fmt.Printf("avgS %.3f minS %.3f minF5 %.3f avgF %.3f |%s %s\n", sumS/float64(len(sets)), minS, minF5, sumF/float64(len(sets)), line.String(), pj)
+	}
+}

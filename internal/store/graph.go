@@ -1,0 +1,417 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+)
+
+// This file holds the read queries behind the relation graph and context
+// assembly (internal/graph). Every lookup goes through an index: chunks by
+// (project_id, symbol) or (project_id, short), relations by src_chunk,
+// dst_chunk, (project_id, target) or file_id, so the cost of a query is the
+// degree of the nodes asked about, never the size of the project.
+
+// GraphChunk is a chunk as the graph and context assembly see it. Content is
+// only filled by the queries that say so.
+type GraphChunk struct {
+	ID        int64
+	FileID    int64
+	Path      string
+	Lang      string
+	Kind      string
+	Name      string
+	Symbol    string
+	Short     string
+	Container string
+	StartLine int
+	EndLine   int
+	Content   string
+}
+
+// GraphRelation is one stored relation. SrcChunk and DstChunk are 0 when
+// NULL (imports have no source chunk; unresolved edges have no target).
+type GraphRelation struct {
+	ID        int64
+	FileID    int64
+	Kind      string
+	SrcChunk  int64
+	SrcSymbol string
+	Target    string
+	Qualifier string
+	Line      int
+	DstChunk  int64
+}
+
+const graphChunkCols = "id, file_id, path, lang, kind, name, symbol, short, container, start_line, end_line"
+
+const graphRelCols = "id, file_id, kind, COALESCE(src_chunk,0), src_symbol, target, qualifier, line, COALESCE(dst_chunk,0)"
+
+func scanGraphChunks(rows *sql.Rows, withContent bool) ([]GraphChunk, error) {
+	defer rows.Close()
+	var out []GraphChunk
+	for rows.Next() {
+		var c GraphChunk
+		dst := []any{&c.ID, &c.FileID, &c.Path, &c.Lang, &c.Kind, &c.Name, &c.Symbol, &c.Short, &c.Container, &c.StartLine, &c.EndLine}
+		if withContent {
+			dst = append(dst, &c.Content)
+		}
+		if err := rows.Scan(dst...); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+func scanGraphRelations(rows *sql.Rows, out []GraphRelation) ([]GraphRelation, error) {
+	defer rows.Close()
+	for rows.Next() {
+		var r GraphRelation
+		if err := rows.Scan(&r.ID, &r.FileID, &r.Kind, &r.SrcChunk, &r.SrcSymbol, &r.Target, &r.Qualifier, &r.Line, &r.DstChunk); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// ChunksBySymbol returns the non-text chunks of a project whose symbol is
+// exactly symbol (index chunks_project_symbol), in source order, at most
+// limit rows (limit <= 0: 1000).
+func (db *DB) ChunksBySymbol(ctx context.Context, projectID int64, symbol string, limit int) ([]GraphChunk, error) {
+	return db.chunksWhere(ctx, "symbol = ?", projectID, symbol, limit)
+}
+
+// ChunksByShort returns the non-text chunks of a project whose short name
+// (last symbol segment) is short (index chunks_project_short), in source
+// order, at most limit rows (limit <= 0: 1000).
+func (db *DB) ChunksByShort(ctx context.Context, projectID int64, short string, limit int) ([]GraphChunk, error) {
+	return db.chunksWhere(ctx, "short = ?", projectID, short, limit)
+}
+
+func (db *DB) chunksWhere(ctx context.Context, cond string, projectID int64, arg string, limit int) ([]GraphChunk, error) {
+	if limit <= 0 {
+		limit = 1000
+	}
+	rows, err := db.sql.QueryContext(ctx, "SELECT "+graphChunkCols+" FROM chunks WHERE project_id = ? AND "+cond+
+		" AND kind != 'text' ORDER BY path, start_line, id LIMIT ?", projectID, arg, limit)
+	if err != nil {
+		return nil, db.classify("look up symbol", err)
+	}
+	out, err := scanGraphChunks(rows, false)
+	return out, db.classify("look up symbol", err)
+}
+
+// FileChunks returns the chunks of one file of a project (index
+// files(project_id, path), then chunks_file), in source order. It returns
+// nil when the file is not indexed.
+func (db *DB) FileChunks(ctx context.Context, projectID int64, path string) ([]GraphChunk, error) {
+	var fileID int64
+	err := db.sql.QueryRowContext(ctx, "SELECT id FROM files WHERE project_id = ? AND path = ?", projectID, path).Scan(&fileID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, db.classify("look up file", err)
+	}
+	rows, err := db.sql.QueryContext(ctx, "SELECT "+graphChunkCols+" FROM chunks WHERE file_id = ? ORDER BY start_line, id", fileID)
+	if err != nil {
+		return nil, db.classify("read file chunks", err)
+	}
+	out, err := scanGraphChunks(rows, false)
+	return out, db.classify("read file chunks", err)
+}
+
+// GraphChunks loads chunks by id (primary key); withContent adds their
+// source text. Missing ids are absent from the map.
+func (db *DB) GraphChunks(ctx context.Context, ids []int64, withContent bool) (map[int64]GraphChunk, error) {
+	out := make(map[int64]GraphChunk, len(ids))
+	cols := graphChunkCols
+	if withContent {
+		cols += ", content"
+	}
+	for start := 0; start < len(ids); start += 400 {
+		end := min(start+400, len(ids))
+		rows, err := db.sql.QueryContext(ctx, "SELECT "+cols+" FROM chunks WHERE id IN ("+placeholders(end-start)+")", int64Args(ids[start:end])...)
+		if err != nil {
+			return nil, db.classify("read chunks", err)
+		}
+		list, err := scanGraphChunks(rows, withContent)
+		if err != nil {
+			return nil, db.classify("read chunks", err)
+		}
+		for _, c := range list {
+			out[c.ID] = c
+		}
+	}
+	return out, nil
+}
+
+// RelationsFrom returns the relations whose source chunk is one of ids
+// (index relations_src), optionally only of the given kinds, ordered by id.
+func (db *DB) RelationsFrom(ctx context.Context, ids []int64, kinds ...string) ([]GraphRelation, error) {
+	return db.relationsIn(ctx, "src_chunk", ids, kinds)
+}
+
+// RelationsTo returns the relations resolved to one of ids (index
+// relations_dst), optionally only of the given kinds, ordered by id.
+func (db *DB) RelationsTo(ctx context.Context, ids []int64, kinds ...string) ([]GraphRelation, error) {
+	return db.relationsIn(ctx, "dst_chunk", ids, kinds)
+}
+
+func (db *DB) relationsIn(ctx context.Context, col string, ids []int64, kinds []string) ([]GraphRelation, error) {
+	var out []GraphRelation
+	for start := 0; start < len(ids); start += 400 {
+		end := min(start+400, len(ids))
+		args := int64Args(ids[start:end])
+		q := "SELECT " + graphRelCols + " FROM relations WHERE " + col + " IN (" + placeholders(end-start) + ")"
+		if len(kinds) > 0 {
+			q += " AND kind IN (" + placeholders(len(kinds)) + ")"
+			for _, k := range kinds {
+				args = append(args, k)
+			}
+		}
+		rows, err := db.sql.QueryContext(ctx, q+" ORDER BY id", args...)
+		if err != nil {
+			return nil, db.classify("read relations", err)
+		}
+		if out, err = scanGraphRelations(rows, out); err != nil {
+			return nil, db.classify("read relations", err)
+		}
+	}
+	return out, nil
+}
+
+// UnresolvedTo returns unresolved relations (no target chunk) of a project
+// whose target is one of names (index relations_target), other than
+// imports, ordered by id, at most limit rows (limit <= 0: 1000).
+func (db *DB) UnresolvedTo(ctx context.Context, projectID int64, names []string, limit int) ([]GraphRelation, error) {
+	if len(names) == 0 {
+		return nil, nil
+	}
+	if limit <= 0 {
+		limit = 1000
+	}
+	var out []GraphRelation
+	for start := 0; start < len(names) && len(out) < limit; start += 400 {
+		end := min(start+400, len(names))
+		args := []any{projectID}
+		for _, n := range names[start:end] {
+			args = append(args, n)
+		}
+		args = append(args, limit-len(out))
+		rows, err := db.sql.QueryContext(ctx, "SELECT "+graphRelCols+" FROM relations WHERE project_id = ? AND target IN ("+
+			placeholders(end-start)+") AND dst_chunk IS NULL AND kind != 'imports' ORDER BY id LIMIT ?", args...)
+		if err != nil {
+			return nil, db.classify("read relations", err)
+		}
+		if out, err = scanGraphRelations(rows, out); err != nil {
+			return nil, db.classify("read relations", err)
+		}
+	}
+	return out, nil
+}
+
+// FileImports returns the imports relations of the given files (index
+// relations_file), ordered by id.
+func (db *DB) FileImports(ctx context.Context, fileIDs []int64) ([]GraphRelation, error) {
+	var out []GraphRelation
+	for start := 0; start < len(fileIDs); start += 400 {
+		end := min(start+400, len(fileIDs))
+		rows, err := db.sql.QueryContext(ctx, "SELECT "+graphRelCols+" FROM relations WHERE file_id IN ("+placeholders(end-start)+
+			") AND kind = 'imports' ORDER BY id", int64Args(fileIDs[start:end])...)
+		if err != nil {
+			return nil, db.classify("read imports", err)
+		}
+		if out, err = scanGraphRelations(rows, out); err != nil {
+			return nil, db.classify("read imports", err)
+		}
+	}
+	return out, nil
+}
+
+// FilePaths returns file id → path for the given files (primary key).
+func (db *DB) FilePaths(ctx context.Context, fileIDs []int64) (map[int64]string, error) {
+	out := make(map[int64]string, len(fileIDs))
+	for start := 0; start < len(fileIDs); start += 400 {
+		end := min(start+400, len(fileIDs))
+		rows, err := db.sql.QueryContext(ctx, "SELECT id, path FROM files WHERE id IN ("+placeholders(end-start)+")", int64Args(fileIDs[start:end])...)
+		if err != nil {
+			return nil, db.classify("read files", err)
+		}
+		for rows.Next() {
+			var id int64
+			var p string
+			if err := rows.Scan(&id, &p); err != nil {
+				rows.Close()
+				return nil, db.classify("read files", err)
+			}
+			out[id] = p
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, db.classify("read files", err)
+		}
+	}
+	return out, nil
+}
+
+// CallInDegree returns, for each of ids, how many resolved calls point at
+// it (index relations_dst). Ids nobody calls are absent.
+func (db *DB) CallInDegree(ctx context.Context, ids []int64) (map[int64]int, error) {
+	out := make(map[int64]int, len(ids))
+	for start := 0; start < len(ids); start += 400 {
+		end := min(start+400, len(ids))
+		rows, err := db.sql.QueryContext(ctx, "SELECT dst_chunk, count(*) FROM relations WHERE dst_chunk IN ("+placeholders(end-start)+
+			") AND kind = 'calls' GROUP BY dst_chunk", int64Args(ids[start:end])...)
+		if err != nil {
+			return nil, db.classify("count callers", err)
+		}
+		for rows.Next() {
+			var id int64
+			var n int
+			if err := rows.Scan(&id, &n); err != nil {
+				rows.Close()
+				return nil, db.classify("count callers", err)
+			}
+			out[id] = n
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, db.classify("count callers", err)
+		}
+	}
+	return out, nil
+}
+
+// ChunkVectors returns id → stored vector BLOB of the given chunks for
+// model (chunks primary key, then the vectors primary key). Chunks embedded
+// with another model or without a vector are absent.
+func (db *DB) ChunkVectors(ctx context.Context, ids []int64, model string) (map[int64][]byte, error) {
+	out := make(map[int64][]byte, len(ids))
+	for start := 0; start < len(ids); start += 400 {
+		end := min(start+400, len(ids))
+		args := append(int64Args(ids[start:end]), model)
+		rows, err := db.sql.QueryContext(ctx, "SELECT c.id, v.vec FROM chunks c JOIN vectors v ON v.model = c.model AND v.text_hash = c.text_hash WHERE c.id IN ("+
+			placeholders(end-start)+") AND c.model = ?", args...)
+		if err != nil {
+			return nil, db.classify("read vectors", err)
+		}
+		for rows.Next() {
+			var id int64
+			var blob []byte
+			if err := rows.Scan(&id, &blob); err != nil {
+				rows.Close()
+				return nil, db.classify("read vectors", err)
+			}
+			out[id] = blob
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, db.classify("read vectors", err)
+		}
+	}
+	return out, nil
+}
+
+// SymbolsWithShortPrefix returns distinct symbols of a project's non-text
+// chunks whose short name starts with prefix (a range scan on
+// chunks_project_short; case-sensitive), at most limit.
+func (db *DB) SymbolsWithShortPrefix(ctx context.Context, projectID int64, prefix string, limit int) ([]string, error) {
+	return db.symbolRange(ctx, "short", projectID, prefix, limit)
+}
+
+// SymbolsWithPrefix returns distinct symbols of a project's non-text chunks
+// that start with prefix (a range scan on chunks_project_symbol;
+// case-sensitive), at most limit.
+func (db *DB) SymbolsWithPrefix(ctx context.Context, projectID int64, prefix string, limit int) ([]string, error) {
+	return db.symbolRange(ctx, "symbol", projectID, prefix, limit)
+}
+
+func (db *DB) symbolRange(ctx context.Context, col string, projectID int64, prefix string, limit int) ([]string, error) {
+	if prefix == "" || limit <= 0 {
+		return nil, nil
+	}
+	q := "SELECT DISTINCT symbol FROM chunks WHERE project_id = ? AND " + col + " >= ?"
+	args := []any{projectID, prefix}
+	if hi, ok := prefixUpper(prefix); ok {
+		q += " AND " + col + " < ?"
+		args = append(args, hi)
+	}
+	q += " AND kind != 'text' LIMIT ?"
+	args = append(args, limit)
+	return db.symbolList(ctx, q, args...)
+}
+
+// SymbolsWithShortContaining returns distinct symbols of a project's
+// non-text chunks whose short name contains sub, case-insensitively for
+// ASCII. It walks the project's part of chunks_project_short and stops
+// after limit matches.
+func (db *DB) SymbolsWithShortContaining(ctx context.Context, projectID int64, sub string, limit int) ([]string, error) {
+	if sub == "" || limit <= 0 {
+		return nil, nil
+	}
+	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(sub)
+	return db.symbolList(ctx, `SELECT DISTINCT symbol FROM chunks INDEXED BY chunks_project_short
+		WHERE project_id = ? AND short LIKE ? ESCAPE '\' AND kind != 'text' LIMIT ?`, projectID, "%"+esc+"%", limit)
+}
+
+func (db *DB) symbolList(ctx context.Context, q string, args ...any) ([]string, error) {
+	rows, err := db.sql.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, db.classify("look up similar symbols", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, db.classify("look up similar symbols", err)
+		}
+		out = append(out, s)
+	}
+	return out, db.classify("look up similar symbols", rows.Err())
+}
+
+// prefixUpper returns the smallest string greater than every string with
+// the given prefix (byte order), false when there is none.
+func prefixUpper(p string) (string, bool) {
+	b := []byte(p)
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] < 0xff {
+			b[i]++
+			return string(b[:i+1]), true
+		}
+	}
+	return "", false
+}
+
+func int64Args(ids []int64) []any {
+	out := make([]any, len(ids))
+	for i, id := range ids {
+		out[i] = id
+	}
+	return out
+}
+
+// ChunkAt finds the chunk of a project with the given symbol, path and
+// start line (index chunks_project_symbol; text chunks included), for
+// callers that hold a search hit rather than a chunk id. ok is false when
+// there is none.
+func (db *DB) ChunkAt(ctx context.Context, projectID int64, symbol, path string, startLine int) (GraphChunk, bool, error) {
+	rows, err := db.sql.QueryContext(ctx, "SELECT "+graphChunkCols+" FROM chunks WHERE project_id = ? AND symbol = ? AND path = ? AND start_line = ? ORDER BY id LIMIT 1",
+		projectID, symbol, path, startLine)
+	if err != nil {
+		return GraphChunk{}, false, db.classify("look up chunk", err)
+	}
+	list, err := scanGraphChunks(rows, false)
+	if err != nil || len(list) == 0 {
+		return GraphChunk{}, false, db.classify("look up chunk", err)
+	}
+	return list[0], true, nil
+}

@@ -1,0 +1,432 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"codectx/internal/lang"
+	"codectx/internal/vecindex"
+)
+
+// Project is one indexed root.
+type Project struct {
+	ID         int64
+	Root       string
+	Model      string
+	IndexedAt  int64 // Unix seconds of the last completed run, 0 if none
+	Dirty      bool  // a run wrote rows but did not finish resolving relations
+	Generation int64 // bumped by every write; readers use it to invalidate caches
+}
+
+// ErrNoProject means the root has never been indexed into this database.
+var ErrNoProject = errors.New("project is not indexed")
+
+// Project returns the project for root, or ErrNoProject.
+func (db *DB) Project(ctx context.Context, root string) (*Project, error) {
+	p := &Project{Root: root}
+	var dirty int
+	err := db.sql.QueryRowContext(ctx, "SELECT id, model, indexed_at, dirty, generation FROM projects WHERE root = ?", root).
+		Scan(&p.ID, &p.Model, &p.IndexedAt, &dirty, &p.Generation)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNoProject
+	}
+	if err != nil {
+		return nil, db.classify("read project", err)
+	}
+	p.Dirty = dirty != 0
+	return p, nil
+}
+
+// EnsureProject returns the project for root, creating its row when missing.
+func (db *DB) EnsureProject(ctx context.Context, root string) (*Project, error) {
+	if _, err := db.sql.ExecContext(ctx, "INSERT INTO projects(root) VALUES (?) ON CONFLICT(root) DO NOTHING", root); err != nil {
+		return nil, db.classify("create project", err)
+	}
+	return db.Project(ctx, root)
+}
+
+// DeleteProject removes every row of a project (files, chunks, FTS rows,
+// relations); cached vectors stay, they are shared by content.
+func (db *DB) DeleteProject(ctx context.Context, id int64) error {
+	return db.inTx(ctx, "delete project", func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE project_id = ?)", id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM relations WHERE project_id = ?", id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM chunks WHERE project_id = ?", id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM files WHERE project_id = ?", id); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, "DELETE FROM projects WHERE id = ?", id)
+		return err
+	})
+}
+
+// FinishRun records a completed run: model, time, and clears the dirty flag.
+func (db *DB) FinishRun(ctx context.Context, projectID int64, model string) error {
+	_, err := db.sql.ExecContext(ctx, "UPDATE projects SET model = ?, indexed_at = ?, dirty = 0, generation = generation + 1 WHERE id = ?",
+		model, time.Now().Unix(), projectID)
+	return db.classify("finish run", err)
+}
+
+// Fingerprint is what the files table remembers of one file.
+type Fingerprint struct {
+	ID     int64
+	Size   int64
+	MTime  int64
+	SHA256 string
+	Model  string
+}
+
+// Fingerprints returns path → fingerprint for every file of a project.
+func (db *DB) Fingerprints(ctx context.Context, projectID int64) (map[string]Fingerprint, error) {
+	rows, err := db.sql.QueryContext(ctx, "SELECT id, path, size, mtime, sha256, model FROM files WHERE project_id = ?", projectID)
+	if err != nil {
+		return nil, db.classify("read fingerprints", err)
+	}
+	defer rows.Close()
+	out := make(map[string]Fingerprint)
+	for rows.Next() {
+		var f Fingerprint
+		var path string
+		if err := rows.Scan(&f.ID, &path, &f.Size, &f.MTime, &f.SHA256, &f.Model); err != nil {
+			return nil, db.classify("read fingerprints", err)
+		}
+		out[path] = f
+	}
+	return out, db.classify("read fingerprints", rows.Err())
+}
+
+// ChunkRecord is a chunk ready to be written: the parsed chunk plus its
+// embedding-text hash, its vector (nil when already cached) and FTS texts.
+type ChunkRecord struct {
+	lang.Chunk
+	TextHash []byte
+	Vector   []float32
+	FTSName  string
+	FTSPath  string
+	FTSBody  string
+}
+
+// FileRecord is one file's complete replacement.
+type FileRecord struct {
+	Path      string
+	Lang      string
+	Size      int64
+	MTime     int64
+	SHA256    string
+	Fallback  bool
+	Chunks    []ChunkRecord
+	Relations []lang.Relation
+}
+
+// Touch updates size and mtime of a file whose content hash did not change.
+type Touch struct {
+	Path  string
+	Size  int64
+	MTime int64
+}
+
+// Batch is one transaction's worth of changes.
+type Batch struct {
+	Files   []FileRecord
+	Touches []Touch
+	Removed []string
+}
+
+// BatchResult tells the caller which files and names a batch touched, so
+// relation resolution can be limited to them.
+type BatchResult struct {
+	FileIDs []int64
+	Names   []string // short names of chunks removed or added
+}
+
+// WriteBatch replaces files, updates touched fingerprints and removes deleted
+// files in one transaction: old rows deleted, new chunks, vectors, FTS rows,
+// relations and fingerprints inserted, commit. Any failure rolls it all back.
+func (db *DB) WriteBatch(ctx context.Context, projectID int64, model string, b Batch) (*BatchResult, error) {
+	res := &BatchResult{}
+	names := map[string]struct{}{}
+	err := db.inTx(ctx, "write batch", func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, "UPDATE projects SET dirty = 1, generation = generation + 1 WHERE id = ?", projectID); err != nil {
+			return err
+		}
+		for _, t := range b.Touches {
+			if _, err := tx.ExecContext(ctx, "UPDATE files SET size = ?, mtime = ? WHERE project_id = ? AND path = ?", t.Size, t.MTime, projectID, t.Path); err != nil {
+				return err
+			}
+		}
+		for _, p := range b.Removed {
+			if err := removeFile(ctx, tx, projectID, p, names); err != nil {
+				return fmt.Errorf("remove %s: %w", p, err)
+			}
+		}
+		if len(b.Files) == 0 {
+			return nil
+		}
+		// Chunk ids are assigned here (the immediate transaction holds the
+		// write lock), so chunks, FTS rows, vectors and relations go in as
+		// multi-row INSERTs: far fewer statements than one per row.
+		var nextID int64
+		if err := tx.QueryRowContext(ctx, "SELECT COALESCE(max(id), 0) FROM chunks").Scan(&nextID); err != nil {
+			return err
+		}
+		chunks := newBulk(tx, "INSERT INTO chunks(id, project_id, file_id, path, lang, kind, name, symbol, short, start_line, end_line, container, extends, implements, decorators, content, model, text_hash)", 18)
+		fts := newBulk(tx, "INSERT INTO chunks_fts(rowid, name, path, body)", 4)
+		vecs := newBulk(tx, "INSERT OR IGNORE INTO vectors(model, text_hash, vec)", 3)
+		rels := newBulk(tx, "INSERT INTO relations(project_id, file_id, kind, src_chunk, src_symbol, target, qualifier, line)", 8)
+		now := time.Now().Unix()
+		for i := range b.Files {
+			f := &b.Files[i]
+			if err := clearFile(ctx, tx, projectID, f.Path, names); err != nil {
+				return fmt.Errorf("replace %s: %w", f.Path, err)
+			}
+			var fileID int64
+			err := tx.QueryRowContext(ctx, `INSERT INTO files(project_id, path, lang, size, mtime, sha256, model, fallback, indexed_at)
+				VALUES (?,?,?,?,?,?,?,?,?)
+				ON CONFLICT(project_id, path) DO UPDATE SET lang=excluded.lang, size=excluded.size, mtime=excluded.mtime,
+					sha256=excluded.sha256, model=excluded.model, fallback=excluded.fallback, indexed_at=excluded.indexed_at
+				RETURNING id`,
+				projectID, f.Path, f.Lang, f.Size, f.MTime, f.SHA256, model, boolInt(f.Fallback), now).Scan(&fileID)
+			if err != nil {
+				return fmt.Errorf("write file %s: %w", f.Path, err)
+			}
+			res.FileIDs = append(res.FileIDs, fileID)
+			ids := make([]int64, len(f.Chunks))
+			for j := range f.Chunks {
+				c := &f.Chunks[j]
+				short := ShortName(c.Symbol)
+				names[short] = struct{}{}
+				nextID++
+				ids[j] = nextID
+				if err := chunks.add(ctx, nextID, projectID, fileID, f.Path, f.Lang, c.Kind, c.Name, c.Symbol, short,
+					c.StartLine, c.EndLine, c.Container, strings.Join(c.Extends, ","), strings.Join(c.Implements, ","),
+					strings.Join(c.Decorators, " "), c.Content, model, c.TextHash); err != nil {
+					return fmt.Errorf("write chunk %s %s: %w", f.Path, c.Name, err)
+				}
+				if err := fts.add(ctx, nextID, c.FTSName, c.FTSPath, c.FTSBody); err != nil {
+					return fmt.Errorf("write fts row %s: %w", f.Path, err)
+				}
+				if c.Vector != nil {
+					if err := vecs.add(ctx, model, c.TextHash, vecindex.EncodeVector(c.Vector)); err != nil {
+						return fmt.Errorf("write vector %s: %w", f.Path, err)
+					}
+				}
+			}
+			for _, rel := range f.Relations {
+				var src any
+				if id := sourceChunk(f.Chunks, ids, rel); id != 0 {
+					src = id
+				}
+				if err := rels.add(ctx, projectID, fileID, rel.Kind, src, rel.Source, rel.Target, rel.Qualifier, rel.Line); err != nil {
+					return fmt.Errorf("write relation %s: %w", f.Path, err)
+				}
+			}
+		}
+		for _, b := range []*bulk{chunks, fts, vecs, rels} {
+			if err := b.flush(ctx); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for n := range names {
+		res.Names = append(res.Names, n)
+	}
+	return res, nil
+}
+
+// sourceChunk finds the chunk a relation starts from: the innermost chunk with
+// the relation's source symbol that contains its line.
+func sourceChunk(chunks []ChunkRecord, ids []int64, rel lang.Relation) int64 {
+	if rel.Source == "" {
+		return 0
+	}
+	best := -1
+	for i := range chunks {
+		c := &chunks[i].Chunk
+		if c.Symbol != rel.Source {
+			continue
+		}
+		if rel.Line > 0 && (rel.Line < c.StartLine || rel.Line > c.EndLine) {
+			continue
+		}
+		if best < 0 || c.StartLine >= chunks[best].StartLine {
+			best = i
+		}
+	}
+	if best < 0 {
+		// Fall back to the first chunk with that symbol (line outside: e.g. a type header).
+		for i := range chunks {
+			if chunks[i].Symbol == rel.Source {
+				return ids[i]
+			}
+		}
+		return 0
+	}
+	return ids[best]
+}
+
+// clearFile deletes the chunks, FTS rows and relations of one file (keeping
+// its files row), unlinking edges from other files that pointed into it.
+func clearFile(ctx context.Context, tx *sql.Tx, projectID int64, path string, names map[string]struct{}) error {
+	var fileID int64
+	err := tx.QueryRowContext(ctx, "SELECT id FROM files WHERE project_id = ? AND path = ?", projectID, path).Scan(&fileID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	rows, err := tx.QueryContext(ctx, "SELECT DISTINCT short FROM chunks WHERE file_id = ?", fileID)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			rows.Close()
+			return err
+		}
+		names[s] = struct{}{}
+	}
+	rows.Close()
+	stmts := []string{
+		"UPDATE relations SET dst_chunk = NULL WHERE dst_chunk IN (SELECT id FROM chunks WHERE file_id = ?1) AND file_id != ?1",
+		"DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE file_id = ?1)",
+		"DELETE FROM relations WHERE file_id = ?1",
+		"DELETE FROM chunks WHERE file_id = ?1",
+	}
+	for _, s := range stmts {
+		if _, err := tx.ExecContext(ctx, s, fileID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func removeFile(ctx context.Context, tx *sql.Tx, projectID int64, path string, names map[string]struct{}) error {
+	if err := clearFile(ctx, tx, projectID, path, names); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, "DELETE FROM files WHERE project_id = ? AND path = ?", projectID, path)
+	return err
+}
+
+// inTx runs fn in a transaction, rolling back on any error.
+func (db *DB) inTx(ctx context.Context, op string, fn func(*sql.Tx) error) error {
+	tx, err := db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return db.classify(op, err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return db.classify(op, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return db.classify(op, err)
+	}
+	return nil
+}
+
+// ShortName is the last segment of a symbol: "Server.Serve" → "Serve".
+func ShortName(symbol string) string {
+	if i := strings.LastIndexAny(symbol, ".:#"); i >= 0 && i+1 < len(symbol) {
+		return symbol[i+1:]
+	}
+	return symbol
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// CachedVectors returns which of the given text hashes already have a vector
+// for model (hex-free: keys are string(hash)).
+func (db *DB) CachedVectors(ctx context.Context, model string, hashes [][]byte) (map[string]bool, error) {
+	out := make(map[string]bool, len(hashes))
+	const chunk = 400
+	for start := 0; start < len(hashes); start += chunk {
+		end := min(start+chunk, len(hashes))
+		args := make([]any, 0, end-start+1)
+		args = append(args, model)
+		ph := make([]string, 0, end-start)
+		for _, h := range hashes[start:end] {
+			args = append(args, h)
+			ph = append(ph, "?")
+		}
+		rows, err := db.sql.QueryContext(ctx, "SELECT text_hash FROM vectors WHERE model = ? AND text_hash IN ("+strings.Join(ph, ",")+")", args...)
+		if err != nil {
+			return nil, db.classify("read vector cache", err)
+		}
+		for rows.Next() {
+			var h []byte
+			if err := rows.Scan(&h); err != nil {
+				rows.Close()
+				return nil, db.classify("read vector cache", err)
+			}
+			out[string(h)] = true
+		}
+		rows.Close()
+	}
+	return out, nil
+}
+
+// bulk accumulates rows for one multi-row INSERT statement.
+type bulk struct {
+	tx     *sql.Tx
+	prefix string
+	cols   int
+	args   []any
+	rows   int
+	stmts  map[int]*sql.Stmt // by row count
+}
+
+// bulkRows is how many rows go into one statement.
+const bulkRows = 64
+
+func newBulk(tx *sql.Tx, prefix string, cols int) *bulk {
+	return &bulk{tx: tx, prefix: prefix, cols: cols, stmts: map[int]*sql.Stmt{}}
+}
+
+func (b *bulk) add(ctx context.Context, vals ...any) error {
+	b.args = append(b.args, vals...)
+	b.rows++
+	if b.rows == bulkRows {
+		return b.flush(ctx)
+	}
+	return nil
+}
+
+func (b *bulk) flush(ctx context.Context) error {
+	if b.rows == 0 {
+		return nil
+	}
+	st, ok := b.stmts[b.rows]
+	if !ok {
+		row := "(" + placeholders(b.cols) + ")"
+		q := b.prefix + " VALUES " + strings.Repeat(row+",", b.rows-1) + row
+		var err error
+		if st, err = b.tx.PrepareContext(ctx, q); err != nil {
+			return err
+		}
+		b.stmts[b.rows] = st
+	}
+	_, err := st.ExecContext(ctx, b.args...)
+	b.args, b.rows = b.args[:0], 0
+	return err
+}

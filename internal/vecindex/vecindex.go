@@ -1,0 +1,184 @@
+// Package vecindex is the in-memory semantic index: a contiguous float32
+// matrix of pre-normalised vectors with exact top-K search by dot product,
+// plus the little-endian BLOB encoding the store uses for vectors.
+//
+// It must not normalise, persist, or know about SQL, files or embedders; it
+// spawns no goroutines. A Matrix is not safe for concurrent Add; concurrent
+// TopK calls are safe when no Add runs at the same time.
+package vecindex
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Matrix holds rows of Dim float32 values back to back, with one ID per row.
+type Matrix struct {
+	dim  int
+	data []float32 // len(ids)*dim values
+	ids  []int64
+}
+
+// NewMatrix returns an empty matrix for vectors of dim values with room for
+// capacity rows. dim <= 0 means the dimension is set by the first non-empty
+// Add (useful when the embedder learns it from its first response).
+func NewMatrix(dim int, capacity int) *Matrix {
+	dim = max(dim, 0)
+	capacity = max(capacity, 0)
+	m := &Matrix{dim: dim, ids: make([]int64, 0, capacity)}
+	if dim > 0 {
+		m.data = make([]float32, 0, dim*capacity)
+	}
+	return m
+}
+
+// Add appends vec (copied) under id. A zero-length vec is skipped and
+// returns nil; a vec of another dimension is an error. Add does not check
+// for duplicate IDs.
+func (m *Matrix) Add(id int64, vec []float32) error {
+	if len(vec) == 0 {
+		return nil
+	}
+	if m.dim == 0 {
+		m.dim = len(vec)
+	}
+	if len(vec) != m.dim {
+		return fmt.Errorf("vecindex: vector for id %d has %d dimensions, matrix has %d", id, len(vec), m.dim)
+	}
+	m.data = append(m.data, vec...)
+	m.ids = append(m.ids, id)
+	return nil
+}
+
+// Len is the number of rows.
+func (m *Matrix) Len() int { return len(m.ids) }
+
+// Dim is the vector dimension, 0 while unknown.
+func (m *Matrix) Dim() int { return m.dim }
+
+// Hit is one search result.
+type Hit struct {
+	ID    int64
+	Score float32
+}
+
+// better orders hits: higher score first, then lower ID.
+func better(a, b Hit) bool {
+	return a.Score > b.Score || a.Score == b.Score && a.ID < b.ID
+}
+
+// TopK returns the k rows with the highest dot product with query, sorted
+// by score descending then ID ascending, so equal scores come out the same
+// way every time. It returns nil when k <= 0, the matrix is empty, or query
+// has the wrong dimension. Rows scoring NaN are skipped.
+func (m *Matrix) TopK(query []float32, k int) []Hit {
+	n := len(m.ids)
+	d := m.dim
+	if k <= 0 || n == 0 || len(query) != d {
+		return nil
+	}
+	k = min(k, n)
+	heap := make([]Hit, 0, k) // min-heap: heap[0] is the worst kept hit
+	data := m.data[:n*d]
+	for i, id := range m.ids {
+		s := dot(query, data[i*d:(i+1)*d])
+		if s != s { // NaN
+			continue
+		}
+		h := Hit{ID: id, Score: s}
+		if len(heap) < k {
+			heap = append(heap, h)
+			siftUp(heap, len(heap)-1)
+			continue
+		}
+		if better(h, heap[0]) {
+			heap[0] = h
+			siftDown(heap, 0)
+		}
+	}
+	slices.SortFunc(heap, func(a, b Hit) int {
+		switch {
+		case better(a, b):
+			return -1
+		case better(b, a):
+			return 1
+		}
+		return 0
+	})
+	return heap
+}
+
+func siftUp(h []Hit, i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !better(h[p], h[i]) {
+			break
+		}
+		h[p], h[i] = h[i], h[p]
+		i = p
+	}
+}
+
+func siftDown(h []Hit, i int) {
+	n := len(h)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		w := l // the worse child
+		if r := l + 1; r < n && better(h[l], h[r]) {
+			w = r
+		}
+		if !better(h[i], h[w]) {
+			return
+		}
+		h[i], h[w] = h[w], h[i]
+		i = w
+	}
+}
+
+// dot is the inner product of a and b (len(b) >= len(a)), unrolled 8-way
+// into 4 independent accumulators.
+func dot(a, b []float32) float32 {
+	n := len(a)
+	b = b[:n]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		x := (*[8]float32)(a[i : i+8])
+		y := (*[8]float32)(b[i : i+8])
+		s0 += x[0]*y[0] + x[4]*y[4]
+		s1 += x[1]*y[1] + x[5]*y[5]
+		s2 += x[2]*y[2] + x[6]*y[6]
+		s3 += x[3]*y[3] + x[7]*y[7]
+	}
+	for ; i < n; i++ {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// EncodeVector packs v as little-endian float32s, 4 bytes each.
+func EncodeVector(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+	return b
+}
+
+// DecodeVector unpacks EncodeVector's output. It returns nil for an empty
+// or malformed BLOB (length not a multiple of 4), which Add skips.
+func DecodeVector(b []byte) []float32 {
+	if len(b) == 0 || len(b)%4 != 0 {
+		return nil
+	}
+	v := make([]float32, len(b)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v
+}

@@ -1,0 +1,175 @@
+package vecindex
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"testing"
+)
+
+func randVec(rng *rand.Rand, dim int) []float32 {
+	v := make([]float32, dim)
+	var s float64
+	for i := range v {
+		x := rng.NormFloat64()
+		v[i] = float32(x)
+		s += x * x
+	}
+	inv := float32(1 / math.Sqrt(s))
+	for i := range v {
+		v[i] *= inv
+	}
+	return v
+}
+
+func TestTopKMatchesBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for _, dim := range []int{1, 3, 8, 13, 64, 384} {
+		m := NewMatrix(dim, 0)
+		var rows [][]float32
+		for i := 0; i < 1500; i++ {
+			v := randVec(rng, dim)
+			rows = append(rows, v)
+			if err := m.Add(int64(1000+i*3), v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for q := 0; q < 5; q++ {
+			query := randVec(rng, dim)
+			type sc struct {
+				id int64
+				s  float64
+			}
+			all := make([]sc, len(rows))
+			for i, r := range rows {
+				var s float64
+				for j := range r {
+					s += float64(r[j]) * float64(query[j])
+				}
+				all[i] = sc{int64(1000 + i*3), s}
+			}
+			sort.Slice(all, func(a, b int) bool {
+				if all[a].s != all[b].s {
+					return all[a].s > all[b].s
+				}
+				return all[a].id < all[b].id
+			})
+			for _, k := range []int{1, 10, 100} {
+				got := m.TopK(query, k)
+				if len(got) != k {
+					t.Fatalf("dim %d k %d: %d hits", dim, k, len(got))
+				}
+				for i, h := range got {
+					if math.Abs(float64(h.Score)-all[i].s) > 1e-4 {
+						t.Fatalf("dim %d k %d rank %d: score %v, brute force %v", dim, k, i, h.Score, all[i].s)
+					}
+					// Equal IDs unless the brute-force neighbours are within rounding.
+					if h.ID != all[i].id && math.Abs(all[i].s-float64(h.Score)) > 1e-6 {
+						t.Fatalf("dim %d k %d rank %d: id %d, brute force %d", dim, k, i, h.ID, all[i].id)
+					}
+					if i > 0 && better(h, got[i-1]) {
+						t.Fatalf("dim %d k %d: not sorted at %d", dim, k, i)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestTopKTiesDeterministic(t *testing.T) {
+	// All rows equal: order must be by ID ascending whatever the insertion order.
+	ids := []int64{42, 7, 19, 3, 100, 8, 55, 1, 77, 23}
+	for trial := 0; trial < 5; trial++ {
+		rng := rand.New(rand.NewPCG(uint64(trial), 1))
+		perm := slices.Clone(ids)
+		rng.Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+		m := NewMatrix(4, len(perm))
+		for _, id := range perm {
+			if err := m.Add(id, []float32{0.5, 0.5, 0.5, 0.5}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got := m.TopK([]float32{1, 0, 0, 0}, 4)
+		want := []int64{1, 3, 7, 8}
+		for i, h := range got {
+			if h.ID != want[i] || h.Score != 0.5 {
+				t.Fatalf("trial %d: got %+v, want IDs %v", trial, got, want)
+			}
+		}
+	}
+}
+
+func TestTopKEdges(t *testing.T) {
+	m := NewMatrix(0, 0)
+	if m.TopK([]float32{1}, 3) != nil {
+		t.Fatal("empty matrix must give nil")
+	}
+	if err := m.Add(1, nil); err != nil || m.Len() != 0 {
+		t.Fatalf("empty vector: err %v len %d", err, m.Len())
+	}
+	if err := m.Add(1, []float32{1, 0}); err != nil || m.Dim() != 2 {
+		t.Fatalf("dim learned: err %v dim %d", err, m.Dim())
+	}
+	if err := m.Add(2, []float32{1, 0, 0}); err == nil {
+		t.Fatal("wrong dim must fail")
+	}
+	if err := m.Add(3, []float32{float32(math.NaN()), 0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Add(4, []float32{0, 1}); err != nil {
+		t.Fatal(err)
+	}
+	if m.Len() != 3 {
+		t.Fatalf("len %d", m.Len())
+	}
+	if m.TopK([]float32{1, 0, 0}, 2) != nil || m.TopK([]float32{1, 0}, 0) != nil {
+		t.Fatal("bad query or k must give nil")
+	}
+	got := m.TopK([]float32{1, 0}, 10) // k > Len; NaN row skipped
+	if len(got) != 2 || got[0].ID != 1 || got[1].ID != 4 {
+		t.Fatalf("got %+v", got)
+	}
+}
+
+func TestEncodeDecodeRoundTrip(t *testing.T) {
+	v := []float32{0, -0.5, 1, float32(math.Inf(1)), math.SmallestNonzeroFloat32, math.MaxFloat32, -3.25}
+	b := EncodeVector(v)
+	if len(b) != 4*len(v) {
+		t.Fatalf("len %d", len(b))
+	}
+	if b[8] != 0 || b[9] != 0 || b[10] != 0x80 || b[11] != 0x3f { // 1.0 little-endian
+		t.Fatalf("not little-endian: % x", b[8:12])
+	}
+	got := DecodeVector(b)
+	for i := range v {
+		if math.Float32bits(got[i]) != math.Float32bits(v[i]) {
+			t.Fatalf("at %d: %v != %v", i, got[i], v[i])
+		}
+	}
+	if DecodeVector(nil) != nil || DecodeVector([]byte{1, 2, 3}) != nil {
+		t.Fatal("empty or malformed BLOB must decode to nil")
+	}
+	if len(EncodeVector(nil)) != 0 {
+		t.Fatal("nil vector encodes to empty BLOB")
+	}
+}
+
+func BenchmarkTopK100k(b *testing.B) {
+	const rows, dim = 100_000, 512
+	rng := rand.New(rand.NewPCG(3, 5))
+	m := NewMatrix(dim, rows)
+	for i := 0; i < rows; i++ {
+		if err := m.Add(int64(i), randVec(rng, dim)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	q := randVec(rng, dim)
+	b.ReportAllocs()
+	for b.Loop() {
+		if h := m.TopK(q, 10); len(h) != 10 {
+			b.Fatal(len(h))
+		}
+	}
+	b.ReportMetric(b.Elapsed().Seconds()*1000/float64(b.N), "ms/op")
+}

@@ -1,0 +1,166 @@
+// Package codectx is the public Go API of codectx: open a project, index it,
+// and ask it questions (exact search, hybrid search, repository context,
+// relation graph). The CLI, the interactive shell and the MCP server are thin
+// layers over this package: every behaviour has one implementation here or
+// below it.
+//
+// It must not print, parse flags, or exit the process.
+package codectx
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"codectx/internal/embed"
+	"codectx/internal/index"
+	"codectx/internal/store"
+)
+
+// Re-exported result types, so callers can name them.
+type (
+	IndexSummary  = index.Summary
+	IndexProgress = index.Progress
+	Stats         = store.Stats
+	EmbedConfig   = embed.Config
+)
+
+// ErrNotIndexed means the project has no index yet: run Index first.
+var ErrNotIndexed = errors.New("project is not indexed yet: run `codectx index` first")
+
+// Options configure Open.
+type Options struct {
+	// DBPath is the database file; "" means $CODECTX_HOME/index.db (~/.codectx).
+	DBPath string
+	// Embed selects the embedding provider; nil means embed.ConfigFromEnv().
+	Embed *embed.Config
+	// Embedder, when set, is used instead of building one from Embed.
+	Embedder embed.Embedder
+	// Threads for parsing; 0 means CODECTX_INDEX_THREADS or min(4, NumCPU).
+	Threads int
+	// Logger for diagnostics; nil discards them.
+	Logger *slog.Logger
+	// Rebuild removes an unusable (corrupt, newer-schema) database file before opening.
+	Rebuild bool
+}
+
+// Project is an open project: a root directory and the database holding its index.
+type Project struct {
+	root string
+	db   *store.DB
+	emb  embed.Embedder
+	opt  Options
+	log  *slog.Logger
+}
+
+// Open validates root and opens the database (creating it when needed).
+func Open(root string, opt Options) (*Project, error) {
+	abs, err := ResolveRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	if opt.DBPath == "" {
+		if opt.DBPath, err = store.DefaultPath(); err != nil {
+			return nil, err
+		}
+	}
+	log := opt.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	emb := opt.Embedder
+	if emb == nil {
+		cfg := embed.ConfigFromEnv()
+		if opt.Embed != nil {
+			cfg = *opt.Embed
+		}
+		if emb, err = embed.New(cfg); err != nil {
+			return nil, err
+		}
+	}
+	ctx := context.Background()
+	db, err := store.Open(ctx, opt.DBPath, store.Options{})
+	if err != nil && opt.Rebuild && (errors.Is(err, store.ErrCorrupt) || errors.Is(err, store.ErrNewerSchema)) {
+		log.Warn("removing unusable database", "db", opt.DBPath, "err", err)
+		if rerr := store.Remove(opt.DBPath); rerr != nil {
+			return nil, rerr
+		}
+		db, err = store.Open(ctx, opt.DBPath, store.Options{})
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Project{root: abs, db: db, emb: emb, opt: opt, log: log}, nil
+}
+
+// ResolveRoot makes root absolute and checks that it is a directory.
+func ResolveRoot(root string) (string, error) {
+	if root == "" {
+		root = "."
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", root, err)
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = r
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return "", fmt.Errorf("%s: no such directory", root)
+		}
+		return "", fmt.Errorf("%s: %w", root, err)
+	}
+	if !st.IsDir() {
+		return "", fmt.Errorf("%s: not a directory", root)
+	}
+	return abs, nil
+}
+
+// Root is the project's absolute root directory.
+func (p *Project) Root() string { return p.root }
+
+// DB is the database file path.
+func (p *Project) DB() string { return p.db.Path() }
+
+// Embedder is the embedding provider in use.
+func (p *Project) Embedder() embed.Embedder { return p.emb }
+
+// Close releases the database.
+func (p *Project) Close() error { return p.db.Close() }
+
+// IndexOptions configure Index.
+type IndexOptions struct {
+	Rebuild  bool
+	Progress func(IndexProgress)
+}
+
+// Index brings the project's index up to date incrementally.
+func (p *Project) Index(ctx context.Context, opt IndexOptions) (*IndexSummary, error) {
+	return index.Run(ctx, index.Options{
+		Root: p.root, DB: p.db, Embedder: p.emb, Threads: p.opt.Threads,
+		Rebuild: opt.Rebuild, Progress: opt.Progress, Logger: p.log,
+	})
+}
+
+// Stats counts what the index holds for this project.
+func (p *Project) Stats(ctx context.Context) (*Stats, error) {
+	pr, err := p.project(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return p.db.Stats(ctx, pr)
+}
+
+func (p *Project) project(ctx context.Context) (*store.Project, error) {
+	pr, err := p.db.Project(ctx, p.root)
+	if errors.Is(err, store.ErrNoProject) || (err == nil && pr.IndexedAt == 0) {
+		return nil, ErrNotIndexed
+	}
+	return pr, err
+}

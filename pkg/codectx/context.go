@@ -1,0 +1,193 @@
+package codectx
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"codectx/internal/eval"
+	"codectx/internal/graph"
+	"codectx/internal/query"
+	"codectx/internal/store"
+)
+
+// Context types re-exported for callers.
+type (
+	// ContextResult is an assembled context: Text() is the Markdown.
+	ContextResult = graph.ContextResult
+	// ContextFile is one file's chunks in a context.
+	ContextFile = graph.ContextFile
+	// ContextChunk is one chunk in a context.
+	ContextChunk = graph.ContextChunk
+	// Intent is what a question asks for (implementation, usage, location).
+	Intent = graph.Intent
+)
+
+// Context defaults.
+const (
+	// DefaultContextBudget is the token budget when none is given.
+	DefaultContextBudget = graph.DefaultBudget
+	// DefaultContextSeeds is how many search results seed a context.
+	DefaultContextSeeds = 8
+)
+
+// ClassifyQuery returns the intent Context would read from a question.
+func ClassifyQuery(q string) Intent { return graph.Classify(q) }
+
+// ContextOptions configure Context.
+type ContextOptions struct {
+	Query string
+	// Budget is the most cl100k_base tokens the Markdown may use; 0 means 8000.
+	Budget int
+	// Depth is "auto" (""), "0", "1" or "2": hops of expansion from the seeds.
+	Depth string
+	// Keywords are extra terms for the search and the relevance filter.
+	Keywords []string
+	// K is the number of search results used as seeds; 0 means 8.
+	K int
+}
+
+// Context assembles what a model should read to answer a question: the top
+// hybrid-search chunks, their callers, callees and containing types when
+// relevant to the question, grouped per file in source order and cut to the
+// token budget (never exceeded; too-big chunks are shortened to their
+// signature with a pointer to the rest).
+func (p *Project) Context(ctx context.Context, opt ContextOptions) (*ContextResult, error) {
+	if _, err := graph.ParseDepth(opt.Depth); err != nil {
+		return nil, err
+	}
+	if opt.Budget < 0 {
+		return nil, fmt.Errorf("budget must be positive, got %d", opt.Budget)
+	}
+	pr, err := p.project(ctx)
+	if err != nil {
+		return nil, err
+	}
+	co, warnings, err := p.contextSeeds(ctx, pr, opt)
+	if err != nil {
+		return nil, err
+	}
+	co.Budget, co.Depth = opt.Budget, opt.Depth
+	res, err := graph.Assemble(ctx, p.db, pr.ID, co)
+	if err != nil {
+		return nil, err
+	}
+	res.Warnings = append(warnings, res.Warnings...)
+	return res, nil
+}
+
+// contextSeeds runs the search and embeds the query: everything of a
+// context that does not depend on budget and depth.
+func (p *Project) contextSeeds(ctx context.Context, pr *store.Project, opt ContextOptions) (graph.ContextOptions, []string, error) {
+	k := opt.K
+	if k <= 0 {
+		k = DefaultContextSeeds
+	}
+	k = min(k, MaxSearchK)
+	co := graph.ContextOptions{Query: opt.Query, Keywords: opt.Keywords, Model: pr.Model}
+	sr, err := p.Search(ctx, SearchOptions{Query: opt.Query, K: k, Keywords: opt.Keywords})
+	if err != nil {
+		return co, nil, err
+	}
+	for _, h := range sr.Results {
+		c, ok, err := p.db.ChunkAt(ctx, pr.ID, h.Symbol, h.File, h.StartLine)
+		if err != nil {
+			return co, nil, err
+		}
+		if ok {
+			co.Seeds = append(co.Seeds, graph.Seed{ChunkID: c.ID, Score: h.Score})
+		}
+	}
+	warnings := append([]string(nil), sr.Warnings...)
+	if p.emb != nil && p.emb.ModelID() == pr.Model {
+		vecs, err := p.emb.Embed(ctx, []string{semanticText(opt.Query, opt.Keywords)})
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return co, nil, fmt.Errorf("embed query: %w", ctx.Err())
+		case err != nil:
+			warnings = append(warnings, "relevance filter without semantic similarity: "+err.Error())
+		case len(vecs) == 1:
+			co.QueryVector = vecs[0]
+		}
+	}
+	return co, warnings, nil
+}
+
+// ContextRun is one (budget, depth) setting of a context evaluation.
+type ContextRun struct {
+	Budget int    `json:"budget"`
+	Depth  string `json:"depth"`
+}
+
+// ContextEvalOptions configure EvaluateContext.
+type ContextEvalOptions struct {
+	Runs []ContextRun
+	// K is the number of search results used as seeds; 0 means 8.
+	K int
+	// Progress, when set, is called after each task.
+	Progress func(done, total int)
+}
+
+// ContextEvalReport is the outcome of one run of EvaluateContext.
+type ContextEvalReport struct {
+	ContextRun
+	Report *eval.ContextReport `json:"report"`
+}
+
+// EvaluateContext assembles a context for every task of the set under each
+// run's budget and depth and reports the share of tasks whose target (file
+// and symbol, as search evaluation matches them) is inside it. The search
+// behind the seeds runs once per task.
+func (p *Project) EvaluateContext(ctx context.Context, set *GoldenSet, opt ContextEvalOptions) ([]ContextEvalReport, error) {
+	for _, r := range opt.Runs {
+		if _, err := graph.ParseDepth(r.Depth); err != nil {
+			return nil, err
+		}
+	}
+	pr, err := p.project(ctx)
+	if err != nil {
+		return nil, err
+	}
+	outs := make([][]eval.ContextTask, len(opt.Runs))
+	for i, t := range set.Tasks {
+		co, _, err := p.contextSeeds(ctx, pr, ContextOptions{Query: t.Query, K: opt.K})
+		if err != nil {
+			return nil, fmt.Errorf("task %s: %w", t.ID, err)
+		}
+		for ri, r := range opt.Runs {
+			co.Budget, co.Depth = r.Budget, r.Depth
+			res, err := graph.Assemble(ctx, p.db, pr.ID, co)
+			if err != nil {
+				return nil, fmt.Errorf("task %s: %w", t.ID, err)
+			}
+			a := eval.Assembled{Tokens: res.Tokens}
+			for _, c := range res.Chunks() {
+				a.Chunks = append(a.Chunks, eval.ContextChunk{File: c.File, Name: c.Name})
+			}
+			outs[ri] = append(outs[ri], eval.JudgeContext(t, a))
+		}
+		if opt.Progress != nil {
+			opt.Progress(i+1, len(set.Tasks))
+		}
+	}
+	reps := make([]ContextEvalReport, len(opt.Runs))
+	for ri, r := range opt.Runs {
+		reps[ri] = ContextEvalReport{ContextRun: r, Report: eval.SummarizeContext(set.Tasks, outs[ri])}
+	}
+	return reps, nil
+}
+
+// semanticText is the text embedded for the query: the question, the extra
+// keywords and their English expansions (as search embeds it).
+func semanticText(q string, keywords []string) string {
+	parts := append([]string{q}, keywords...)
+	var b strings.Builder
+	b.WriteString(strings.Join(parts, " "))
+	for _, t := range parts {
+		for _, e := range query.Parse(t).Expanded {
+			b.WriteString(" ")
+			b.WriteString(e)
+		}
+	}
+	return strings.TrimSpace(b.String())
+}

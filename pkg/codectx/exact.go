@@ -1,0 +1,101 @@
+package codectx
+
+import (
+	"context"
+
+	"codectx/internal/exact"
+)
+
+// Exact-search result types re-exported for callers. Each has snake_case
+// JSON tags and a Text() rendering (budgeted, with hints on what to do next).
+type (
+	GlobResult    = exact.GlobResult
+	GlobFile      = exact.GlobFile
+	GrepResult    = exact.GrepResult
+	GrepLine      = exact.GrepLine
+	ReadResult    = exact.ReadResult
+	ReadLine      = exact.ReadLine
+	SuggestedRead = exact.SuggestedRead
+)
+
+// Exact-search defaults.
+const (
+	DefaultGlobLimit      = exact.DefaultGlobLimit
+	DefaultGrepHeadLimit  = exact.DefaultHeadLimit
+	DefaultGrepMaxResults = exact.DefaultMaxResults
+	DefaultGrepMaxChars   = exact.DefaultMaxChars
+	DefaultReadLimit      = exact.DefaultReadLimit
+	MaxReadLimit          = exact.MaxReadLimit
+)
+
+// Exact-search error kinds; match them with errors.Is.
+var (
+	ErrOutsideRoot  = exact.ErrOutsideRoot
+	ErrFileNotFound = exact.ErrNotFound
+	ErrBadOption    = exact.ErrBadOption
+)
+
+// GlobOptions describe a file listing; paths are relative to the project root.
+type GlobOptions struct {
+	Pattern string // doublestar pattern, e.g. "**/*_test.go"
+	Path    string // directory to list under (default: the root)
+	Limit   int    // most files returned; 0 means 100
+	Sort    string // "path" (default) or "mtime" (newest first)
+}
+
+// GrepOptions describe a line search; paths are relative to the project root.
+type GrepOptions struct {
+	Path       string // file or directory to search (default: the root)
+	Glob       string // file filter, like rg -g ("*.go", "internal/**/*.ts", "!*_test.go")
+	Pattern    string // Go/RE2 regular expression, or a literal string with Fixed
+	IgnoreCase bool
+	Fixed      bool
+	Context    int    // lines of context around each match
+	HeadLimit  int    // matching lines per file; 0 means 20
+	MaxResults int    // matching lines in all; 0 means 50
+	MaxChars   int    // budget of Text(); 0 means 24000
+	Engine     string // "auto" (default), "rg" or "native"
+}
+
+// ReadOptions select lines of one file.
+type ReadOptions struct {
+	File   string // relative to the root, or absolute inside it
+	Offset int    // first line, 1-based; 0 means 1
+	Limit  int    // number of lines; 0 means 200, at most 2000
+}
+
+// Glob lists the files under root matching a pattern, with the scanner's
+// rules (ignore files, skipped directories; any extension). It needs no index.
+func Glob(ctx context.Context, root string, opt GlobOptions) (*GlobResult, error) {
+	return exact.Glob(ctx, exact.GlobOptions{Root: root, Pattern: opt.Pattern, Path: opt.Path, Limit: opt.Limit, Sort: opt.Sort})
+}
+
+// Grep searches the lines of the files under root. It needs no index.
+func Grep(ctx context.Context, root string, opt GrepOptions) (*GrepResult, error) {
+	return exact.Grep(ctx, exact.GrepOptions{
+		Root: root, Path: opt.Path, Glob: opt.Glob, Pattern: opt.Pattern,
+		IgnoreCase: opt.IgnoreCase, Fixed: opt.Fixed, Context: opt.Context,
+		HeadLimit: opt.HeadLimit, MaxResults: opt.MaxResults, MaxChars: opt.MaxChars, Engine: opt.Engine,
+	})
+}
+
+// Read returns numbered lines of one file inside root. It needs no index.
+func Read(ctx context.Context, root string, opt ReadOptions) (*ReadResult, error) {
+	return exact.Read(ctx, exact.ReadOptions{Root: root, File: opt.File, Offset: opt.Offset, Limit: opt.Limit})
+}
+
+// Glob lists the project's files matching a pattern (see the package-level Glob).
+func (p *Project) Glob(ctx context.Context, opt GlobOptions) (*GlobResult, error) {
+	return Glob(ctx, p.root, opt)
+}
+
+// Grep searches the project's files (see the package-level Grep).
+func (p *Project) Grep(ctx context.Context, opt GrepOptions) (*GrepResult, error) {
+	return Grep(ctx, p.root, opt)
+}
+
+// Read returns numbered lines of one of the project's files (see the
+// package-level Read).
+func (p *Project) Read(ctx context.Context, opt ReadOptions) (*ReadResult, error) {
+	return Read(ctx, p.root, opt)
+}

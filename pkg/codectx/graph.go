@@ -1,0 +1,60 @@
+package codectx
+
+import (
+	"context"
+
+	"codectx/internal/graph"
+)
+
+// Graph types re-exported for callers.
+type (
+	// GraphResult is the sub-graph around a symbol; Text, Mermaid, DOT and
+	// Format render it.
+	GraphResult = graph.Result
+	// GraphNode is a chunk or an unresolved target in a GraphResult.
+	GraphNode = graph.Node
+	// GraphEdge is one relation in a GraphResult.
+	GraphEdge = graph.Edge
+	// SymbolNotFoundError carries the closest existing names.
+	SymbolNotFoundError = graph.NotFoundError
+)
+
+// Graph formats and directions.
+const (
+	GraphFormatTree    = graph.FormatTree
+	GraphFormatMermaid = graph.FormatMermaid
+	GraphFormatDOT     = graph.FormatDOT
+	GraphFormatJSON    = graph.FormatJSON
+	DirectionOut       = graph.DirOut
+	DirectionIn        = graph.DirIn
+	DirectionBoth      = graph.DirBoth
+	// GraphMaxNodes bounds the nodes of one graph.
+	GraphMaxNodes = graph.DefaultMaxNodes
+)
+
+// ErrSymbolNotFound matches (errors.Is) the error Graph returns for a name
+// that is not in the index; errors.As with *SymbolNotFoundError gives the
+// suggestions.
+var ErrSymbolNotFound = graph.ErrNotFound
+
+// GraphOptions configure Graph.
+type GraphOptions struct {
+	// Name is a type ("SampleService"), a member ("SampleService.findUserById"),
+	// a bare function name, or a file path.
+	Name string
+	// Direction is "out", "in" or "both" ("" means both).
+	Direction string
+	// Depth is how many hops to expand; 0 means 1.
+	Depth int
+}
+
+// Graph returns the relations (extends, implements, contains, imports,
+// calls) around every chunk the name denotes, Depth hops out, at most
+// GraphMaxNodes nodes.
+func (p *Project) Graph(ctx context.Context, opt GraphOptions) (*GraphResult, error) {
+	pr, err := p.project(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return graph.Build(ctx, p.db, pr.ID, graph.Options{Name: opt.Name, Direction: opt.Direction, Depth: opt.Depth})
+}

@@ -1,0 +1,130 @@
+package codectx
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"codectx/internal/eval"
+	"codectx/internal/search"
+)
+
+// Search types re-exported for callers.
+type (
+	// SearchResult is a ranked answer with its summary.
+	SearchResult = search.Result
+	// SearchHit is one ranked chunk.
+	SearchHit = search.Hit
+)
+
+// Search modes and rankers.
+const (
+	ModeHybrid    = search.ModeHybrid
+	ModeKeyword   = search.ModeKeyword
+	ModeSemantic  = search.ModeSemantic
+	RankerDefault = search.RankerDefault
+	RankerSeed    = search.RankerSeed
+	// DefaultSearchK is the number of results when K is 0.
+	DefaultSearchK = search.DefaultK
+	// MaxSearchK is the largest number of results a search returns.
+	MaxSearchK = search.MaxK
+)
+
+// Preview collapses white space in s and cuts it to n runes (with an
+// ellipsis when cut), as search snippets are made.
+func Preview(s string, n int) string { return search.Snippet(s, n) }
+
+// ErrEmptyQuery means the search had nothing to look for.
+var ErrEmptyQuery = search.ErrEmptyQuery
+
+// ErrModelMismatch means the configured embedder differs from the one the
+// index was built with (semantic mode only; hybrid falls back to keywords
+// with a warning).
+var ErrModelMismatch = search.ErrModelMismatch
+
+// SearchOptions configure Search.
+type SearchOptions struct {
+	// Query is natural language, identifiers or both (English or Chinese).
+	Query string
+	// K is the number of results, 1..MaxSearchK; 0 means 5.
+	K int
+	// Mode is "hybrid" (default), "keyword" or "semantic".
+	Mode string
+	// Ranker is "default" or "seed" (the reference fusion).
+	Ranker string
+	// Keywords are extra terms (e.g. identifiers an agent already knows).
+	Keywords []string
+}
+
+// Search ranks the project's chunks for a query. It returns ErrNotIndexed
+// when the project has never been indexed, ErrEmptyQuery for a blank query
+// and ErrModelMismatch in semantic mode when the embedder changed.
+func (p *Project) Search(ctx context.Context, opt SearchOptions) (*SearchResult, error) {
+	o := search.Options{Query: opt.Query, K: opt.K, Mode: opt.Mode, Ranker: opt.Ranker, Keywords: opt.Keywords}
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	pr, err := p.project(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return search.Search(ctx, search.Index{DB: p.db, Project: pr, Embedder: p.emb}, o)
+}
+
+// Evaluation types re-exported for callers.
+type (
+	// GoldenSet is a parsed golden set (see internal/eval for the format).
+	GoldenSet = eval.Set
+	// EvalReport is the outcome of Evaluate.
+	EvalReport = eval.Report
+	// EvalGroup is the metrics of one group of tasks.
+	EvalGroup = eval.Group
+)
+
+// EvalKeys returns the group names of a report's breakdown, sorted.
+func EvalKeys(m map[string]EvalGroup) []string { return eval.Keys(m) }
+
+// ParseGoldenSet reads a golden set; lookup expands variables in its header
+// root (nil: none).
+func ParseGoldenSet(r io.Reader, lookup func(string) string) (*GoldenSet, error) {
+	return eval.Parse(r, lookup)
+}
+
+// EvalOptions configure Evaluate.
+type EvalOptions struct {
+	K      int    // results per task, 1..MaxSearchK; 0 means 10
+	Mode   string // as in SearchOptions
+	Ranker string // as in SearchOptions
+	// Progress, when set, is called after each task.
+	Progress func(done, total int)
+}
+
+// Evaluate runs every task of the set as a search over this project and
+// scores the results (Recall@1/5/10 and MRR@10 at file and symbol level,
+// overall, per query language and per task kind). The project must be
+// indexed; the set's root is not consulted (the project's root is).
+func (p *Project) Evaluate(ctx context.Context, set *GoldenSet, opt EvalOptions) (*EvalReport, error) {
+	if opt.K == 0 {
+		opt.K = 10
+	}
+	outs := make([]eval.Outcome, 0, len(set.Tasks))
+	for i, t := range set.Tasks {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		res, err := p.Search(ctx, SearchOptions{Query: t.Query, K: opt.K, Mode: opt.Mode, Ranker: opt.Ranker})
+		if err != nil {
+			return nil, fmt.Errorf("task %s: %w", t.ID, err)
+		}
+		hits := make([]eval.Hit, len(res.Results))
+		for j, h := range res.Results {
+			hits[j] = eval.Hit{File: h.File, Name: h.Name}
+		}
+		outs = append(outs, eval.Judge(t, hits))
+		if opt.Progress != nil {
+			opt.Progress(i+1, len(set.Tasks))
+		}
+	}
+	r := eval.Evaluate(outs)
+	return &r, nil
+}

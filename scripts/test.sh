@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The project's one test command: installs what the tests need when missing,
+# then runs go vet and the whole test suite (unit, integration, MCP clients).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+command -v rg >/dev/null 2>&1 || need_apt+=(ripgrep)
+command -v git >/dev/null 2>&1 || need_apt+=(git)
+command -v gcc >/dev/null 2>&1 || need_apt+=(gcc)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    echo "installing: ${need_apt[*]}"
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+  else
+    echo "warning: missing ${need_apt[*]} (not root, cannot install); dependent tests will skip" >&2
+  fi
+fi
+
+# The Node.js MCP client test uses the official SDK from the npm registry.
+if [ -f test/mcp-node/package.json ] && command -v npm >/dev/null 2>&1; then
+  if [ ! -d test/mcp-node/node_modules/@modelcontextprotocol/sdk ]; then
+    (cd test/mcp-node && npm install --no-audit --no-fund --silent)
+  fi
+fi
+
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [ -n "$unformatted" ]; then
+  echo "gofmt needed on:" >&2
+  echo "$unformatted" >&2
+  exit 1
+fi
+go vet ./...
+go test -count=1 -timeout 20m ./... "$@"
