@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"codectx/internal/embed"
 	"codectx/pkg/codectx"
 )
 
@@ -29,6 +30,10 @@ func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(forma
 var (
 	flagDB      string
 	flagVerbose bool
+	flagEmbed   struct {
+		provider, model, baseURL string
+		batch                    int
+	}
 )
 
 func newRoot() *cobra.Command {
@@ -40,6 +45,11 @@ func newRoot() *cobra.Command {
 	}
 	root.PersistentFlags().StringVar(&flagDB, "db", "", "database file (default $CODECTX_HOME/index.db, CODECTX_HOME defaults to ~/.codectx)")
 	root.PersistentFlags().BoolVarP(&flagVerbose, "verbose", "v", false, "log diagnostics to stderr")
+	pf := root.PersistentFlags()
+	pf.StringVar(&flagEmbed.provider, "embedding-provider", "", "embedding provider: local, ollama, openai (glm, zhipu); overrides EMBEDDING_PROVIDER")
+	pf.StringVar(&flagEmbed.model, "embedding-model", "", "embedding model; overrides EMBEDDING_MODEL")
+	pf.StringVar(&flagEmbed.baseURL, "embedding-base-url", "", "embedding API base URL; overrides EMBEDDING_BASE_URL")
+	pf.IntVar(&flagEmbed.batch, "embedding-batch-size", 0, "texts per embedding request; overrides EMBEDDING_BATCH_SIZE")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err.Error()} })
 	for _, add := range commands {
 		root.AddCommand(add())
@@ -60,7 +70,30 @@ func logger() *slog.Logger {
 
 // openProject opens root with the global flags.
 func openProject(root string, rebuild bool) (*codectx.Project, error) {
-	return codectx.Open(root, codectx.Options{DBPath: flagDB, Logger: logger(), Rebuild: rebuild})
+	cfg := embedConfig()
+	return codectx.Open(root, codectx.Options{DBPath: flagDB, Logger: logger(), Rebuild: rebuild, Embed: &cfg})
+}
+
+// embedConfig is the environment's embedding configuration with flags applied.
+func embedConfig() embed.Config {
+	cfg := embed.ConfigFromEnv()
+	if flagEmbed.provider != "" {
+		if flagEmbed.provider != cfg.Provider {
+			// A different provider starts from its own defaults.
+			cfg.Model, cfg.BaseURL = "", ""
+		}
+		cfg.Provider = flagEmbed.provider
+	}
+	if flagEmbed.model != "" {
+		cfg.Model = flagEmbed.model
+	}
+	if flagEmbed.baseURL != "" {
+		cfg.BaseURL = flagEmbed.baseURL
+	}
+	if flagEmbed.batch > 0 {
+		cfg.BatchSize = flagEmbed.batch
+	}
+	return cfg
 }
 
 func main() {

@@ -44,10 +44,14 @@ var grepTimeout = 8 * time.Second
 // GrepOptions describe a search.
 type GrepOptions struct {
 	Root string // project root
-	Path string // file or directory to search, relative to Root (default: the root)
+	// Path is the file or directory to search, relative to Root (default:
+	// the root). A Path the project excludes (inside a skipped or hidden
+	// directory, or ignored) is not searched and the result notes why.
+	Path string
 	// Glob filters files with gitignore-style syntax, like rg -g: without a
 	// slash it matches the file name at any depth ("*.go"); with one it is
-	// anchored to Path ("internal/**/*.go"); a leading "!" excludes.
+	// anchored to Path ("internal/**/*.go"); "{a,b}" alternatives; a leading
+	// "!" excludes. It does not apply when Path is a file.
 	Glob       string
 	Pattern    string // Go/RE2 regular expression, or a string with Fixed
 	IgnoreCase bool
@@ -140,16 +144,14 @@ func Grep(ctx context.Context, opts GrepOptions) (*GrepResult, error) {
 	ctx, cancel := context.WithTimeout(parentCtx, job.deadline)
 	defer cancel()
 
-	engine, note, err := pickEngine(job.opts.Engine)
+	engine, err := pickEngine(job.opts.Engine)
 	if err != nil {
 		return nil, err
-	}
-	if note != "" {
-		res.Notes = append(res.Notes, note)
 	}
 	var files []fileHits
 	switch {
 	case job.isFile:
+		var note string
 		engine = EngineNative
 		files, note, err = job.searchOne(ctx)
 		if note != "" {
@@ -282,29 +284,29 @@ func pinnedEngine(requested string) string {
 }
 
 // pickEngine resolves "auto" (and the environment override).
-func pickEngine(requested string) (engine, note string, err error) {
+func pickEngine(requested string) (string, error) {
 	if requested == "" || requested == EngineAuto {
 		switch env := os.Getenv(EngineEnv); env {
 		case "", EngineAuto:
 		case EngineRG, EngineNative:
 			requested = env
 		default:
-			return "", "", newError(ErrBadOption, "%s=%q: want auto, rg or native", EngineEnv, env)
+			return "", newError(ErrBadOption, "%s=%q: want auto, rg or native", EngineEnv, env)
 		}
 	}
 	switch requested {
 	case EngineNative:
-		return EngineNative, "", nil
+		return EngineNative, nil
 	case EngineRG:
 		if rgPath() == "" {
-			return "", "", newError(ErrNoRipgrep, "engine rg: ripgrep (rg) is not on PATH")
+			return "", newError(ErrNoRipgrep, "engine rg: ripgrep (rg) is not on PATH")
 		}
-		return EngineRG, "", nil
+		return EngineRG, nil
 	}
 	if rgPath() != "" {
-		return EngineRG, "", nil
+		return EngineRG, nil
 	}
-	return EngineNative, "", nil
+	return EngineNative, nil
 }
 
 // rgPath returns ripgrep's path, "" when it is not on PATH.

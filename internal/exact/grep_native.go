@@ -3,6 +3,7 @@ package exact
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
@@ -22,17 +23,21 @@ import (
 // Either way a line matches exactly when re matches the line alone, as rg
 // decides.
 type searcher struct {
-	re    *regexp.Regexp // one line
-	multi *regexp.Regexp // (?m) over a buffer; candidates only
-	lit   []byte         // required literal (lower case when fold)
-	fold  bool           // lit is ASCII and case-insensitive
-	ks    bool           // fold and lit holds k or s (Unicode folds them to K and ſ)
-	limit int            // stop after this many matching lines
+	re      *regexp.Regexp // one line
+	multi   *regexp.Regexp // (?m) over a buffer; candidates only
+	lit     []byte         // required literal (lower case when fold)
+	perLine bool           // \A or \z: multi would differ, so test each line
+	fold    bool           // lit is ASCII and case-insensitive
+	ks      bool           // fold and lit holds k or s (Unicode folds them to K and ſ)
+	limit   int            // stop after this many matching lines
 }
 
 func newSearcher(re *regexp.Regexp, expr string, limit int) *searcher {
 	s := &searcher{re: re, limit: limit}
 	s.multi = regexp.MustCompile("(?m)" + expr)
+	if m, err := syntax.Parse("(?m)"+expr, syntax.Perl); err == nil {
+		s.perLine = hasOp(m, syntax.OpBeginText, syntax.OpEndText)
+	}
 	if parsed, err := syntax.Parse(expr, syntax.Perl); err == nil {
 		lit, fold := requiredLiteral(parsed.Simplify())
 		if len(lit) >= 2 && !bytes.ContainsAny([]byte(lit), "\n") {
@@ -46,6 +51,21 @@ func newSearcher(re *regexp.Regexp, expr string, limit int) *searcher {
 		}
 	}
 	return s
+}
+
+// hasOp reports whether re uses one of the operators.
+func hasOp(re *syntax.Regexp, ops ...syntax.Op) bool {
+	for _, op := range ops {
+		if re.Op == op {
+			return true
+		}
+	}
+	for _, sub := range re.Sub {
+		if hasOp(sub, ops...) {
+			return true
+		}
+	}
+	return false
 }
 
 // requiredLiteral returns the longest literal that every match of re
@@ -90,14 +110,25 @@ func isASCIIBytes(b []byte) bool {
 	return true
 }
 
-// lowerASCII lower-cases ASCII letters of src into dst (reused when large
-// enough) and returns it.
+// lowerASCII lower-cases the ASCII letters of src into dst (reused when
+// large enough) and returns it; other bytes are copied as they are. Eight
+// bytes at a time: for a byte b < 0x80, b+0x3f sets the high bit when
+// b >= 'A' and b+0x25 when b > 'Z', without carries between bytes.
 func lowerASCII(dst, src []byte) []byte {
 	if cap(dst) < len(src) {
 		dst = make([]byte, len(src))
 	}
 	dst = dst[:len(src)]
-	for i, c := range src {
+	const hi, low7 = 0x8080808080808080, 0x7f7f7f7f7f7f7f7f
+	i := 0
+	for ; i+8 <= len(src); i += 8 {
+		w := binary.LittleEndian.Uint64(src[i:])
+		h := w & low7
+		upper := (h + 0x3f3f3f3f3f3f3f3f) &^ (h + 0x2525252525252525) &^ w & hi
+		binary.LittleEndian.PutUint64(dst[i:], w|upper>>2)
+	}
+	for ; i < len(src); i++ {
+		c := src[i]
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
 		}
@@ -140,6 +171,10 @@ func (s *searcher) search(content []byte, scratch *[]byte) []hit {
 	pos := 0
 	for pos < len(content) && len(hits) < s.limit {
 		var at int
+		if s.perLine && !useLit {
+			pos = record(pos)
+			continue
+		}
 		if useLit {
 			i := bytes.Index(hay[pos:], s.lit)
 			if i < 0 {

@@ -23,19 +23,23 @@ import (
 // rgArgs builds ripgrep's command line so that the files it searches are
 // the scanner's: hidden directories and skipped directory names excluded
 // (hidden files searched), .gitignore honoured inside and outside git,
-// .ignore/.rgignore files not, the root .codectxignore as an ignore file,
-// 2 MiB size limit, raw bytes (no BOM transcoding). What rg cannot express
-// exactly (nested .codectxignore files, .gitignore negations beating
-// .codectxignore, the user glob against .gitignore) is filtered afterwards
-// by keep.
-func (j *grepJob) rgArgs(globFile string) []string {
+// .ignore files not, the .codectxignore rules and a positive user glob as an
+// ignore file (see ignoreLines), 2 MiB size limit, raw bytes (no BOM
+// transcoding). What rg cannot express exactly (a .gitignore negation
+// beating an ignore-file rule, nested .codectxignore files without a root
+// one) is filtered afterwards by rgFinish.
+func (j *grepJob) rgArgs(ignoreFile string) []string {
 	args := []string{"--json", "--no-config", "--no-messages",
 		"--hidden", "--no-ignore-dot", "--no-require-git",
 		"--encoding", "none", "--max-filesize", strconv.Itoa(MaxGrepFileSize),
 		"--max-count", strconv.Itoa(j.opts.HeadLimit + 1)}
-	if !scan.UsesGit(j.rootAbs) {
+	switch {
+	case !scan.UsesGit(j.rootAbs):
 		// The scanner walks: no parent, global or repository excludes.
 		args = append(args, "--no-ignore-parent", "--no-ignore-global", "--no-ignore-exclude")
+	case scan.GitDir(j.rootAbs) == j.rootAbs:
+		// The root is the top of the work tree: git reads no .gitignore above it.
+		args = append(args, "--no-ignore-parent")
 	}
 	if j.opts.IgnoreCase {
 		args = append(args, "--ignore-case")
@@ -54,44 +58,63 @@ func (j *grepJob) rgArgs(globFile string) []string {
 			args = append(args, "--glob", "!"+l)
 		}
 	}
-	if globFile != "" {
-		args = append(args, "--ignore-file", globFile)
+	if ignoreFile != "" {
+		args = append(args, "--ignore-file", ignoreFile)
+	}
+	// rg always searches the root, so that --no-ignore-parent means "above
+	// the root"; ignoreLines narrows the walk to Path.
+	return append(args, "--regexp", j.opts.Pattern)
+}
+
+// ignoreLines are the rules rg gets as an ignore file (later lines win). A
+// positive user glob becomes "ignore everything, re-include directories,
+// re-include the glob" (unlike rg -g, this does not override .gitignore). A
+// Path other than the root becomes "at each level, ignore everything but the
+// next directory". When the root has a .codectxignore, the rules of all
+// .codectxignore files follow, so rg prunes what the scanner prunes; without
+// one, nested files are only applied afterwards by rgFinish (no directory
+// walk is paid for projects that do not use the file).
+func (j *grepJob) ignoreLines(ctx context.Context) ([]string, error) {
+	var lines []string
+	if j.glob != nil && !j.glob.negate {
+		lines = append(lines, "*", "!*/")
+		for _, l := range j.glob.lines {
+			lines = append(lines, "!"+l)
+		}
+	}
+	if j.pathRel != "." {
+		// Only Path's subtree: at each level ignore all but the next directory.
+		prefix := ""
+		for _, part := range strings.Split(j.pathRel, "/") {
+			lines = append(lines, prefix+"/*", "!"+prefix+"/"+scan.EscapeGlob(part)+"/")
+			prefix += "/" + scan.EscapeGlob(part)
+		}
 	}
 	cx := filepath.Join(j.rootAbs, scan.CodectxIgnoreFile)
 	if fi, err := os.Stat(cx); err == nil && fi.Mode().IsRegular() {
-		args = append(args, "--ignore-file", cx)
+		more, err := scan.CodectxIgnoreLines(ctx, j.rootAbs)
+		if err != nil {
+			return nil, fmt.Errorf("grep: %w", err)
+		}
+		lines = append(lines, more...)
 	}
-	args = append(args, "--regexp", j.opts.Pattern, "--")
-	if j.pathRel != "." {
-		args = append(args, filepath.FromSlash(j.pathRel))
-	}
-	return args
+	return lines, nil
 }
 
-// writeGlobFile expresses a positive user glob as an ignore file (ignore
-// everything, re-include directories, re-include the glob): unlike rg -g,
-// it does not override .gitignore.
-func (j *grepJob) writeGlobFile() (string, error) {
-	if j.glob == nil || j.glob.negate {
+// writeIgnoreFile writes lines to a temporary file; "" when there are none.
+func writeIgnoreFile(lines []string) (string, error) {
+	if len(lines) == 0 {
 		return "", nil
 	}
-	f, err := os.CreateTemp("", "codectx-glob-*.ignore")
+	f, err := os.CreateTemp("", "codectx-rg-*.ignore")
 	if err != nil {
-		return "", fmt.Errorf("grep: glob file: %w", err)
+		return "", fmt.Errorf("grep: ignore file: %w", err)
 	}
-	var b strings.Builder
-	b.WriteString("*\n!*/\n")
-	for _, l := range j.glob.lines {
-		b.WriteString("!" + l + "\n")
-	}
-	if _, err := f.WriteString(b.String()); err != nil {
-		f.Close()
+	_, werr := f.WriteString(strings.Join(lines, "\n") + "\n")
+	cerr := f.Close()
+	if werr != nil || cerr != nil {
 		os.Remove(f.Name())
-		return "", fmt.Errorf("grep: glob file: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return "", fmt.Errorf("grep: glob file: %w", err)
+		return "", fmt.Errorf("grep: ignore file: %w", errors.Join(werr, cerr))
 	}
 	return f.Name(), nil
 }
@@ -134,14 +157,21 @@ func (j *grepJob) runRG(ctx context.Context) (files []fileHits, started bool, er
 	if bin == "" {
 		return nil, false, ErrNoRipgrep
 	}
-	globFile, err := j.writeGlobFile()
+	lines, err := j.ignoreLines(ctx)
+	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return nil, true, ctxErr
+		}
+		return nil, false, err
+	}
+	ignoreFile, err := writeIgnoreFile(lines)
 	if err != nil {
 		return nil, false, err
 	}
-	if globFile != "" {
-		defer os.Remove(globFile)
+	if ignoreFile != "" {
+		defer os.Remove(ignoreFile)
 	}
-	cmd := exec.CommandContext(ctx, bin, j.rgArgs(globFile)...)
+	cmd := exec.CommandContext(ctx, bin, j.rgArgs(ignoreFile)...)
 	cmd.Dir = j.rootAbs
 	cmd.WaitDelay = time.Second
 	var stderr limitedBuffer
@@ -215,33 +245,46 @@ func (j *grepJob) runRG(ctx context.Context) (files []fileHits, started bool, er
 }
 
 // rgFinish drops binary files and files the scanner would not list, sorts
-// by path and reads context lines for the files that can be shown.
+// by path, and keeps the files that can be shown (like the native engine,
+// one file past max_results at most), with their context lines.
 func (j *grepJob) rgFinish(byPath map[string]*fileHits, binary map[string]bool) []fileHits {
 	cx := scan.NewIgnoreChecker(j.rootAbs, scan.CodectxIgnoreFile)
 	files := make([]fileHits, 0, len(byPath))
+	prefix := j.pathRel + "/"
 	for p, fh := range byPath {
-		if binary[p] || !j.glob.keep(p) || hasSkippedDir(p) || cx.Excluded(p, false) {
+		if (j.pathRel != "." && !strings.HasPrefix(p, prefix)) || binary[p] || !j.glob.keep(p) || hasSkippedDir(p) || cx.Excluded(p, false) {
 			continue
 		}
 		sort.Slice(fh.hits, func(a, b int) bool { return fh.hits[a].line < fh.hits[b].line })
 		files = append(files, *fh)
 	}
 	sort.Slice(files, func(a, b int) bool { return files[a].path < files[b].path })
-	if j.opts.Context > 0 {
-		shown := 0
-		for i := range files {
-			if shown > j.opts.MaxResults {
-				break
-			}
-			hits := files[i].hits[:min(len(files[i].hits), j.opts.HeadLimit)]
-			shown += len(hits)
-			content, err := os.ReadFile(filepath.Join(j.rootAbs, filepath.FromSlash(files[i].path)))
-			if err == nil {
-				files[i].ctx = contextFor(content, hitLines(hits), j.opts.Context)
+
+	// For the files that can be shown: a file where rg stopped at the match
+	// limit was not read to its end, so rg may have missed a NUL byte the
+	// native engine sees; check it. Context lines come from the file too.
+	out := files[:0]
+	shown := 0
+	var buf []byte
+	for _, fh := range files {
+		capped := len(fh.hits) > j.opts.HeadLimit
+		if capped || j.opts.Context > 0 {
+			content, err := readSmall(filepath.Join(j.rootAbs, filepath.FromSlash(fh.path)), &buf)
+			if err == nil && content != nil {
+				if capped && bytes.IndexByte(content, 0) >= 0 {
+					continue
+				}
+				if j.opts.Context > 0 {
+					fh.ctx = contextFor(content, hitLines(fh.hits[:min(len(fh.hits), j.opts.HeadLimit)]), j.opts.Context)
+				}
 			}
 		}
+		out = append(out, fh)
+		if shown += min(len(fh.hits), j.opts.HeadLimit); shown > j.opts.MaxResults {
+			break // enough to know the result is partial
+		}
 	}
-	return files
+	return out
 }
 
 func hitLines(hits []hit) []int {

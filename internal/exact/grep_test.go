@@ -1,6 +1,7 @@
 package exact
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -136,6 +137,8 @@ func TestGrepEnginesAgree(t *testing.T) {
 				func(o *GrepOptions) { o.Pattern = "sub/"; o.Fixed = true; o.IgnoreCase = true },
 				func(o *GrepOptions) { o.Pattern = "line|upper" },
 				func(o *GrepOptions) { o.Pattern = "x*" },
+				func(o *GrepOptions) { o.Pattern = `\A[a-z]+ (in|upper)` },
+				func(o *GrepOptions) { o.Pattern = `e[a-z]*\z` },
 				func(o *GrepOptions) { o.Pattern = "\\bneedle\\b\\s+in" },
 				func(o *GrepOptions) { o.Glob = "*.go" },
 				func(o *GrepOptions) { o.Glob = "*.{go,md}" },
@@ -390,6 +393,99 @@ func TestSearcherLiteral(t *testing.T) {
 		s := newSearcher(mustCompile(t, c.expr), c.expr, 10)
 		if string(s.lit) != c.lit || s.fold != c.fold {
 			t.Errorf("%q: lit %q fold %v, want %q %v", c.expr, s.lit, s.fold, c.lit, c.fold)
+		}
+	}
+}
+
+// TestGrepHiddenRoot: a project whose own directory (or an ancestor) is
+// hidden is searched normally by both engines.
+func TestGrepHiddenRoot(t *testing.T) {
+	root := filepath.Join(t.TempDir(), ".config", "proj")
+	writeFile(t, root, "a.go", "needle\n")
+	writeFile(t, root, "sub/b.go", "needle\n")
+	writeFile(t, root, ".hid/c.go", "needle\n")
+	res := grepBoth(t, GrepOptions{Root: root, Pattern: "needle"})
+	if got, want := matchPaths(res), []string{"a.go", "sub/b.go"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("files %q, want %q", got, want)
+	}
+	res = grepBoth(t, GrepOptions{Root: root, Path: "sub", Pattern: "needle"})
+	if got, want := matchPaths(res), []string{"sub/b.go"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("files %q, want %q", got, want)
+	}
+}
+
+// TestGrepExcludedPath: a Path inside a skipped or ignored directory is not
+// searched, and the result says why.
+func TestGrepExcludedPath(t *testing.T) {
+	root := trickyTree(t)
+	for path, why := range map[string]string{
+		"node_modules":    "skipped directory",
+		".hidden/h.go":    "skipped directory",
+		"logs":            ".gitignore",
+		"secret":          ".codectxignore",
+		"sub/secret/s.go": ".codectxignore",
+	} {
+		res := grepBoth(t, GrepOptions{Root: root, Path: path, Pattern: "needle"})
+		if res.Matches != 0 || len(res.Notes) != 1 || !strings.Contains(res.Notes[0], why) || !strings.Contains(res.Text(), why) {
+			t.Errorf("%s: %+v", path, res)
+		}
+	}
+}
+
+func TestLowerASCII(t *testing.T) {
+	var all []byte
+	for i := 0; i < 256; i++ {
+		all = append(all, byte(i))
+	}
+	for off := 0; off < 9; off++ {
+		src := append(append([]byte{}, all[off:]...), "Hello, WORLD! ÄÖÜ zZ@[`{"...)
+		want := make([]byte, len(src))
+		for i, c := range src {
+			if 'A' <= c && c <= 'Z' {
+				c += 32
+			}
+			want[i] = c
+		}
+		if got := lowerASCII(nil, src); !bytes.Equal(got, want) {
+			t.Errorf("offset %d: got %q, want %q", off, got, want)
+		}
+	}
+}
+
+// TestGrepRepoBoundaries: a root below the top of a work tree obeys the
+// .gitignore files above it, up to the top; a .gitignore above the work tree
+// is not git's and obeys nothing.
+func TestGrepRepoBoundaries(t *testing.T) {
+	outer := t.TempDir()
+	writeFile(t, outer, ".gitignore", "*.txt\n")
+	repo := filepath.Join(outer, "repo")
+	writeFile(t, repo, ".gitignore", "*.log\n")
+	writeFile(t, repo, "a.txt", "needle\n")
+	writeFile(t, repo, "sub/b.txt", "needle\n")
+	writeFile(t, repo, "sub/c.log", "needle\n")
+	initGitBare(t, repo)
+	res := grepBoth(t, GrepOptions{Root: repo, Pattern: "needle"})
+	if got, want := matchPaths(res), []string{"a.txt", "sub/b.txt"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("repo root: %q, want %q", got, want)
+	}
+	res = grepBoth(t, GrepOptions{Root: filepath.Join(repo, "sub"), Pattern: "needle"})
+	if got, want := matchPaths(res), []string{"b.txt"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("sub root: %q, want %q", got, want)
+	}
+}
+
+func TestSearcherLineAnchors(t *testing.T) {
+	content := []byte("bar\nfoo\nxfo\n")
+	for _, expr := range []string{`\A[fg]o`, `^[fg]o`, `[fg]o\z`, `(?i)\A[FG]O`} {
+		s := newSearcher(mustCompile(t, expr), expr, 10)
+		var scratch []byte
+		hits := s.search(content, &scratch)
+		want := 2
+		if strings.Contains(expr, `\z`) {
+			want = 3 // "xfo" ends with "fo"; "foo" does not
+		}
+		if len(hits) != 1 || hits[0].line != want {
+			t.Errorf("%s: hits %+v, want line %d", expr, hits, want)
 		}
 	}
 }

@@ -44,7 +44,7 @@ func trickyTree(t testing.TB) string {
 	writeFile(t, root, "sub/.codectxignore", "/gen.txt\n!important.min.js\n")
 	writeFile(t, root, "big.txt", "needle big\n"+strings.Repeat("x", MaxGrepFileSize))
 	writeFile(t, root, "bin.dat", "needle\x00binary\n")
-	writeFile(t, root, "late.bin", "needle early\n"+strings.Repeat("y\n", 30000)+"\x00late NUL\n")
+	writeFile(t, root, "late.bin", "needle early\n"+strings.Repeat("y\n", 100000)+"\x00late NUL\n")
 	writeFile(t, root, "crlf.txt", "needle crlf\r\nend$\r\n")
 	writeFile(t, root, "long.txt", "needle "+strings.Repeat("z", 1000)+"\n")
 	writeFile(t, root, "bad.txt", "needle \xff\xfe bytes\n")
@@ -62,6 +62,19 @@ func trickyTree(t testing.TB) string {
 func gitAvailable() bool {
 	_, err := exec.LookPath("git")
 	return err == nil
+}
+
+// initGitBare makes root a repository with nothing tracked.
+func initGitBare(t testing.TB, root string) {
+	t.Helper()
+	if !gitAvailable() {
+		t.Skip("git not installed")
+	}
+	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	if out, err := exec.Command("git", "-C", root, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
 }
 
 // initGit makes root a repository with some files tracked, the rest

@@ -88,20 +88,14 @@ func lineSpans(content []byte, fn func(num, off int, line []byte) bool) {
 }
 
 // contextFor returns the text of the lines within n lines of the given
-// match lines (ascending), excluding the match lines themselves. Both grep
-// engines use it on the file's bytes, so context is identical.
+// match lines (ascending), those included (a match dropped by a budget can
+// then show as context). Both grep engines use it on the file's bytes, so
+// context is identical.
 func contextFor(content []byte, matches []int, n int) map[int]string {
 	if n <= 0 || len(matches) == 0 {
 		return nil
 	}
-	isMatch := make(map[int]bool, len(matches))
-	for _, m := range matches {
-		isMatch[m] = true
-	}
 	want := func(num int) bool {
-		if isMatch[num] {
-			return false
-		}
 		for _, m := range matches {
 			if num >= m-n && num <= m+n {
 				return true

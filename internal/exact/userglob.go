@@ -30,7 +30,7 @@ func newUserGlob(glob, pathRel string) (*userGlob, error) {
 		line := alt
 		anchored := strings.Contains(strings.TrimRight(line, "/"), "/")
 		if anchored && pathRel != "." && pathRel != "" {
-			line = "/" + escapeGlob(pathRel) + "/" + strings.TrimPrefix(line, "/")
+			line = "/" + scan.EscapeGlob(pathRel) + "/" + strings.TrimPrefix(line, "/")
 		} else if strings.HasPrefix(line, "#") {
 			line = `\` + line
 		}
@@ -68,18 +68,6 @@ func (g *userGlob) keep(rel string) bool {
 		}
 	}
 	return true
-}
-
-// escapeGlob escapes glob metacharacters of a literal path.
-func escapeGlob(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune(`\*?[]{}!#`, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // expandBraces expands "{a,b}" alternatives (nested too) like rg's globs:

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"path"
 	"sort"
 	"strings"
 
 	"codectx/internal/query"
+	"codectx/internal/search"
 	"codectx/internal/store"
 	"codectx/internal/vecindex"
 )
@@ -44,10 +46,13 @@ type Params struct {
 	// KeywordWeight is the share of keyword overlap in relevance when a
 	// semantic score is available too.
 	KeywordWeight float64
+	// TestPenalty multiplies the relevance of neighbours in test files,
+	// unless the query itself is about tests.
+	TestPenalty float64
 }
 
 // DefaultParams are the tuned expansion parameters (see docs/CONTEXT_EVAL.md).
-var DefaultParams = Params{HopDecay: 0.7, MinRelevance: 0.2, MaxPerNode: 6, MaxPerSeed: 12, HubDegree: 8, KeywordWeight: 0.6}
+var DefaultParams = Params{HopDecay: 0.7, MinRelevance: 0.25, MaxPerNode: 6, MaxPerSeed: 12, HubDegree: 8, KeywordWeight: 0.6, TestPenalty: 0.5}
 
 // ContextOptions configure Assemble.
 type ContextOptions struct {
@@ -79,6 +84,9 @@ type ContextChunk struct {
 	StartLine int     `json:"start_line"`
 	EndLine   int     `json:"end_line"`
 	Score     float64 `json:"score"`
+	// Relevance is the similarity to the query a neighbour was admitted
+	// with (0 for seeds).
+	Relevance float64 `json:"relevance,omitempty"`
 	Hops      int     `json:"hops"`
 	Reason    string  `json:"reason"`
 	// Content is the text shown: the whole chunk, or its signature and first
@@ -149,6 +157,7 @@ type cand struct {
 	origin int64 // the seed it was reached from
 	seed   bool
 	indeg  int
+	rel    float64
 }
 
 // Assemble builds a context: seeds, expansion along calls and containment
@@ -158,6 +167,13 @@ func Assemble(ctx context.Context, db *store.DB, projectID int64, opt ContextOpt
 	p := DefaultParams
 	if opt.Params != nil {
 		p = *opt.Params
+	}
+	if v := os.Getenv("DBG_MINREL"); v != "" {
+		fmt.Sscan(v, &p.MinRelevance)
+	}
+	if v := os.Getenv("DBG_PERNODE"); v != "" {
+		fmt.Sscan(v, &p.MaxPerNode)
+		fmt.Sscan(v, &p.MaxPerSeed)
 	}
 	budget := opt.Budget
 	if budget <= 0 {
@@ -248,12 +264,15 @@ func Assemble(ctx context.Context, db *store.DB, projectID int64, opt ContextOpt
 	return res, nil
 }
 
-// edge is a way from a frontier chunk to a neighbour.
+// edge is a way from a frontier chunk to a neighbour. sure edges skip the
+// relevance filter: a seed's container header, and a seed's callers when
+// the question asks who uses it.
 type edge struct {
 	from   *cand
 	to     int64
 	weight float64
 	reason string
+	sure   bool
 }
 
 // expandContext follows one hop from the frontier and admits the relevant
@@ -283,9 +302,9 @@ func expandContext(ctx context.Context, db *store.DB, projectID int64, frontier 
 		}
 		switch r.Kind {
 		case "calls":
-			edges = append(edges, edge{f, r.DstChunk, calleeW, "called by " + f.c.Symbol})
+			edges = append(edges, edge{from: f, to: r.DstChunk, weight: calleeW, reason: "called by " + f.c.Symbol})
 		default:
-			edges = append(edges, edge{f, r.DstChunk, 0.8, r.Kind[:len(r.Kind)-1] + "ed by " + f.c.Symbol})
+			edges = append(edges, edge{from: f, to: r.DstChunk, weight: 0.8, reason: r.Kind[:len(r.Kind)-1] + "ed by " + f.c.Symbol})
 		}
 	}
 	in, err := db.RelationsTo(ctx, ids, "calls", "contains", "extends", "implements")
@@ -305,12 +324,12 @@ func expandContext(ctx context.Context, db *store.DB, projectID int64, frontier 
 			if f.indeg > p.HubDegree && !f.seed {
 				continue
 			}
-			edges = append(edges, edge{f, r.SrcChunk, callerW, "calls " + f.c.Symbol})
+			edges = append(edges, edge{from: f, to: r.SrcChunk, weight: callerW, reason: "calls " + f.c.Symbol, sure: f.seed && intent.FavourCallers})
 		case "contains":
 			hasContainer[f.c.ID] = true
-			edges = append(edges, edge{f, r.SrcChunk, 0.9, "container of " + f.c.Symbol})
+			edges = append(edges, edge{from: f, to: r.SrcChunk, weight: 0.9, reason: "container of " + f.c.Symbol, sure: f.seed})
 		default:
-			edges = append(edges, edge{f, r.SrcChunk, 0.8, r.Kind + " " + f.c.Symbol})
+			edges = append(edges, edge{from: f, to: r.SrcChunk, weight: 0.8, reason: r.Kind + " " + f.c.Symbol})
 		}
 	}
 	// Containers declared elsewhere (Go methods in another file than their
@@ -325,7 +344,7 @@ func expandContext(ctx context.Context, db *store.DB, projectID int64, frontier 
 			return nil, err
 		}
 		if id := pickContainer(f.c, list); id != 0 && id != f.c.ID {
-			edges = append(edges, edge{f, id, 0.9, "container of " + f.c.Symbol})
+			edges = append(edges, edge{from: f, to: id, weight: 0.9, reason: "container of " + f.c.Symbol, sure: f.seed})
 		}
 	}
 	// Load the neighbours not seen yet.
@@ -354,6 +373,7 @@ func expandContext(ctx context.Context, db *store.DB, projectID int64, frontier 
 		edge
 		c     store.GraphChunk
 		score float64
+		rel   float64
 	}
 	byFrom := map[int64][]scoredEdge{}
 	relCache := map[int64]float64{}
@@ -370,12 +390,15 @@ func expandContext(ctx context.Context, db *store.DB, projectID int64, frontier 
 			r = rel.score(c)
 			relCache[e.to] = r
 		}
-		hub := hubPenalty(indeg[e.to], p.HubDegree)
-		if r*hub < p.MinRelevance {
+		damp := hubPenalty(indeg[e.to], p.HubDegree)
+		if rel.testPenalty && search.IsTestPath(c.Path) {
+			damp *= p.TestPenalty
+		}
+		if r*damp < p.MinRelevance && !e.sure {
 			continue
 		}
-		s := e.from.score * p.HopDecay * e.weight * (0.4 + 0.6*r) * hub
-		byFrom[e.from.c.ID] = append(byFrom[e.from.c.ID], scoredEdge{e, c, s})
+		s := e.from.score * p.HopDecay * e.weight * (0.4 + 0.6*r) * damp
+		byFrom[e.from.c.ID] = append(byFrom[e.from.c.ID], scoredEdge{e, c, s, r})
 	}
 	var next []*cand
 	for _, f := range frontier {
@@ -393,11 +416,11 @@ func expandContext(ctx context.Context, db *store.DB, projectID int64, frontier 
 			}
 			if x := cands[se.to]; x != nil {
 				if se.score > x.score && !x.seed {
-					x.score, x.reason = se.score, se.reason
+					x.score, x.reason, x.rel = se.score, se.reason, se.rel
 				}
 				continue
 			}
-			x := &cand{c: se.c, score: se.score, hops: hop, reason: se.reason, origin: f.origin, indeg: indeg[se.to]}
+			x := &cand{c: se.c, score: se.score, hops: hop, reason: se.reason, origin: f.origin, indeg: indeg[se.to], rel: se.rel}
 			cands[se.to] = x
 			next = append(next, x)
 			taken++
@@ -447,10 +470,17 @@ type relevance struct {
 	vecs    map[int64][]float32
 	refCos  float64
 	kwShare float64
+	// testPenalty is false when the query mentions tests.
+	testPenalty bool
 }
 
 func newRelevance(q string, keywords []string, qvec []float32, kwShare float64) *relevance {
-	r := &relevance{qvec: qvec, vecs: map[int64][]float32{}, kwShare: kwShare}
+	r := &relevance{qvec: qvec, vecs: map[int64][]float32{}, kwShare: kwShare, testPenalty: true}
+	for _, t := range query.Parse(strings.Join(append([]string{q}, keywords...), " ")).Terms {
+		if t.Text == "test" || t.Text == "tests" || t.Text == "testing" || t.Text == "测试" {
+			r.testPenalty = false
+		}
+	}
 	seen := map[string]bool{}
 	for _, text := range append([]string{q}, keywords...) {
 		for _, kw := range query.Parse(text).Keywords {
@@ -514,7 +544,12 @@ func dot(a, b []float32) float64 {
 func (r *relevance) score(c store.GraphChunk) float64 {
 	kw := r.keyword(c)
 	if v, ok := r.vecs[c.ID]; ok && r.refCos > 0 {
-		sem := min(max(dot(r.qvec, v)/r.refCos, 0), 1)
+		// Cosine relative to the seeds': half of theirs or less counts 0,
+		// as close to the query as they are counts 1.
+		sem := min(max((dot(r.qvec, v)/r.refCos-0.5)/0.5, 0), 1)
+		if os.Getenv("DBGREL") != "" {
+			fmt.Fprintf(os.Stderr, "REL %-50.50s kw=%.3f cos=%.3f ref=%.3f sem=%.3f\n", c.Name, kw, dot(r.qvec, v), r.refCos, sem)
+		}
 		return r.kwShare*kw + (1-r.kwShare)*sem
 	}
 	return kw
@@ -528,8 +563,14 @@ func tokenSet(s string) map[string]bool {
 	return out
 }
 
-// keyword is the mean over query keywords of the best weighted match of
-// their terms: 1 in the chunk's name, 0.5 in its path or body.
+// keywordSaturation is how many fully matched query keywords make a
+// keyword score of 1: long questions have many words, and a neighbour
+// that shares a few of the distinctive ones is relevant.
+const keywordSaturation = 3
+
+// keyword sums over query keywords the best weighted match of their terms
+// (1 in the chunk's name, 0.3 in its path or body) and divides by
+// min(keywords, keywordSaturation), capped at 1.
 func (r *relevance) keyword(c store.GraphChunk) float64 {
 	if len(r.groups) == 0 {
 		return 0
@@ -545,13 +586,13 @@ func (r *relevance) keyword(c store.GraphChunk) float64 {
 			case name[t.Text]:
 				m = 1
 			case body[t.Text]:
-				m = 0.5
+				m = 0.3
 			}
 			bestG = max(bestG, m*t.Weight)
 		}
 		sum += bestG
 	}
-	return sum / float64(len(r.groups))
+	return min(1, sum/float64(min(len(r.groups), keywordSaturation)))
 }
 
 // ---- packing and rendering ----
@@ -689,7 +730,7 @@ func toContextChunk(x *cand) ContextChunk {
 	c := x.c
 	return ContextChunk{
 		ID: c.ID, File: c.Path, Lang: c.Lang, Kind: c.Kind, Name: c.Name, Symbol: c.Symbol,
-		StartLine: c.StartLine, EndLine: c.EndLine, Score: round3(x.score), Hops: x.hops, Reason: x.reason,
+		StartLine: c.StartLine, EndLine: c.EndLine, Score: round3(x.score), Relevance: round3(x.rel), Hops: x.hops, Reason: x.reason,
 		Content: strings.TrimRight(c.Content, "\n"), short: c.Short, container: c.Container, fileID: c.FileID,
 		full: strings.TrimRight(c.Content, "\n"),
 	}

@@ -155,6 +155,37 @@ func (r *Result) Text() string {
 	return b.String()
 }
 
+// diagramIDs gives every node an identifier safe in Mermaid and DOT:
+// "n_" plus its display name with every character other than ASCII
+// letters, digits and '_' replaced by '_', numbered when that collides.
+func (r *Result) diagramIDs(names map[string]string) map[string]string {
+	out := make(map[string]string, len(r.Nodes))
+	used := map[string]bool{}
+	for _, n := range r.Nodes {
+		var b strings.Builder
+		b.WriteString("n_")
+		for _, c := range names[n.Key] {
+			if c < 128 && (c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+				b.WriteRune(c)
+			} else {
+				b.WriteByte('_')
+			}
+		}
+		id := strings.TrimRight(b.String(), "_")
+		if used[id] {
+			for i := 2; ; i++ {
+				if cand := fmt.Sprintf("%s_%d", id, i); !used[cand] {
+					id = cand
+					break
+				}
+			}
+		}
+		used[id] = true
+		out[n.Key] = id
+	}
+	return out
+}
+
 // mermaidEscape makes text safe inside a quoted Mermaid label: the
 // characters Mermaid would interpret are written as entity codes.
 func mermaidEscape(s string) string {
@@ -165,18 +196,19 @@ func mermaidEscape(s string) string {
 // ones for unresolved, roots drawn thick and unresolved targets dashed.
 func (r *Result) Mermaid() string {
 	names := r.displayNames()
+	ids := r.diagramIDs(names)
 	var b strings.Builder
 	b.WriteString("flowchart LR\n")
 	var roots, unres []string
 	for _, n := range r.Nodes {
-		if n.ID != 0 {
-			fmt.Fprintf(&b, "    %s[\"%s<br/>%s\"]\n", n.Key, mermaidEscape(names[n.Key]), mermaidEscape(fmt.Sprintf("%s:%d", n.Path, n.StartLine)))
+		if n.Resolved {
+			fmt.Fprintf(&b, "    %s[\"%s<br/>%s\"]\n", ids[n.Key], mermaidEscape(names[n.Key]), mermaidEscape(fmt.Sprintf("%s:%d", n.Path, n.StartLine)))
 		} else {
-			fmt.Fprintf(&b, "    %s[\"%s\"]\n", n.Key, mermaidEscape(names[n.Key]+" (unresolved)"))
-			unres = append(unres, n.Key)
+			fmt.Fprintf(&b, "    %s[\"%s\"]\n", ids[n.Key], mermaidEscape(names[n.Key]+" (unresolved)"))
+			unres = append(unres, ids[n.Key])
 		}
 		if n.Root {
-			roots = append(roots, n.Key)
+			roots = append(roots, ids[n.Key])
 		}
 	}
 	for _, e := range r.Edges {
@@ -184,7 +216,7 @@ func (r *Result) Mermaid() string {
 		if !e.Resolved {
 			arrow = "-.->"
 		}
-		fmt.Fprintf(&b, "    %s %s|%s| %s\n", e.From, arrow, e.Kind, e.To)
+		fmt.Fprintf(&b, "    %s %s|%s| %s\n", ids[e.From], arrow, e.Kind, ids[e.To])
 	}
 	if len(roots) > 0 {
 		b.WriteString("    classDef root stroke-width:3px;\n")
@@ -206,12 +238,13 @@ func dotQuote(s string) string {
 // DOT renders a Graphviz digraph with the same nodes and edges as Mermaid.
 func (r *Result) DOT() string {
 	names := r.displayNames()
+	ids := r.diagramIDs(names)
 	var b strings.Builder
 	b.WriteString("digraph codectx {\n    rankdir=LR;\n    node [shape=box, fontname=\"monospace\"];\n")
 	for _, n := range r.Nodes {
 		attrs := ""
 		label := names[n.Key]
-		if n.ID != 0 {
+		if n.Resolved {
 			label += fmt.Sprintf("\n%s:%d", n.Path, n.StartLine)
 		} else {
 			label += "\n(unresolved)"
@@ -220,14 +253,14 @@ func (r *Result) DOT() string {
 		if n.Root {
 			attrs += ", penwidth=2"
 		}
-		fmt.Fprintf(&b, "    %s [label=%s%s];\n", n.Key, dotQuote(label), attrs)
+		fmt.Fprintf(&b, "    %s [label=%s%s];\n", ids[n.Key], dotQuote(label), attrs)
 	}
 	for _, e := range r.Edges {
 		attrs := ""
 		if !e.Resolved {
 			attrs = ", style=dashed"
 		}
-		fmt.Fprintf(&b, "    %s -> %s [label=%s%s];\n", e.From, e.To, dotQuote(e.Kind), attrs)
+		fmt.Fprintf(&b, "    %s -> %s [label=%s%s];\n", ids[e.From], ids[e.To], dotQuote(e.Kind), attrs)
 	}
 	b.WriteString("}\n")
 	return b.String()

@@ -16,6 +16,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"slices"
 	"sort"
 	"strings"
@@ -63,6 +64,7 @@ type Node struct {
 
 	fileID int64
 	short  string
+	file   []store.GraphChunk // the chunks of a file node
 }
 
 // Edge is one relation between two nodes.
@@ -144,11 +146,17 @@ func Build(ctx context.Context, db *store.DB, projectID int64, opt Options) (*Re
 	if maxNodes <= 0 {
 		maxNodes = DefaultMaxNodes
 	}
-	roots, err := Lookup(ctx, db, projectID, name)
+	fileChunks, err := lookupFile(ctx, db, projectID, name)
 	if err != nil {
 		return nil, err
 	}
-	if len(roots) == 0 {
+	var roots []store.GraphChunk
+	if len(fileChunks) == 0 {
+		if roots, err = Lookup(ctx, db, projectID, name); err != nil {
+			return nil, err
+		}
+	}
+	if len(roots) == 0 && len(fileChunks) == 0 {
 		sugg, err := Suggest(ctx, db, projectID, name, 5)
 		if err != nil {
 			return nil, err
@@ -163,6 +171,11 @@ func Build(ctx context.Context, db *store.DB, projectID int64, opt Options) (*Re
 		b.res.Truncated = true
 	}
 	var frontier []string
+	if len(fileChunks) > 0 {
+		k := b.addFile(fileChunks)
+		b.res.Roots = append(b.res.Roots, k)
+		frontier = append(frontier, k)
+	}
 	for _, c := range roots {
 		k := b.addChunk(c, 0)
 		b.res.Nodes[b.res.index[k]].Root = true
@@ -186,35 +199,13 @@ func Build(ctx context.Context, db *store.DB, projectID int64, opt Options) (*Re
 	return b.res, nil
 }
 
-// Lookup finds the chunks a name denotes: a file path's file-level chunks,
-// an exact symbol, or a short name (for a dotted name, the chunks whose
-// symbol ends with it, so "Cache.run" finds "SampleService.Cache.run"). A
-// parameter list in name is ignored.
+// Lookup finds the chunks a name denotes: an exact symbol, or a short name
+// (for a dotted name, the chunks whose symbol ends with it, so
+// "Cache.run" finds "SampleService.Cache.run"). A parameter list in name is
+// ignored.
 func Lookup(ctx context.Context, db *store.DB, projectID int64, name string) ([]store.GraphChunk, error) {
 	if i := strings.IndexByte(name, '('); i > 0 {
 		name = strings.TrimSpace(name[:i])
-	}
-	if strings.ContainsAny(name, "/\\") || hasFileExt(name) {
-		chunks, err := db.FileChunks(ctx, projectID, strings.ReplaceAll(name, "\\", "/"))
-		if err != nil {
-			return nil, err
-		}
-		if len(chunks) > 0 {
-			var out []store.GraphChunk
-			for _, c := range chunks {
-				if c.Kind == "file" {
-					out = append(out, c)
-				}
-			}
-			if len(out) == 0 {
-				for _, c := range chunks {
-					if c.Container == "" {
-						out = append(out, c)
-					}
-				}
-			}
-			return out, nil
-		}
 	}
 	chunks, err := db.ChunksBySymbol(ctx, projectID, name, DefaultMaxNodes)
 	if err != nil || len(chunks) > 0 {
@@ -232,6 +223,15 @@ func Lookup(ctx context.Context, db *store.DB, projectID int64, name string) ([]
 		}
 	}
 	return out, nil
+}
+
+// lookupFile returns the chunks of the file a name denotes when it looks
+// like a path of the project, nil otherwise.
+func lookupFile(ctx context.Context, db *store.DB, projectID int64, name string) ([]store.GraphChunk, error) {
+	if !strings.ContainsAny(name, "/\\") && !hasFileExt(name) {
+		return nil, nil
+	}
+	return db.FileChunks(ctx, projectID, strings.ReplaceAll(name, "\\", "/"))
 }
 
 func hasFileExt(name string) bool {
@@ -267,6 +267,21 @@ func (b *builder) addChunk(c store.GraphChunk, depth int) string {
 	b.res.index[k] = len(b.res.Nodes)
 	b.res.Nodes = append(b.res.Nodes, Node{Key: k, ID: c.ID, Name: c.Symbol, Signature: c.Name, Kind: c.Kind, Path: c.Path,
 		StartLine: c.StartLine, EndLine: c.EndLine, Resolved: true, Depth: depth, fileID: c.FileID, short: c.Short})
+	return k
+}
+
+// addFile adds the node of a whole file (key "f<file id>", kind "file"),
+// whose relations are its imports and the chunks declared at its top level.
+func (b *builder) addFile(chunks []store.GraphChunk) string {
+	c0 := chunks[0]
+	k := fmt.Sprintf("f%d", c0.FileID)
+	end := 0
+	for _, c := range chunks {
+		end = max(end, c.EndLine)
+	}
+	b.res.index[k] = len(b.res.Nodes)
+	b.res.Nodes = append(b.res.Nodes, Node{Key: k, Name: c0.Path, Signature: c0.Path, Kind: "file", Path: c0.Path,
+		StartLine: 1, EndLine: end, Resolved: true, Root: true, fileID: c0.FileID, file: chunks})
 	return k
 }
 
@@ -315,11 +330,39 @@ func targetLabel(r store.GraphRelation) string {
 // of the nodes it added (the next frontier).
 func (b *builder) expand(ctx context.Context, frontier []string, depth int) ([]string, error) {
 	var ids, fileNodes []int64
+	var nextFile []string
 	byID := map[int64]*Node{}
 	var names []string
 	nameSeen := map[string]bool{}
+	var fileRels []store.GraphRelation
+	var fileEdges []Edge
 	for _, k := range frontier {
 		n := b.res.Node(k)
+		if n != nil && n.file != nil {
+			n.Expanded = true
+			if b.dir != DirIn {
+				imps, err := b.db.FileImports(ctx, []int64{n.fileID})
+				if err != nil {
+					return nil, err
+				}
+				for _, r := range imps {
+					fileRels = append(fileRels, r)
+				}
+				for _, c := range n.file {
+					if c.Container != "" || c.Kind == "text" {
+						continue
+					}
+					if _, ok := b.res.index[chunkKey(c.ID)]; !ok && b.full() {
+						b.res.Truncated = true
+						continue
+					}
+					key := b.addChunk(c, depth)
+					nextFile = append(nextFile, key)
+					fileEdges = append(fileEdges, Edge{From: k, To: key, Kind: "contains", Path: c.Path, Line: c.StartLine, Resolved: true})
+				}
+			}
+			continue
+		}
 		if n == nil || n.ID == 0 {
 			continue
 		}
@@ -336,8 +379,19 @@ func (b *builder) expand(ctx context.Context, frontier []string, depth int) ([]s
 			}
 		}
 	}
+	for _, r := range fileRels {
+		if b.full() {
+			b.res.Truncated = true
+			break
+		}
+		from := fmt.Sprintf("f%d", r.FileID)
+		b.addEdge(Edge{From: from, To: b.addUnresolved(targetLabel(r), depth), Kind: r.Kind, Path: b.res.Node(from).Path, Line: r.Line, rel: r.ID})
+	}
+	for _, e := range fileEdges {
+		b.addEdge(e)
+	}
 	if len(ids) == 0 {
-		return nil, nil
+		return nextFile, nil
 	}
 	var rels []store.GraphRelation
 	if b.dir != DirIn {
@@ -346,6 +400,11 @@ func (b *builder) expand(ctx context.Context, frontier []string, depth int) ([]s
 			return nil, err
 		}
 		rels = append(rels, out...)
+		orphans, err := b.orphanMembers(ctx, ids, byID)
+		if err != nil {
+			return nil, err
+		}
+		rels = append(rels, orphans...)
 		if len(fileNodes) > 0 {
 			var fids []int64
 			fseen := map[int64]bool{}
@@ -389,7 +448,40 @@ func (b *builder) expand(ctx context.Context, frontier []string, depth int) ([]s
 		if err != nil {
 			return nil, err
 		}
-		incoming = append(incoming, in...)
+		for _, r := range in {
+			if r.Kind != "contains" {
+				incoming = append(incoming, r)
+			}
+		}
+		// Containment by name and line, so each overload finds its own
+		// container edge (the stored target of a contains relation names
+		// the symbol, which overloads share).
+		var syms []string
+		for _, id := range ids {
+			if n := byID[id]; n.Kind != "file" {
+				syms = append(syms, n.Name)
+			}
+		}
+		cont, err := b.db.RelationsNamed(ctx, b.projectID, "contains", syms, b.maxNodes*4)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range cont {
+			if r.SrcChunk == 0 {
+				// The container type is in another file (Go methods).
+				if r.SrcChunk, err = b.containerBySymbol(ctx, r); err != nil {
+					return nil, err
+				}
+			}
+			for _, id := range ids {
+				n := byID[id]
+				if r.Target == n.Name && r.FileID == n.fileID && r.Line >= n.StartLine && r.Line <= n.EndLine {
+					r2 := r
+					r2.DstChunk = id
+					incoming = append(incoming, r2)
+				}
+			}
+		}
 		un, err := b.db.UnresolvedTo(ctx, b.projectID, names, b.maxNodes*4)
 		if err != nil {
 			return nil, err
@@ -405,6 +497,9 @@ func (b *builder) expand(ctx context.Context, frontier []string, depth int) ([]s
 				}
 			}
 		}
+	}
+	if err := b.fixOverloads(ctx, rels); err != nil {
+		return nil, err
 	}
 	// Load the chunks at the other end.
 	var need []int64
@@ -441,7 +536,7 @@ func (b *builder) expand(ctx context.Context, frontier []string, depth int) ([]s
 	}
 	sortRels(rels)
 	sortRels(incoming)
-	var next []string
+	next := nextFile
 	node := func(id int64) (string, bool) {
 		k := chunkKey(id)
 		if _, ok := b.res.index[k]; ok {
@@ -493,6 +588,110 @@ func (b *builder) expand(ctx context.Context, frontier []string, depth int) ([]s
 		b.addEdge(Edge{From: from, To: chunkKey(dst), Kind: r.Kind, Path: paths[r.FileID], Line: r.Line, Resolved: resolved, rel: r.ID})
 	}
 	return next, nil
+}
+
+// orphanMembers returns the contains relations of the frontier's types
+// whose source chunk is unknown because the member lives in another file
+// (Go methods), with source and target chunks filled in: the member is the
+// chunk with the target symbol in the type's directory whose lines hold
+// the relation.
+func (b *builder) orphanMembers(ctx context.Context, ids []int64, byID map[int64]*Node) ([]store.GraphRelation, error) {
+	var syms []string
+	bySym := map[string][]int64{}
+	for _, id := range ids {
+		if n := byID[id]; n.Kind == "type" {
+			if bySym[n.Name] == nil {
+				syms = append(syms, n.Name)
+			}
+			bySym[n.Name] = append(bySym[n.Name], id)
+		}
+	}
+	rels, err := b.db.OrphanRelationsFrom(ctx, b.projectID, "contains", syms, b.maxNodes*4)
+	if err != nil || len(rels) == 0 {
+		return nil, err
+	}
+	var out []store.GraphRelation
+	cache := map[string][]store.GraphChunk{}
+	for _, r := range rels {
+		list, ok := cache[r.Target]
+		if !ok {
+			if list, err = b.db.ChunksBySymbol(ctx, b.projectID, r.Target, DefaultMaxNodes); err != nil {
+				return nil, err
+			}
+			cache[r.Target] = list
+		}
+		for _, tid := range bySym[r.SrcSymbol] {
+			t := byID[tid]
+			for _, c := range list {
+				if c.FileID == r.FileID && r.Line >= c.StartLine && r.Line <= c.EndLine && path.Dir(c.Path) == path.Dir(t.Path) {
+					r2 := r
+					r2.SrcChunk, r2.DstChunk = tid, c.ID
+					out = append(out, r2)
+					break
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// containerBySymbol finds the type chunk a contains relation without a
+// source chunk comes from: the only type with its source symbol in the
+// relation's directory. 0 when there is none or several.
+func (b *builder) containerBySymbol(ctx context.Context, r store.GraphRelation) (int64, error) {
+	list, err := b.db.ChunksBySymbol(ctx, b.projectID, r.SrcSymbol, 20)
+	if err != nil {
+		return 0, err
+	}
+	paths, err := b.db.FilePaths(ctx, []int64{r.FileID})
+	if err != nil {
+		return 0, err
+	}
+	dir := path.Dir(paths[r.FileID])
+	var found int64
+	for _, c := range list {
+		if c.Kind == "type" && path.Dir(c.Path) == dir {
+			if found != 0 {
+				return 0, nil
+			}
+			found = c.ID
+		}
+	}
+	return found, nil
+}
+
+// fixOverloads points contains relations at the right overload: when one
+// container holds several members with the same symbol, every relation was
+// resolved to the same chunk; the relation's line tells which one it is.
+func (b *builder) fixOverloads(ctx context.Context, rels []store.GraphRelation) error {
+	count := map[string]int{}
+	for _, r := range rels {
+		if r.Kind == "contains" && r.DstChunk > 0 {
+			count[fmt.Sprint(r.SrcChunk, "|", r.Target)]++
+		}
+	}
+	cache := map[string][]store.GraphChunk{}
+	for i := range rels {
+		r := &rels[i]
+		if r.Kind != "contains" || r.DstChunk <= 0 || count[fmt.Sprint(r.SrcChunk, "|", r.Target)] < 2 {
+			continue
+		}
+		list, ok := cache[r.Target]
+		if !ok {
+			var err error
+			if list, err = b.db.ChunksBySymbol(ctx, b.projectID, r.Target, DefaultMaxNodes); err != nil {
+				return err
+			}
+			cache[r.Target] = list
+		}
+		for _, c := range list {
+			if c.FileID == r.FileID && r.Line >= c.StartLine && r.Line <= c.EndLine {
+				r.DstChunk = c.ID
+				break
+			}
+		}
+	}
+	return nil
 }
 
 func sortRels(rs []store.GraphRelation) {

@@ -237,8 +237,10 @@ func (x *extractor) doFunc(i int32, d funcDecl, sc scope) {
 	start, decos := x.leading(outer)
 	decos = append(decos, d.decorators...)
 	rels := sc.rels
-	if container != sc.container {
-		rels = typeRels{} // explicit container: filled in by run from the file's types
+	if container != sc.container || !method {
+		// free functions have none; an explicit container (Go receiver,
+		// C++ Foo::bar) is filled in by run from the file's types
+		rels = typeRels{}
 	}
 	c := Chunk{
 		Kind:       kind,
@@ -472,10 +474,11 @@ func (x *extractor) fileChunks() {
 	flush()
 }
 
-// onlyComments reports whether every item of run is a comment.
+// onlyComments reports whether every item of run is a comment or a
+// stray attribute.
 func (x *extractor) onlyComments(run []int32) bool {
 	for _, it := range run {
-		if !x.sp.docKinds[x.t.kind(it)] {
+		if k := x.t.kind(it); !x.sp.docKinds[k] && !x.sp.attrKinds[k] {
 			return false
 		}
 	}

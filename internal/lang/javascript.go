@@ -42,6 +42,19 @@ var jsSpec = &spec{
 		case "expression_statement": // "use strict"
 			c := t.first(i)
 			return c >= 0 && t.kind(c) == "string"
+		case "lexical_declaration", "variable_declaration": // const x = require('x')
+			n := 0
+			for c := t.first(i); c >= 0; c = t.next(c) {
+				if t.kind(c) != "variable_declarator" {
+					continue
+				}
+				v := t.field(c, "value")
+				if t.kind(v) != "call_expression" || t.text(t.field(v, "function")) != "require" {
+					return false
+				}
+				n++
+			}
+			return n > 0
 		}
 		return false
 	},

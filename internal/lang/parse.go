@@ -1,7 +1,9 @@
 package lang
 
 import (
+	"bytes"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -19,6 +21,9 @@ const (
 	// see tooBroken.
 	maxErrorShare      = 0.25
 	maxErrorBytesShare = 0.5
+	// minifiedMinBytes / minifiedLineBytes: see minified.
+	minifiedMinBytes  = 64 << 10
+	minifiedLineBytes = 1000
 )
 
 // scratch holds per-parse buffers reused across calls.
@@ -28,7 +33,7 @@ type scratch struct {
 }
 
 // panicHook, when set (by tests), observes panics that Parse recovered from.
-var panicHook func(path string, r any)
+var panicHook atomic.Pointer[func(path string, r any)]
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
@@ -40,13 +45,13 @@ func Parse(path, language string, src []byte) (res Result) {
 	if len(src) == 0 {
 		return Result{Language: language, Fallback: !Supported(language)}
 	}
-	if !Supported(language) || len(src) > maxParseBytes {
+	if !Supported(language) || len(src) > maxParseBytes || minified(src) {
 		return textResult(path, language, src)
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			if panicHook != nil {
-				panicHook(path, r)
+			if h := panicHook.Load(); h != nil {
+				(*h)(path, r)
 			}
 			res = textResult(path, language, src)
 		}
@@ -73,6 +78,16 @@ func Parse(path, language string, src []byte) (res Result) {
 		sc.prevs = x.prevs
 	}
 	return Result{Language: language, Chunks: x.chunks, Relations: x.rels}
+}
+
+// minified reports whether src looks like minified or generated one-line
+// code (at least 64 KiB with lines of more than 1000 bytes on average),
+// which syntax chunks would not make more useful.
+func minified(src []byte) bool {
+	if len(src) < minifiedMinBytes {
+		return false
+	}
+	return bytes.Count(src, []byte{'\n'})+1 < len(src)/minifiedLineBytes
 }
 
 // parse parses src with a pooled parser; nil when parsing failed or took
@@ -116,11 +131,12 @@ func tooBroken(t *tree) bool {
 	}
 	total, errs, errBytes := 0, 0, 0
 	for c := t.first(0); c >= 0; c = t.next(c) {
-		if !t.named(c) || t.nodes[c].flags&flagExtra != 0 {
+		isErr := t.kind(c) == "ERROR" // error nodes may be flagged extra
+		if !isErr && (!t.named(c) || t.nodes[c].flags&flagExtra != 0) {
 			continue
 		}
 		total++
-		if t.kind(c) == "ERROR" {
+		if isErr {
 			errs++
 			errBytes += int(t.nodes[c].end - t.nodes[c].start)
 		}

@@ -155,7 +155,11 @@ func rustImports(x *extractor, i int32) {
 	default:
 		target = t.text(a)
 	}
-	x.addImport(collapse(target), t.line(i))
+	switch target = collapse(target); target {
+	case "self", "super", "crate":
+		return // use super::*; names no module
+	}
+	x.addImport(target, t.line(i))
 }
 
 func rustTransparent(x *extractor, i int32) int32 {

@@ -16,8 +16,9 @@ func TestZZCorpus(t *testing.T) {
 		t.Skip()
 	}
 	ext := map[string]string{".go": "go", ".py": "python", ".js": "javascript", ".ts": "typescript", ".tsx": "tsx", ".java": "java", ".rs": "rust", ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".hpp": "cpp", ".cs": "csharp", ".rb": "ruby", ".php": "php"}
-	panicHook = func(p string, r any) { t.Errorf("panic %s: %v", p, r) }
-	defer func() { panicHook = nil }()
+	h := func(p string, r any) { t.Errorf("panic %s: %v", p, r) }
+	panicHook.Store(&h)
+	defer panicHook.Store(nil)
 	n, fb, chunks := 0, 0, 0
 	var slow []string
 	st := time.Now()

@@ -143,7 +143,7 @@ func (s *Server) register() {
 		Description: "What the index holds (files, chunks, embedding model), how far it lags behind the files on disk (a stat pass), " +
 			"indexing progress, and whether file changes are being watched.",
 		Annotations: ro,
-	}, withEnum[statusIn](nil), s.status)
+	}, emptyObject, s.status)
 	addTool(s, &sdk.Tool{
 		Name:  ToolReindex,
 		Title: "Re-index now",
@@ -156,7 +156,7 @@ func (s *Server) register() {
 // addTool registers a typed handler that answers with a text rendering and a
 // structured result. Errors (and panics) become tool errors, never a crashed
 // server.
-func addTool[In any](s *Server, t *sdk.Tool, schema *jsonschema.Schema, h func(context.Context, In) (answer, error)) {
+func addTool[In any](s *Server, t *sdk.Tool, schema any, h func(context.Context, In) (answer, error)) {
 	t.InputSchema = schema
 	sdk.AddTool(s.sdk, t, func(ctx context.Context, _ *sdk.CallToolRequest, in In) (res *sdk.CallToolResult, out any, err error) {
 		start := time.Now()
@@ -182,6 +182,12 @@ func withEnum[In any](enums map[string][]any) *jsonschema.Schema {
 	if err != nil {
 		panic(fmt.Sprintf("mcp: schema of %T: %v", *new(In), err))
 	}
+	for _, p := range sc.Properties {
+		// A nil slice is never sent: say "array", not ["null","array"].
+		if slices.Equal(p.Types, []string{"null", "array"}) {
+			p.Types, p.Type = nil, "array"
+		}
+	}
 	for name, values := range enums {
 		p := sc.Properties[name]
 		if p == nil {
@@ -191,6 +197,10 @@ func withEnum[In any](enums map[string][]any) *jsonschema.Schema {
 	}
 	return sc
 }
+
+// emptyObject is the schema of a tool without arguments; "properties" is
+// spelled out because some clients require it.
+var emptyObject = map[string]any{"type": "object", "properties": map[string]any{}, "additionalProperties": false}
 
 // contextSchema lets depth be a string or an integer ("auto", "1" or 1).
 func contextSchema() *jsonschema.Schema {

@@ -2,6 +2,20 @@
 // directories, .gitignore/.codectxignore rules (git's own list inside a work
 // tree), known extensions, size limit and symbolic links.
 //
+// Inside a git work tree the candidates come from `git ls-files --cached
+// --others --exclude-standard`; elsewhere (or when git is missing or fails) a
+// walk applies root and nested .gitignore files the way git does. On top of
+// both: directories named node_modules, target, build, dist, out, vendor,
+// .git, .idea, .vscode, __pycache__ and every hidden directory are skipped;
+// .codectxignore files (root and nested, gitignore syntax) exclude more;
+// only known extensions are kept (unless Options.AllFiles); symbolic links
+// are never followed and, like files over the size limit, are reported in
+// Result.Skipped. Both modes give the same answer on the same tree.
+//
+// The package also holds what other packages must share with the scanner:
+// the extension table (LanguageOf), the binary rule (IsBinary) and the
+// gitignore matcher (ParsePattern, IgnoreChecker).
+//
 // It must not read file contents beyond what ignore rules need, parse code, or
 // touch the database.
 package scan

@@ -33,22 +33,26 @@ func gitBinary() string {
 
 // UsesGit reports whether Scan takes its candidate list from git for this
 // root: git is on PATH and the root or an ancestor holds a ".git" entry.
-// (Scan still walks when git then fails.) Cheap: a few stats, no process.
+// (Scan still walks when git then fails or lists nothing.) Cheap: a few
+// stats, no process.
 func UsesGit(root string) bool {
-	if gitBinary() == "" {
-		return false
-	}
+	return gitBinary() != "" && GitDir(root) != ""
+}
+
+// GitDir returns the nearest directory at or above root holding a ".git"
+// entry (the top of its work tree), "" when there is none.
+func GitDir(root string) string {
 	abs, err := filepath.Abs(root)
 	if err != nil {
-		return false
+		return ""
 	}
 	for dir := abs; ; {
 		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			return true
+			return dir
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return false
+			return ""
 		}
 		dir = parent
 	}

@@ -266,3 +266,39 @@ func NewIgnoreChecker(root, name string) *IgnoreChecker {
 func (c *IgnoreChecker) Excluded(rel string, isDir bool) bool {
 	return c.t.excluded(rel, isDir)
 }
+
+// Rooted returns the pattern as a gitignore line relative to the root, for
+// a pattern read from the ignore file of directory dir (slash-separated,
+// relative to the root; "" for the root itself). Braces come out escaped, so
+// tools that read "{a,b}" as alternatives (ripgrep) see what git sees.
+func (p Pattern) Rooted(dir string) string {
+	var b strings.Builder
+	if p.negate {
+		b.WriteByte('!')
+	}
+	switch {
+	case dir != "" && p.anchored:
+		b.WriteString("/" + EscapeGlob(dir) + "/")
+	case dir != "":
+		b.WriteString("/" + EscapeGlob(dir) + "/**/")
+	case p.anchored:
+		b.WriteByte('/')
+	}
+	b.WriteString(p.glob)
+	if p.dirOnly {
+		b.WriteByte('/')
+	}
+	return b.String()
+}
+
+// EscapeGlob escapes the glob metacharacters of a literal path.
+func EscapeGlob(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`\*?[]{}!#`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

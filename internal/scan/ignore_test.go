@@ -92,3 +92,25 @@ func TestIgnoreTreePrecedence(t *testing.T) {
 		}
 	}
 }
+
+func TestRooted(t *testing.T) {
+	cases := []struct{ line, dir, want string }{
+		{"*.log", "", "*.log"},
+		{"/build.txt", "", "/build.txt"},
+		{"a/b/", "", "/a/b/"},
+		{"!keep.log", "", "!keep.log"},
+		{"*.gen.go", "sub", "/sub/**/*.gen.go"},
+		{"deep/x.txt", "sub", "/sub/deep/x.txt"},
+		{"!x/", "sub dir", "!/sub dir/**/x/"},
+		{"{a,b}", "c[1]", `/c\[1\]/**/\{a,b\}`},
+	}
+	for _, c := range cases {
+		p, err := ParsePattern(c.line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.Rooted(c.dir); got != c.want {
+			t.Errorf("%q in %q: %q, want %q", c.line, c.dir, got, c.want)
+		}
+	}
+}

@@ -378,3 +378,17 @@ func BenchmarkScanGOROOT(b *testing.B) {
 		})
 	}
 }
+
+func TestCodectxIgnoreLines(t *testing.T) {
+	root := trickyTree(t)
+	writeFile(t, root, "node_modules/.codectxignore", "never read\n")
+	writeFile(t, root, "secret/.codectxignore", "never read: the directory is ignored\n")
+	lines, err := CodectxIgnoreLines(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"secret/", "*.min.js", "/sub/gen.txt", "!/sub/**/important.min.js"}
+	if !reflect.DeepEqual(lines, want) {
+		t.Errorf("got %q, want %q", lines, want)
+	}
+}

@@ -139,6 +139,8 @@ type params struct {
 	WCos      float64            // normalised cosine
 	KindPrior map[string]float64 // added per chunk kind
 	TestDemo  float64            // subtracted for chunks of test files
+	DepDemo   float64            // subtracted for vendored / third-party dependency code
+	StubDemo  float64            // subtracted for declaration-only files (type stubs)
 	WFile     float64            // file-level aggregation: mean of the file's best base scores
 	FileTop   int                // how many of a file's chunks the file score averages
 	WGraph    float64            // share of other top candidates linked by a call relation
@@ -240,6 +242,12 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 		if in.snap.isTest[idx] {
 			s -= p.TestDemo
 		}
+		if in.snap.isDep[idx] {
+			s -= p.DepDemo
+		}
+		if in.snap.isStub[idx] {
+			s -= p.StubDemo
+		}
 		c.score = s
 		list = append(list, *c)
 	}
@@ -340,4 +348,27 @@ func IsTestPath(p string) bool {
 		}
 	}
 	return false
+}
+
+// IsDependencyPath reports whether a path lies in a directory that by
+// common convention holds vendored or installed third-party code
+// (node_modules, vendor, _vendor, third_party, site-packages, …), which a
+// question about the project is rarely about.
+func IsDependencyPath(p string) bool {
+	for _, dir := range strings.Split(strings.ToLower(path.Dir(p)), "/") {
+		switch dir {
+		case "node_modules", "bower_components", "vendor", "_vendor", "vendored", "third_party", "thirdparty",
+			"third-party", "site-packages", "dist-packages":
+			return true
+		}
+	}
+	return false
+}
+
+// IsStubPath reports whether a file only declares an API without
+// implementing it: Python type stubs (.pyi) and TypeScript declaration
+// files (.d.ts).
+func IsStubPath(p string) bool {
+	low := strings.ToLower(p)
+	return strings.HasSuffix(low, ".pyi") || strings.HasSuffix(low, ".d.ts") || strings.HasSuffix(low, ".d.mts") || strings.HasSuffix(low, ".d.cts")
 }

@@ -15,6 +15,8 @@ type snapshot struct {
 	chunks []store.ChunkMeta
 	byID   map[int64]int32 // chunk id → index in chunks
 	isTest []bool          // per chunk: the file looks like a test
+	isDep  []bool          // per chunk: the file is vendored / third-party dependency code
+	isStub []bool          // per chunk: the file only declares (type stubs, .d.ts)
 	// fileChunks lists, per file id, the chunk indexes of that file.
 	fileChunks map[int64][]int32
 
@@ -108,20 +110,23 @@ func readSnapshot(ctx context.Context, db *store.DB, p *store.Project) (*snapsho
 		chunks:     chunks,
 		byID:       make(map[int64]int32, len(chunks)),
 		isTest:     make([]bool, len(chunks)),
+		isDep:      make([]bool, len(chunks)),
+		isStub:     make([]bool, len(chunks)),
 		fileChunks: map[int64][]int32{},
 		model:      p.Model,
 	}
-	testFile := map[string]bool{}
+	type pathFlags struct{ test, dep, stub bool }
+	flags := map[string]pathFlags{}
 	for i := range chunks {
 		c := &chunks[i]
 		s.byID[c.ID] = int32(i)
 		s.fileChunks[c.FileID] = append(s.fileChunks[c.FileID], int32(i))
-		t, ok := testFile[c.Path]
+		f, ok := flags[c.Path]
 		if !ok {
-			t = IsTestPath(c.Path)
-			testFile[c.Path] = t
+			f = pathFlags{IsTestPath(c.Path), IsDependencyPath(c.Path), IsStubPath(c.Path)}
+			flags[c.Path] = f
 		}
-		s.isTest[i] = t
+		s.isTest[i], s.isDep[i], s.isStub[i] = f.test, f.dep, f.stub
 	}
 	return s, nil
 }

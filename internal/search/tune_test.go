@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"codectx/internal/embed"
 	"codectx/internal/eval"
@@ -64,7 +65,7 @@ func loadTune(t *testing.T, ctx context.Context, db *store.DB, emb embed.Embedde
 	return db, out
 }
 
-func evalParams(ctx context.Context, db *store.DB, qs []tuneQuery, p params, verbose bool) eval.Report {
+func evalParams(ctx context.Context, db *store.DB, qs []tuneQuery, p params, verbose bool, w *strings.Builder) eval.Report {
 	saved := defaultParams
 	defaultParams = p
 	defer func() { defaultParams = saved }()
@@ -78,9 +79,10 @@ func evalParams(ctx context.Context, db *store.DB, qs []tuneQuery, p params, ver
 		}
 		o := eval.Judge(q.task, hits)
 		if verbose && (o.SymbolRank == 0 || o.SymbolRank > 1) {
-			fmt.Printf("  %s sym %d file %d  %s\n", q.task.ID, o.SymbolRank, o.FileRank, q.task.Query)
+			fmt.Fprintf(w, "  %s sym %d file %d  %s\n", q.task.ID, o.SymbolRank, o.FileRank, q.task.Query)
+			fmt.Fprintf(w, "      want %v\n", q.task.Targets)
 			for i, h := range hits[:min(5, len(hits))] {
-				fmt.Printf("      %d %.3f %s:%s\n", i+1, r[i].score, h.File, h.Name)
+				fmt.Fprintf(w, "      %d %.3f %s:%s\n", i+1, r[i].score, h.File, h.Name)
 			}
 		}
 		outs = append(outs, o)
@@ -106,6 +108,36 @@ func TestTune(t *testing.T) {
 	for _, s := range sets {
 		_, all[s] = loadTune(t, ctx, db, emb, s)
 	}
+	if os.Getenv("CODECTX_TUNE_LOOP") != "" {
+		os.MkdirAll("/tmp/tune", 0o755)
+		for {
+			g, err := os.ReadFile("/tmp/tune/grid.jsonl")
+			if err != nil {
+				if _, err := os.Stat("/tmp/tune/stop"); err == nil {
+					return
+				}
+				time.Sleep(300 * time.Millisecond)
+				continue
+			}
+			os.Remove("/tmp/tune/grid.jsonl")
+			verbose := strings.HasPrefix(string(g), "v")
+			g = []byte(strings.TrimPrefix(string(g), "v"))
+			var buf strings.Builder
+			for _, line := range strings.Split(string(g), "\n") {
+				if strings.TrimSpace(line) == "" {
+					continue
+				}
+				p := defaultParams
+				if err := json.Unmarshal([]byte(line), &p); err != nil {
+					fmt.Fprintln(&buf, "bad line:", err)
+					continue
+				}
+				runGrid(ctx, db, sets, all, p, verbose, &buf)
+			}
+			os.WriteFile("/tmp/tune/out.tmp", []byte(buf.String()), 0o644)
+			os.Rename("/tmp/tune/out.tmp", "/tmp/tune/out.txt")
+		}
+	}
 	var grid []params
 	if g := os.Getenv("CODECTX_TUNE_GRID"); g != "" {
 		for _, line := range strings.Split(g, "\n") {
@@ -123,21 +155,27 @@ func TestTune(t *testing.T) {
 	}
 	verbose := os.Getenv("CODECTX_TUNE_VERBOSE") != ""
 	for _, p := range grid {
-		var line strings.Builder
-		var sumS, sumF float64
-		minS, minF5 := 1.0, 1.0
-		for _, s := range sets {
-			if verbose {
-				fmt.Println(s)
-			}
-			r := evalParams(ctx, db, all[s], p, verbose)
-			fmt.Fprintf(&line, " %s f5 %.3f fM %.3f sM %.3f |", s[:6], r.Overall.File.Recall5, r.Overall.File.MRR10, r.Overall.Symbol.MRR10)
-			sumS += r.Overall.Symbol.MRR10
-			sumF += r.Overall.File.MRR10
-			minS = min(minS, r.Overall.Symbol.MRR10)
-			minF5 = min(minF5, r.Overall.File.Recall5)
-		}
-		pj, _ := json.Marshal(p)
-		fmt.Printf("avgS %.3f minS %.3f minF5 %.3f avgF %.3f |%s %s\n", sumS/float64(len(sets)), minS, minF5, sumF/float64(len(sets)), line.String(), pj)
+		var buf strings.Builder
+		runGrid(ctx, db, sets, all, p, verbose, &buf)
+		fmt.Print(buf.String())
 	}
+}
+
+func runGrid(ctx context.Context, db *store.DB, sets []string, all map[string][]tuneQuery, p params, verbose bool, out *strings.Builder) {
+	var line strings.Builder
+	var sumS, sumF float64
+	minS, minF5 := 1.0, 1.0
+	for _, s := range sets {
+		if verbose {
+			fmt.Fprintln(out, s)
+		}
+		r := evalParams(ctx, db, all[s], p, verbose, out)
+		fmt.Fprintf(&line, " %s f5 %.3f fM %.3f sM %.3f |", s[:6], r.Overall.File.Recall5, r.Overall.File.MRR10, r.Overall.Symbol.MRR10)
+		sumS += r.Overall.Symbol.MRR10
+		sumF += r.Overall.File.MRR10
+		minS = min(minS, r.Overall.Symbol.MRR10)
+		minF5 = min(minF5, r.Overall.File.Recall5)
+	}
+	pj, _ := json.Marshal(p)
+	fmt.Fprintf(out, "avgS %.3f minS %.3f minF5 %.3f avgF %.3f |%s %s\n", sumS/float64(len(sets)), minS, minF5, sumF/float64(len(sets)), line.String(), pj)
 }

@@ -415,3 +415,64 @@ func (db *DB) ChunkAt(ctx context.Context, projectID int64, symbol, path string,
 	}
 	return list[0], true, nil
 }
+
+// RelationsNamed returns the relations of one kind of a project whose
+// target is one of names, resolved or not (index relations_target),
+// ordered by id, at most limit rows (limit <= 0: 1000).
+func (db *DB) RelationsNamed(ctx context.Context, projectID int64, kind string, names []string, limit int) ([]GraphRelation, error) {
+	if len(names) == 0 {
+		return nil, nil
+	}
+	if limit <= 0 {
+		limit = 1000
+	}
+	var out []GraphRelation
+	for start := 0; start < len(names) && len(out) < limit; start += 400 {
+		end := min(start+400, len(names))
+		args := []any{projectID}
+		for _, n := range names[start:end] {
+			args = append(args, n)
+		}
+		args = append(args, kind, limit-len(out))
+		rows, err := db.sql.QueryContext(ctx, "SELECT "+graphRelCols+" FROM relations WHERE project_id = ? AND target IN ("+
+			placeholders(end-start)+") AND kind = ? ORDER BY id LIMIT ?", args...)
+		if err != nil {
+			return nil, db.classify("read relations", err)
+		}
+		if out, err = scanGraphRelations(rows, out); err != nil {
+			return nil, db.classify("read relations", err)
+		}
+	}
+	return out, nil
+}
+
+// OrphanRelationsFrom returns the relations of one kind whose source
+// symbol is one of symbols but that have no source chunk (index
+// relations_src_symbol): e.g. Go methods declared in another file than
+// their type, whose contains relation could not be tied to the type chunk.
+func (db *DB) OrphanRelationsFrom(ctx context.Context, projectID int64, kind string, symbols []string, limit int) ([]GraphRelation, error) {
+	if len(symbols) == 0 {
+		return nil, nil
+	}
+	if limit <= 0 {
+		limit = 1000
+	}
+	var out []GraphRelation
+	for start := 0; start < len(symbols) && len(out) < limit; start += 400 {
+		end := min(start+400, len(symbols))
+		args := []any{projectID}
+		for _, s := range symbols[start:end] {
+			args = append(args, s)
+		}
+		args = append(args, kind, limit-len(out))
+		rows, err := db.sql.QueryContext(ctx, "SELECT "+graphRelCols+" FROM relations WHERE project_id = ? AND src_symbol IN ("+
+			placeholders(end-start)+") AND kind = ? AND src_chunk IS NULL ORDER BY id LIMIT ?", args...)
+		if err != nil {
+			return nil, db.classify("read relations", err)
+		}
+		if out, err = scanGraphRelations(rows, out); err != nil {
+			return nil, db.classify("read relations", err)
+		}
+	}
+	return out, nil
+}

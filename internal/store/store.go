@@ -20,7 +20,7 @@ import (
 )
 
 // SchemaVersion is the version this build reads and writes.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // ErrNewerSchema is returned when the database was written by a newer codectx.
 var ErrNewerSchema = errors.New("database schema is newer than this codectx")
@@ -195,6 +195,20 @@ CREATE INDEX IF NOT EXISTS relations_src ON relations(src_chunk);
 CREATE INDEX IF NOT EXISTS relations_dst ON relations(dst_chunk);
 CREATE INDEX IF NOT EXISTS relations_target ON relations(project_id, target);
 CREATE INDEX IF NOT EXISTS relations_src_symbol ON relations(project_id, src_symbol);
+`,
+	// version 2: relevance feedback
+	`
+CREATE TABLE IF NOT EXISTS feedback (
+	id          INTEGER PRIMARY KEY,
+	project_id  INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+	query       TEXT NOT NULL,
+	query_key   TEXT NOT NULL,
+	path        TEXT NOT NULL,
+	symbol      TEXT NOT NULL,
+	vote        INTEGER NOT NULL,
+	created_at  INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS feedback_key ON feedback(project_id, query_key);
 `,
 }
 

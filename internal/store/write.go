@@ -49,8 +49,8 @@ func (db *DB) EnsureProject(ctx context.Context, root string) (*Project, error) 
 	return db.Project(ctx, root)
 }
 
-// DeleteProject removes every row of a project (files, chunks, FTS rows,
-// relations); cached vectors stay, they are shared by content.
+// DeleteProject removes every indexed row of a project (files, chunks, FTS
+// rows, relations) and resets it; cached vectors and feedback stay.
 func (db *DB) DeleteProject(ctx context.Context, id int64) error {
 	return db.inTx(ctx, "delete project", func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE project_id = ?)", id); err != nil {
@@ -65,7 +65,8 @@ func (db *DB) DeleteProject(ctx context.Context, id int64) error {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM files WHERE project_id = ?", id); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, "DELETE FROM projects WHERE id = ?", id)
+		// The project row stays (its feedback survives a rebuild); it is reset.
+		_, err := tx.ExecContext(ctx, "UPDATE projects SET model = '', indexed_at = 0, dirty = 0, generation = generation + 1 WHERE id = ?", id)
 		return err
 	})
 }

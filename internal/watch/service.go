@@ -233,8 +233,8 @@ func (s *Service) Fresh(ctx context.Context, maxWait time.Duration) Freshness {
 		}
 		return f
 	}
-	if watching && st.Pending == 0 {
-		return f
+	if watching && st.Pending == 0 && st.Indexed {
+		return f // the watcher saw nothing since a pass of this process
 	}
 	wctx, cancel := context.WithTimeout(ctx, maxWait)
 	defer cancel()

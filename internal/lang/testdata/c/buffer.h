@@ -50,4 +50,10 @@ int buffer_append(buffer_t *b,
 
 static inline void *xalloc(size_t n) { return malloc(n); }
 
+typedef struct {
+    int x, y;
+} point_t;
+
+int buffer_len(const buffer_t *b);
+
 #endif

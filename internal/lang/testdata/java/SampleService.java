@@ -61,6 +61,13 @@ public class SampleService extends BaseService<User> implements UserLookup, Audi
         int weight() { return ordinal(); }
     }
 
+    Runnable task() {
+        return new Runnable() {
+            @Override
+            public void run() { execute(); }
+        };
+    }
+
     record Pair(String a, int b) {
         Pair {
             java.util.Objects.requireNonNull(a);

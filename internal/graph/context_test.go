@@ -1,0 +1,292 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+func TestClassify(t *testing.T) {
+	cases := []struct {
+		q       string
+		kind    string
+		depth   int
+		callers bool
+	}{
+		{"how is the retry policy implemented", IntentImplementation, 2, false},
+		{"How does the scheduler pick the next job?", IntentImplementation, 2, false},
+		{"what is the algorithm behind the cache eviction", IntentImplementation, 2, false},
+		{"Agent 的 ReAct 循环是怎么实现的", IntentImplementation, 2, false},
+		{"如何压缩上下文", IntentImplementation, 2, false},
+		{"why does the request body disappear after a 303 redirect", IntentImplementation, 2, false},
+		{"who calls compressIfNeeded", IntentUsage, 1, true},
+		{"where is UserRepository used", IntentUsage, 1, true},
+		{"callers of Transport.RoundTrip", IntentUsage, 1, true},
+		{"where does the encoder call MarshalJSON", IntentUsage, 1, true},
+		{"shouldRetryRequest 在哪里用到", IntentUsage, 1, true},
+		{"谁调用了 compress 函数", IntentUsage, 1, true},
+		{"where is the default timeout defined", IntentLocation, 0, false},
+		{"database config", IntentLocation, 0, false},
+		{"where does the 'superfluous WriteHeader' warning come from", IntentLocation, 0, false},
+		{"服务器请求头大小上限定义在哪", IntentLocation, 0, false},
+		{"日志的配置入口", IntentLocation, 0, false},
+		{"token budget packing", IntentImplementation, 1, false},
+		{"", IntentImplementation, 1, false},
+	}
+	for _, c := range cases {
+		got := Classify(c.q)
+		if got.Kind != c.kind || got.Depth != c.depth || got.FavourCallers != c.callers {
+			t.Errorf("Classify(%q) = %+v, want %s depth %d callers %v", c.q, got, c.kind, c.depth, c.callers)
+		}
+	}
+}
+
+func TestParseDepth(t *testing.T) {
+	for in, want := range map[string]int{"": -1, "auto": -1, "0": 0, "1": 1, "2": 2} {
+		if got, err := ParseDepth(in); err != nil || got != want {
+			t.Errorf("ParseDepth(%q) = %d, %v", in, got, err)
+		}
+	}
+	for _, bad := range []string{"3", "-1", "deep"} {
+		if _, err := ParseDepth(bad); err == nil {
+			t.Errorf("ParseDepth(%q) accepted", bad)
+		}
+	}
+}
+
+// assemble runs Assemble on the fixture with the given seeds (symbols).
+func (f *fixture) assemble(t *testing.T, q, depth string, budget int, seeds ...string) *ContextResult {
+	t.Helper()
+	var ss []Seed
+	for i, s := range seeds {
+		ss = append(ss, Seed{ChunkID: f.chunk(t, s).ID, Score: 1 - 0.1*float64(i)})
+	}
+	res, err := Assemble(context.Background(), f.db, f.pid, ContextOptions{Query: q, Depth: depth, Budget: budget, Seeds: ss})
+	if err != nil {
+		t.Fatalf("assemble: %v", err)
+	}
+	return res
+}
+
+func symbols(r *ContextResult) []string {
+	var out []string
+	for _, c := range r.Chunks() {
+		out = append(out, c.Symbol)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestExpansionDepths(t *testing.T) {
+	f := indexFixture(t, "ctxproj")
+	const q = "compress buffer blocks"
+	want := map[string][]string{
+		"0": {"Compressor.CompressBuffer"},
+		"1": {"Compressor", "Compressor.CompressBuffer", "WriteCompressedBuffer", "compressBlocks", "compressBufferBlocksStats", "splitBlocks"},
+		"2": {"ArchiveBuffer", "Compressor", "Compressor.CompressBuffer", "WriteCompressedBuffer", "compressBlock", "compressBlocks", "compressBufferBlocksStats", "splitBlocks"},
+	}
+	for _, d := range []string{"0", "1", "2"} {
+		r := f.assemble(t, q, d, 100000, "Compressor.CompressBuffer")
+		if got := symbols(r); strings.Join(got, " ") != strings.Join(want[d], " ") {
+			t.Errorf("depth %s: got %v\nwant %v", d, got, want[d])
+		}
+		if r.Depth != int(d[0]-'0') {
+			t.Errorf("depth %s reported as %d", d, r.Depth)
+		}
+	}
+	// Reasons say why each chunk is there.
+	r := f.assemble(t, q, "2", 100000, "Compressor.CompressBuffer")
+	reasons := map[string]string{}
+	for _, c := range r.Chunks() {
+		reasons[c.Symbol] = c.Reason
+	}
+	for sym, want := range map[string]string{
+		"Compressor.CompressBuffer": "seed, score 1.00",
+		"compressBlocks":            "called by Compressor.CompressBuffer",
+		"WriteCompressedBuffer":     "calls Compressor.CompressBuffer",
+		"Compressor":                "container of Compressor.CompressBuffer",
+		"compressBlock":             "called by compressBlocks",
+		"ArchiveBuffer":             "calls WriteCompressedBuffer",
+	} {
+		if reasons[sym] != want {
+			t.Errorf("reason of %s = %q, want %q", sym, reasons[sym], want)
+		}
+	}
+	// validateInput shares nothing with the question: filtered out.
+	if strings.Contains(r.Text(), "validateInput(in []byte) —") {
+		t.Error("irrelevant callee entered the context")
+	}
+	// Grouped per file, in source order: the type header before its method.
+	md := r.Text()
+	if i, j := strings.Index(md, "### Compressor —"), strings.Index(md, "### Compressor.CompressBuffer("); i < 0 || j < i {
+		t.Errorf("type header should precede its method:\n%s", md)
+	}
+	if strings.Count(md, "\n## compress/compress.go\n") != 1 || strings.Count(md, "\n## compress/writer.go\n") != 1 {
+		t.Errorf("files not grouped:\n%s", md)
+	}
+	// Auto: an implementation question goes two hops.
+	if r := f.assemble(t, "how does compress buffer blocks work", "auto", 100000, "Compressor.CompressBuffer"); r.Depth != 2 || r.Intent.Kind != IntentImplementation {
+		t.Errorf("auto: intent %+v depth %d", r.Intent, r.Depth)
+	}
+}
+
+func TestHubDoesNotFlood(t *testing.T) {
+	f := indexFixture(t, "ctxproj")
+	countJobs := func(r *ContextResult) int {
+		n := 0
+		for _, c := range r.Chunks() {
+			if strings.HasPrefix(c.Symbol, "compressJob") {
+				n++
+			}
+		}
+		return n
+	}
+	// The hub is a callee of the seed: its 31 callers must not follow it in.
+	r := f.assemble(t, "compress buffer blocks stats", "2", 100000, "Compressor.CompressBuffer")
+	if n := countJobs(r); n != 0 {
+		t.Errorf("%d callers of the hub entered through it:\n%v", n, symbols(r))
+	}
+	// Asked about the hub itself: callers are capped.
+	r = f.assemble(t, "who calls compressBufferBlocksStats", "auto", 100000, "compressBufferBlocksStats")
+	if r.Intent.Kind != IntentUsage {
+		t.Fatalf("intent %+v", r.Intent)
+	}
+	if n := countJobs(r); n == 0 || n > DefaultParams.MaxPerNode {
+		t.Errorf("callers of a seed hub: %d, want 1..%d", n, DefaultParams.MaxPerNode)
+	}
+	if len(r.Chunks()) > 1+DefaultParams.MaxPerNode {
+		t.Errorf("%d chunks for a hub seed", len(r.Chunks()))
+	}
+}
+
+func TestHubPenalty(t *testing.T) {
+	if hubPenalty(3, 8) != 1 || hubPenalty(8, 8) != 1 {
+		t.Error("no penalty expected at or below the limit")
+	}
+	if p := hubPenalty(32, 8); p < 0.49 || p > 0.51 {
+		t.Errorf("hubPenalty(32, 8) = %v, want 0.5", p)
+	}
+}
+
+var markerRE = regexp.MustCompile(`^… \((\d+) more lines; read (\S+) --offset (\d+) --limit (\d+)\)$`)
+
+// checkLines fails when a line inside a code fence of md is not a whole
+// line of some fixture file (a line cut in the middle).
+func checkLines(t *testing.T, root, md string) {
+	t.Helper()
+	whole := map[string]bool{}
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, _ := os.ReadFile(p)
+			for _, l := range strings.Split(string(b), "\n") {
+				whole[l] = true
+			}
+		}
+		return nil
+	})
+	in := false
+	for _, l := range strings.Split(md, "\n") {
+		if strings.HasPrefix(l, "```") {
+			in = !in
+			continue
+		}
+		if in && !whole[l] {
+			t.Errorf("line %q is not a whole source line", l)
+		}
+		if strings.HasPrefix(l, "…") && !markerRE.MatchString(l) {
+			t.Errorf("bad marker %q", l)
+		}
+	}
+}
+
+func TestBudget(t *testing.T) {
+	f := indexFixture(t, "ctxproj")
+	// A chunk far bigger than small budgets.
+	var b strings.Builder
+	b.WriteString("package compress\n\n// compressHuge compresses a buffer in one long function.\nfunc compressHuge(buf []byte) []byte {\n\tvar out []byte\n")
+	for i := range 300 {
+		fmt.Fprintf(&b, "\tout = append(out, buf[%d%%len(buf)]^byte(%d)) // step %d of the buffer compression\n", i, i, i)
+	}
+	b.WriteString("\treturn out\n}\n")
+	if err := os.WriteFile(filepath.Join(f.root, "compress", "huge.go"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.reindex(t)
+	seeds := []string{"compressHuge", "Compressor.CompressBuffer", "compressBlocks", "splitBlocks"}
+	shortened := false
+	prev := -1
+	for _, budget := range []int{1, 20, 60, 100, 150, 200, 300, 500, 800, 1200, 2000, 4000, 8000} {
+		for _, depth := range []string{"0", "2"} {
+			r := f.assemble(t, "compress buffer blocks", depth, budget, seeds...)
+			n, err := CountTokens(r.Text())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n > budget || r.Tokens != n {
+				t.Errorf("budget %d depth %s: %d tokens (reported %d)", budget, depth, n, r.Tokens)
+			}
+			checkLines(t, f.root, r.Text())
+			for _, c := range r.Chunks() {
+				if c.Shortened {
+					shortened = true
+					m := markerRE.FindStringSubmatch(c.Omitted)
+					if m == nil || m[2] != c.File || m[1] != m[4] {
+						t.Errorf("marker %q for %s", c.Omitted, c.File)
+					}
+					if !strings.Contains(c.Content, "func ") {
+						t.Errorf("shortened %s lost its signature:\n%s", c.Symbol, c.Content)
+					}
+				}
+			}
+			if depth == "0" {
+				if len(r.Chunks()) < prev {
+					t.Errorf("budget %d holds fewer chunks (%d) than a smaller one (%d)", budget, len(r.Chunks()), prev)
+				}
+				prev = len(r.Chunks())
+			}
+		}
+	}
+	if !shortened {
+		t.Error("no budget shortened the huge chunk")
+	}
+	// A roomy budget keeps everything whole.
+	r := f.assemble(t, "compress buffer blocks", "0", 100000, seeds...)
+	for _, c := range r.Chunks() {
+		if c.Shortened {
+			t.Errorf("%s shortened with a roomy budget", c.Symbol)
+		}
+	}
+	// The highest-scored chunk wins when only one fits.
+	r = f.assemble(t, "compress buffer blocks", "0", 250, "Compressor.CompressBuffer", "compressHuge")
+	if cs := r.Chunks(); len(cs) == 0 || cs[0].Symbol != "Compressor.CompressBuffer" {
+		t.Errorf("budget 250 kept %v", symbols(r))
+	}
+}
+
+func TestContextDeterministic(t *testing.T) {
+	f := indexFixture(t, "ctxproj")
+	for _, budget := range []int{300, 8000} {
+		a := f.assemble(t, "compress buffer blocks", "2", budget, "Compressor.CompressBuffer", "compressBlocks")
+		for range 3 {
+			b := f.assemble(t, "compress buffer blocks", "2", budget, "Compressor.CompressBuffer", "compressBlocks")
+			if a.Text() != b.Text() {
+				t.Fatalf("budget %d: output differs between runs:\n%s\n---\n%s", budget, a.Text(), b.Text())
+			}
+		}
+	}
+}
+
+func TestCountTokens(t *testing.T) {
+	n, err := CountTokens("hello world")
+	if err != nil || n != 2 {
+		t.Errorf("CountTokens = %d, %v; want 2", n, err)
+	}
+	if n, _ := CountTokens("<|endoftext|>"); n < 2 {
+		t.Errorf("special token text counted as %d tokens", n)
+	}
+}

@@ -1,0 +1,7 @@
+package server
+
+// Run starts a server "quickly" <fast>.
+func Run() error {
+	s := &Server{}
+	return s.ListenAndServe()
+}

@@ -1,0 +1,6 @@
+package com.acme.service;
+
+/** Looks users up. */
+public interface UserLookup {
+    User findUserById(long id);
+}

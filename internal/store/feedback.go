@@ -1,0 +1,107 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Judgement is one recorded up/down vote on a search result for a query.
+// Results are remembered by path and symbol, which survive re-indexing.
+type Judgement struct {
+	ID        int64  `json:"id"`
+	Query     string `json:"query"`
+	QueryKey  string `json:"query_key"`
+	Path      string `json:"path"`
+	Symbol    string `json:"symbol"`
+	Vote      int    `json:"vote"` // +1 up, -1 down
+	CreatedAt int64  `json:"created_at"`
+}
+
+// ChunkRef identifies a chunk for feedback.
+type ChunkRef struct {
+	ID     int64
+	Path   string
+	Symbol string
+	Name   string
+}
+
+// ChunkRef looks a chunk up by id within a project.
+func (db *DB) ChunkRef(ctx context.Context, projectID, chunkID int64) (*ChunkRef, error) {
+	r := &ChunkRef{ID: chunkID}
+	err := db.sql.QueryRowContext(ctx, "SELECT path, symbol, name FROM chunks WHERE id = ? AND project_id = ?", chunkID, projectID).
+		Scan(&r.Path, &r.Symbol, &r.Name)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("no result with id %d in this project (ids come from `codectx search --json`)", chunkID)
+	}
+	if err != nil {
+		return nil, db.classify("read chunk", err)
+	}
+	return r, nil
+}
+
+// AddJudgement records a vote; it never deletes anything.
+func (db *DB) AddJudgement(ctx context.Context, projectID int64, j Judgement) error {
+	_, err := db.sql.ExecContext(ctx, "INSERT INTO feedback(project_id, query, query_key, path, symbol, vote, created_at) VALUES (?,?,?,?,?,?,?)",
+		projectID, j.Query, j.QueryKey, j.Path, j.Symbol, j.Vote, time.Now().Unix())
+	return db.classify("record feedback", err)
+}
+
+// Judgements lists a project's votes, newest first; with key set, only those for that query key.
+func (db *DB) Judgements(ctx context.Context, projectID int64, key string) ([]Judgement, error) {
+	q := "SELECT id, query, query_key, path, symbol, vote, created_at FROM feedback WHERE project_id = ?"
+	args := []any{projectID}
+	if key != "" {
+		q += " AND query_key = ?"
+		args = append(args, key)
+	}
+	rows, err := db.sql.QueryContext(ctx, q+" ORDER BY id DESC", args...)
+	if err != nil {
+		return nil, db.classify("read feedback", err)
+	}
+	defer rows.Close()
+	var out []Judgement
+	for rows.Next() {
+		var j Judgement
+		if err := rows.Scan(&j.ID, &j.Query, &j.QueryKey, &j.Path, &j.Symbol, &j.Vote, &j.CreatedAt); err != nil {
+			return nil, db.classify("read feedback", err)
+		}
+		out = append(out, j)
+	}
+	return out, db.classify("read feedback", rows.Err())
+}
+
+// ClearJudgements removes every vote of a project and returns how many.
+func (db *DB) ClearJudgements(ctx context.Context, projectID int64) (int64, error) {
+	res, err := db.sql.ExecContext(ctx, "DELETE FROM feedback WHERE project_id = ?", projectID)
+	if err != nil {
+		return 0, db.classify("clear feedback", err)
+	}
+	return res.RowsAffected()
+}
+
+// VoteKey is the map key FeedbackVotes uses for a result.
+func VoteKey(path, symbol string) string { return path + "\x00" + symbol }
+
+// FeedbackVotes sums the votes per result (VoteKey) for one query key.
+func (db *DB) FeedbackVotes(ctx context.Context, projectID int64, key string) (map[string]int, error) {
+	rows, err := db.sql.QueryContext(ctx, "SELECT path, symbol, sum(vote) FROM feedback WHERE project_id = ? AND query_key = ? GROUP BY path, symbol", projectID, key)
+	if err != nil {
+		return nil, db.classify("read feedback", err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var p, s string
+		var v int
+		if err := rows.Scan(&p, &s, &v); err != nil {
+			return nil, db.classify("read feedback", err)
+		}
+		if v != 0 {
+			out[VoteKey(p, s)] = v
+		}
+	}
+	return out, db.classify("read feedback", rows.Err())
+}
