@@ -2,10 +2,12 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"codectx/internal/mcp"
+	"codectx/pkg/codectx"
 )
 
 func init() { commands = append(commands, mcpCmd) }
@@ -26,6 +28,9 @@ an index is indexed in the background; file changes are watched and
 re-indexed incrementally. Diagnostics go to stderr (-v for more).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkServeRoot(root); err != nil {
+				return err
+			}
 			p, err := openProject(root, false)
 			if err != nil {
 				return err
@@ -47,4 +52,24 @@ re-indexed incrementally. Diagnostics go to stderr (-v for more).`,
 	c.Flags().StringVar(&root, "root", ".", "project root")
 	c.Flags().BoolVar(&noWatch, "no-watch", false, "do not watch files; run a stat pass before each search instead")
 	return c
+}
+
+// checkServeRoot refuses to serve the home directory or the file system
+// root: MCP clients often start servers there, and indexing it in the
+// background would walk everything the user owns.
+func checkServeRoot(root string) error {
+	abs, err := codectx.ResolveRoot(root)
+	if err != nil {
+		return err
+	}
+	home, _ := os.UserHomeDir()
+	if home != "" {
+		if h, err := filepath.EvalSymlinks(home); err == nil {
+			home = h
+		}
+	}
+	if abs == filepath.Dir(abs) || (home != "" && abs == home) {
+		return usagef("refusing to serve %s (the home directory or /): pass --root PROJECT_DIR (MCP clients may start servers in the home directory)", abs)
+	}
+	return nil
 }

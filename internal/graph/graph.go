@@ -192,9 +192,14 @@ func Build(ctx context.Context, db *store.DB, projectID int64, opt Options) (*Re
 		}
 		frontier = next
 	}
+	var notes []string
 	if b.res.Truncated {
-		b.res.Note = fmt.Sprintf("graph cut at %d nodes; use a smaller --depth or a narrower --direction", maxNodes)
+		notes = append(notes, fmt.Sprintf("graph cut at %d nodes; use a smaller --depth or a narrower --direction", maxNodes))
 	}
+	if b.hiddenByName > 0 {
+		notes = append(notes, fmt.Sprintf("%d more unresolved calls that match only by name are not shown", b.hiddenByName))
+	}
+	b.res.Note = strings.Join(notes, "; ")
 	b.res.sortEdges()
 	return b.res, nil
 }
@@ -255,6 +260,21 @@ type builder struct {
 	seen      map[int64]bool    // relation ids already turned into edges
 	edgeKeys  map[string]bool   // from|to|kind already present
 	unres     map[string]string // unresolved label → node key
+
+	hiddenByName int // unresolved incoming calls left out (maxByName)
+}
+
+// maxByName bounds the unresolved callers matched by name shown per node.
+const maxByName = 10
+
+// dirDistance is how many directory steps separate the files a and b.
+func dirDistance(a, b string) int {
+	da, db := strings.Split(path.Dir(a), "/"), strings.Split(path.Dir(b), "/")
+	i := 0
+	for i < len(da) && i < len(db) && da[i] == db[i] {
+		i++
+	}
+	return len(da) - i + len(db) - i
 }
 
 func chunkKey(id int64) string { return fmt.Sprintf("c%d", id) }
@@ -486,16 +506,37 @@ func (b *builder) expand(ctx context.Context, frontier []string, depth int) ([]s
 		if err != nil {
 			return nil, err
 		}
+		var ufids []int64
 		for _, r := range un {
-			// Attach to every frontier node this name denotes.
-			for _, id := range ids {
-				n := byID[id]
+			ufids = append(ufids, r.FileID)
+		}
+		upaths, err := b.db.FilePaths(ctx, ufids)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range ids {
+			// Calls matched only by name: nearest files first, at most
+			// maxByName per node (common names match all over a project).
+			n := byID[id]
+			var mine []store.GraphRelation
+			for _, r := range un {
 				if r.Target == n.short || r.Target == n.Name {
-					r2 := r
-					r2.DstChunk = -id // negative: matched by name, not resolved
-					incoming = append(incoming, r2)
+					r.DstChunk = -id // negative: matched by name, not resolved
+					mine = append(mine, r)
 				}
 			}
+			sort.SliceStable(mine, func(i, j int) bool {
+				di, dj := dirDistance(n.Path, upaths[mine[i].FileID]), dirDistance(n.Path, upaths[mine[j].FileID])
+				if di != dj {
+					return di < dj
+				}
+				return mine[i].ID < mine[j].ID
+			})
+			if len(mine) > maxByName {
+				b.hiddenByName += len(mine) - maxByName
+				mine = mine[:maxByName]
+			}
+			incoming = append(incoming, mine...)
 		}
 	}
 	if err := b.fixOverloads(ctx, rels); err != nil {

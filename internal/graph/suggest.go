@@ -49,8 +49,9 @@ func Suggest(ctx context.Context, db *store.DB, projectID int64, name string, n 
 		}
 		return out
 	}
-	// Same first letters of the short name: typos after the start.
-	for _, k := range []int{3, 1} {
+	// Same first letters of the short name: typos after the start (the
+	// longer prefix first, so close names are not crowded out).
+	for _, k := range []int{max(3, utf8.RuneCountInString(short)-2), 3, 1} {
 		for _, p := range prefixes(short, k) {
 			if err := add(db.SymbolsWithShortPrefix(ctx, projectID, p, 300)); err != nil {
 				return nil, err
@@ -79,20 +80,29 @@ func Suggest(ctx context.Context, db *store.DB, projectID int64, name string, n 
 	}
 	type scored struct {
 		s     string
-		class int // 0 contains/is contained, 1 near
+		class int // 0 contains what was typed, 1 near
 		dist  int
 	}
 	lname, lshort := strings.ToLower(name), strings.ToLower(short)
+	dotted := name != short
 	var list []scored
 	for s := range cands {
 		ls := strings.ToLower(s)
 		lss := strings.ToLower(store.ShortName(s))
-		d := min(Levenshtein(lname, ls), Levenshtein(lshort, lss))
-		class := 1
-		if strings.Contains(ls, lname) || (len(lshort) >= 3 && strings.Contains(lss, lshort)) || (len(lss) >= 3 && strings.Contains(lshort, lss)) {
-			class = 0
+		var d, class int
+		if dotted {
+			// Container and member both count: compare whole names.
+			d, class = Levenshtein(lname, ls), 1
+			if strings.Contains(ls, lname) {
+				class = 0
+			}
+		} else {
+			d, class = min(Levenshtein(lname, ls), Levenshtein(lshort, lss)), 1
+			if len(lshort) >= 3 && strings.Contains(lss, lshort) {
+				class = 0 // what was typed is part of the name
+			}
 		}
-		limit := max(2, utf8.RuneCountInString(short)/3)
+		limit := max(2, utf8.RuneCountInString(name)/3)
 		if class == 1 && d > limit {
 			continue
 		}

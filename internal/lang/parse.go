@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 )
@@ -77,7 +78,39 @@ func Parse(path, language string, src []byte) (res Result) {
 	if cap(x.prevs) > cap(sc.prevs) {
 		sc.prevs = x.prevs
 	}
-	return Result{Language: language, Chunks: x.chunks, Relations: x.rels}
+	res = Result{Language: language, Chunks: x.chunks, Relations: x.rels}
+	sanitize(&res)
+	return res
+}
+
+// sanitize replaces invalid UTF-8 in the names taken from the source
+// (contents are already cleaned when they are cut).
+func sanitize(res *Result) {
+	fix := func(s *string) {
+		if !utf8.ValidString(*s) {
+			*s = validUTF8(*s)
+		}
+	}
+	fixAll := func(l []string) {
+		for k := range l {
+			fix(&l[k])
+		}
+	}
+	for k := range res.Chunks {
+		c := &res.Chunks[k]
+		fix(&c.Name)
+		fix(&c.Symbol)
+		fix(&c.Container)
+		fixAll(c.Extends)
+		fixAll(c.Implements)
+		fixAll(c.Decorators)
+	}
+	for k := range res.Relations {
+		r := &res.Relations[k]
+		fix(&r.Source)
+		fix(&r.Target)
+		fix(&r.Qualifier)
+	}
 }
 
 // minified reports whether src looks like minified or generated one-line

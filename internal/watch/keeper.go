@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -116,7 +117,7 @@ func (k *Keeper) Run(ctx context.Context) {
 		k.runStart = start
 		k.mu.Unlock()
 
-		sum, err := k.run(ctx, k.progress)
+		sum, err := k.safeRun(ctx)
 
 		k.mu.Lock()
 		k.running = false
@@ -148,6 +149,18 @@ func (k *Keeper) Run(ctx context.Context) {
 			k.signal()
 		}
 	}
+}
+
+// safeRun runs one pass, turning a panic into an error so that a bug in
+// the pipeline cannot take the server down.
+func (k *Keeper) safeRun(ctx context.Context) (sum *index.Summary, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			k.log.Error("index pass panicked", "panic", r, "stack", string(debug.Stack()))
+			sum, err = nil, fmt.Errorf("index pass failed: internal error: %v", r)
+		}
+	}()
+	return k.run(ctx, k.progress)
 }
 
 // finishAll releases every waiter when the keeper stops.

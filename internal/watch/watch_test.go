@@ -316,3 +316,23 @@ func TestIgnoreDatabaseFiles(t *testing.T) {
 		}
 	}
 }
+
+func TestKeeperSurvivesPanic(t *testing.T) {
+	calls := 0
+	k := NewKeeper(func(ctx context.Context, _ func(index.Progress)) (*index.Summary, error) {
+		calls++
+		if calls == 1 {
+			panic("boom")
+		}
+		return &index.Summary{}, nil
+	}, nil, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go k.Run(ctx)
+	if err := k.Sync(ctx); err == nil || !strings.Contains(err.Error(), "boom") {
+		t.Errorf("first pass: %v", err)
+	}
+	if err := k.Sync(ctx); err != nil {
+		t.Errorf("second pass: %v", err)
+	}
+}

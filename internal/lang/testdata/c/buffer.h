@@ -56,4 +56,9 @@ typedef struct {
 
 int buffer_len(const buffer_t *b);
 
+struct outer {
+    struct inner { int a; } in;
+    int b;
+};
+
 #endif

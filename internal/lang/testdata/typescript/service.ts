@@ -48,3 +48,12 @@ export function create<T>(ctor: new () => T): T {
 }
 
 const enabled: boolean = true;
+
+export class Outer {
+  build() {
+    class Inner extends Base {
+      run() { this.go(); }
+    }
+    return new Inner();
+  }
+}

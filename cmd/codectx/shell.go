@@ -1,0 +1,271 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/chzyer/readline"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"codectx/pkg/codectx"
+)
+
+func init() { commands = append(commands, shellCmd) }
+
+func shellCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "shell [PATH]",
+		Short: "Interactive prompt: /index, /search, /context, /graph, /grep, /read, /stats",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			root := "."
+			if len(args) == 1 {
+				root = args[0]
+			}
+			p, err := openProject(root, false)
+			if err != nil {
+				return err
+			}
+			sh := &shell{ctx: cmd.Context(), out: cmd.OutOrStdout(), proj: p}
+			defer func() { sh.proj.Close() }()
+			return sh.run(os.Stdin)
+		},
+	}
+}
+
+// shell is the interactive prompt: a thin layer over the same API the
+// commands use; every line is one call and its rendering.
+type shell struct {
+	ctx  context.Context
+	out  io.Writer
+	proj *codectx.Project
+}
+
+const shellHelp = `commands:
+  /index [path]                  index the current project, or index PATH and switch to it
+  /search <query>                hybrid search (a line without a slash searches too)
+  /context <query>               repository-level context within 8000 tokens
+  /graph <name>                  relations of a type, method or function
+  /grep <pattern>                exact search (regular expression)
+  /read <file> [offset] [limit]  numbered lines of a file
+  /stats                         what the index holds
+  /help                          this list
+  /quit                          leave (Ctrl-D too)`
+
+// run reads lines until /quit or end of input: with line editing and history
+// on a terminal, plainly otherwise.
+func (s *shell) run(in *os.File) error {
+	fmt.Fprintf(s.out, "codectx shell on %s — /help for commands\n", s.proj.Root())
+	if term.IsTerminal(int(in.Fd())) {
+		home := filepath.Dir(s.proj.DB())
+		rl, err := readline.NewEx(&readline.Config{
+			Prompt:          "codectx> ",
+			HistoryFile:     filepath.Join(home, "shell_history"),
+			InterruptPrompt: "^C",
+			EOFPrompt:       "/quit",
+			AutoComplete: readline.NewPrefixCompleter(
+				readline.PcItem("/index"), readline.PcItem("/search"), readline.PcItem("/context"),
+				readline.PcItem("/graph"), readline.PcItem("/grep"), readline.PcItem("/read"),
+				readline.PcItem("/stats"), readline.PcItem("/help"), readline.PcItem("/quit"),
+			),
+		})
+		if err != nil {
+			return fmt.Errorf("start line editor: %w", err)
+		}
+		defer rl.Close()
+		for {
+			line, err := rl.Readline()
+			if errors.Is(err, readline.ErrInterrupt) {
+				continue
+			}
+			if err != nil { // io.EOF
+				return nil
+			}
+			if s.exec(line) {
+				return nil
+			}
+		}
+	}
+	return s.loop(in)
+}
+
+// loop runs lines from r without a prompt (pipes, tests).
+func (s *shell) loop(r io.Reader) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	for sc.Scan() {
+		if s.exec(sc.Text()) {
+			return nil
+		}
+	}
+	return sc.Err()
+}
+
+// exec runs one line and reports whether the shell should end. Errors are
+// printed as one line; the shell goes on.
+func (s *shell) exec(line string) bool {
+	line = strings.TrimSpace(line)
+	if line == "" {
+		return false
+	}
+	cmd, arg := line, ""
+	if i := strings.IndexAny(line, " \t"); i >= 0 {
+		cmd, arg = line[:i], strings.TrimSpace(line[i+1:])
+	}
+	if !strings.HasPrefix(cmd, "/") {
+		cmd, arg = "/search", line
+	}
+	var err error
+	switch cmd {
+	case "/quit", "/exit", "/q":
+		return true
+	case "/help", "/?":
+		fmt.Fprintln(s.out, shellHelp)
+	case "/index":
+		err = s.index(arg)
+	case "/search":
+		err = s.search(arg)
+	case "/context":
+		err = s.context(arg)
+	case "/graph":
+		err = s.graph(arg)
+	case "/grep":
+		err = s.grep(arg)
+	case "/read":
+		err = s.read(arg)
+	case "/stats":
+		err = s.stats()
+	default:
+		err = fmt.Errorf("unknown command %s (try /help)", cmd)
+	}
+	if err != nil {
+		fmt.Fprintln(s.out, "error: "+firstLine(err.Error()))
+	}
+	return false
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func (s *shell) index(arg string) error {
+	if arg == "" {
+		sum, err := s.proj.Index(s.ctx, codectx.IndexOptions{})
+		if err != nil {
+			return err
+		}
+		printSummary(s.out, s.out, sum)
+		return nil
+	}
+	p, err := openProject(arg, false)
+	if err != nil {
+		return fmt.Errorf("%w; staying on %s", err, s.proj.Root())
+	}
+	sum, err := p.Index(s.ctx, codectx.IndexOptions{})
+	if err != nil {
+		p.Close()
+		return fmt.Errorf("%w; staying on %s", err, s.proj.Root())
+	}
+	printSummary(s.out, s.out, sum)
+	if sum.TotalChunks == 0 {
+		p.Close()
+		fmt.Fprintf(s.out, "%s has nothing to index; staying on %s\n", p.Root(), s.proj.Root())
+		return nil
+	}
+	s.proj.Close()
+	s.proj = p
+	fmt.Fprintf(s.out, "switched to %s\n", p.Root())
+	return nil
+}
+
+func (s *shell) search(q string) error {
+	if q == "" {
+		return errors.New("usage: /search <query>")
+	}
+	res, err := s.proj.Search(s.ctx, codectx.SearchOptions{Query: q, K: codectx.DefaultSearchK})
+	if err != nil {
+		return err
+	}
+	printSearch(s.out, res)
+	return nil
+}
+
+func (s *shell) context(q string) error {
+	if q == "" {
+		return errors.New("usage: /context <query>")
+	}
+	res, err := s.proj.Context(s.ctx, codectx.ContextOptions{Query: q})
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(s.out, ensureNewline(res.Text()))
+	return nil
+}
+
+func (s *shell) graph(name string) error {
+	if name == "" {
+		return errors.New("usage: /graph <name>")
+	}
+	res, err := s.proj.Graph(s.ctx, codectx.GraphOptions{Name: name})
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(s.out, ensureNewline(res.Text()))
+	return nil
+}
+
+func (s *shell) grep(pattern string) error {
+	if pattern == "" {
+		return errors.New("usage: /grep <pattern>")
+	}
+	res, err := s.proj.Grep(s.ctx, codectx.GrepOptions{Pattern: pattern})
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(s.out, ensureNewline(res.Text()))
+	return nil
+}
+
+func (s *shell) read(arg string) error {
+	f := strings.Fields(arg)
+	if len(f) == 0 || len(f) > 3 {
+		return errors.New("usage: /read <file> [offset] [limit]")
+	}
+	opt := codectx.ReadOptions{File: f[0]}
+	for i, dst := range []*int{&opt.Offset, &opt.Limit} {
+		if len(f) > i+1 {
+			n, err := strconv.Atoi(f[i+1])
+			if err != nil || n < 1 {
+				return fmt.Errorf("usage: /read <file> [offset] [limit]: %q is not a positive number", f[i+1])
+			}
+			*dst = n
+		}
+	}
+	res, err := s.proj.Read(s.ctx, opt)
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(s.out, ensureNewline(res.Text()))
+	return nil
+}
+
+func (s *shell) stats() error {
+	st, err := s.proj.Stats(s.ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(s.out, "project: %s\nfiles: %d\nchunks: %d\nrelations: %d (%d resolved)\nembedding_model: %s\n",
+		s.proj.Root(), st.Files, st.Chunks, st.Relations, st.Resolved, st.EmbeddingModel)
+	return nil
+}

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestShellSession(t *testing.T) {
+	dir := t.TempDir()
+	flagDB = filepath.Join(dir, "db", "index.db")
+	t.Cleanup(func() { flagDB = "" })
+	t.Setenv("EMBEDDING_PROVIDER", "local")
+	a := filepath.Join(dir, "a")
+	b := filepath.Join(dir, "b")
+	empty := filepath.Join(dir, "empty")
+	for p, body := range map[string]string{
+		filepath.Join(a, "svc.go"):    "package a\n\n// Compress shrinks the conversation history.\nfunc Compress(h []string) []string { return trim(h) }\n\nfunc trim(h []string) []string { return h[:1] }\n",
+		filepath.Join(b, "tool.py"):   "class Runner:\n    def run_tools(self, calls):\n        return [c() for c in calls]\n",
+		filepath.Join(empty, "x.bin"): "",
+	} {
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(body), 0o644)
+	}
+	p, err := openProject(a, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	sh := &shell{ctx: context.Background(), out: &out, proj: p}
+	defer func() { sh.proj.Close() }()
+	script := strings.Join([]string{
+		"/index",
+		"/search compress conversation history",
+		"/graph Compress",
+		"/grep func trim",
+		"/read svc.go 3 2",
+		"/read svc.go x",
+		"/bogus",
+		"/index " + filepath.Join(dir, "missing"),
+		"/index " + empty,
+		"/stats",
+		"/index " + b,
+		"run tools",
+		"/quit",
+		"/stats", // never reached
+	}, "\n")
+	if err := sh.loop(strings.NewReader(script)); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, want := range []string{
+		"svc.go:3-4",                         // search hit
+		"Compress",                           // graph
+		"calls",                              // graph edge to trim
+		"svc.go:6:",                          // grep hit
+		"     3→// Compress shrinks",         // read with offset
+		"error: usage: /read",                // bad number
+		"error: unknown command /bogus",      // unknown
+		"no such directory; staying on " + a, // missing path
+		"nothing to index; staying on " + a,  // empty project
+		"switched to " + b,                   // switch
+		"tool.py",                            // search in the new project
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q\n---\n%s", want, got)
+		}
+	}
+	if strings.Count(got, "project: ") != 1 {
+		t.Errorf("/stats after /quit ran, or /stats missing:\n%s", got)
+	}
+	if sh.proj.Root() != b {
+		t.Errorf("current project %s, want %s", sh.proj.Root(), b)
+	}
+}
