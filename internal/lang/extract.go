@@ -3,7 +3,7 @@ package lang
 import (
 	"bytes"
 	"path"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -107,7 +107,7 @@ type extractor struct {
 	lines   []int // byte offset of the start of every line
 }
 
-// run walks the tree and returns the chunks and relations.
+// run walks the tree and fills x.chunks (in source order) and x.rels.
 func (x *extractor) run() {
 	x.calls = map[callKey]struct{}{}
 	x.imports = map[string]struct{}{}
@@ -119,16 +119,16 @@ func (x *extractor) run() {
 		c := &x.chunks[k]
 		if c.Kind == KindMethod && c.Extends == nil && c.Implements == nil {
 			if tr, ok := x.types[c.Container]; ok {
-				c.Extends, c.Implements = tr.extends, tr.implements
+				c.Extends, c.Implements = slices.Clone(tr.extends), slices.Clone(tr.implements)
 			}
 		}
 	}
-	sort.SliceStable(x.chunks, func(a, b int) bool {
-		ca, cb := &x.chunks[a], &x.chunks[b]
-		if ca.StartLine != cb.StartLine {
-			return ca.StartLine < cb.StartLine
+	// source order, outer before inner
+	slices.SortStableFunc(x.chunks, func(a, b Chunk) int {
+		if a.StartLine != b.StartLine {
+			return a.StartLine - b.StartLine
 		}
-		return ca.EndLine > cb.EndLine
+		return b.EndLine - a.EndLine
 	})
 }
 
@@ -249,8 +249,8 @@ func (x *extractor) doFunc(i int32, d funcDecl, sc scope) {
 		StartLine:  t.line(start),
 		EndLine:    t.endLine(outer),
 		Container:  container,
-		Extends:    rels.extends,
-		Implements: rels.implements,
+		Extends:    slices.Clone(rels.extends),
+		Implements: slices.Clone(rels.implements),
 		Decorators: decos,
 		Content:    x.content(start, outer),
 	}

@@ -75,6 +75,11 @@ func TestParseTypeScript(t *testing.T) {
 			{kind: KindFunction, name: "distance(a: Point, b: Point)", symbol: "distance", start: 41, end: 43},
 			{kind: KindFunction, name: "create(ctor: new () => T)", symbol: "create", start: 46, end: 48},
 			{kind: KindFile, name: "enabled", start: 50, end: 50},
+			// a class declared inside a method is nested in the outer class
+			{kind: KindType, name: "Outer", start: 52, end: 59},
+			{kind: KindMethod, name: "Outer.build()", symbol: "Outer.build", start: 53, end: 58, container: "Outer"},
+			{kind: KindType, name: "Outer.Inner", start: 54, end: 56, container: "Outer", extends: []string{"Base"}},
+			{kind: KindMethod, name: "Outer.Inner.run()", symbol: "Outer.Inner.run", start: 55, end: 55, container: "Outer.Inner", extends: []string{"Base"}},
 		},
 		rels: []relWant{
 			{kind: RelImports, target: "@angular/core", line: 1},
@@ -88,8 +93,16 @@ func TestParseTypeScript(t *testing.T) {
 			{kind: RelCalls, source: "UserService.onEvent", target: "find", qual: "this"},
 			{kind: RelCalls, source: "distance", target: "sqrt", qual: "Math"},
 			{kind: RelCalls, source: "create", target: "ctor", qual: ""},
+			{kind: RelContains, source: "Outer", target: "Outer.Inner"},
+			{kind: RelContains, source: "Outer.Inner", target: "Outer.Inner.run"},
+			{kind: RelExtends, source: "Outer.Inner", target: "Base"},
+			{kind: RelCalls, source: "Outer.Inner.run", target: "go", qual: "this", line: 55},
+			{kind: RelCalls, source: "Outer.build", target: "Inner", qual: ""},
 		},
-		noRels: []relWant{{kind: RelImports, target: "path", qual: "*"}},
+		noRels: []relWant{
+			{kind: RelImports, target: "path", qual: "*"},
+			{kind: RelCalls, source: "Outer.build", target: "go", qual: "*"}, // belongs to Inner.run
+		},
 	})
 }
 

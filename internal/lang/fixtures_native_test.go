@@ -63,6 +63,8 @@ func TestParseC(t *testing.T) {
 			{kind: KindFunction, name: "xalloc(size_t n)", symbol: "xalloc", start: 51, end: 51},
 			{kind: KindType, name: "point_t", start: 53, end: 55},
 			{kind: KindFile, name: "buffer_len", start: 57, end: 57},
+			{kind: KindType, name: "outer", start: 59, end: 62},
+			{kind: KindType, name: "outer.inner", start: 60, end: 60, container: "outer"},
 		},
 		noChunks: []string{"BUFFER_H"},
 		rels: []relWant{
@@ -71,6 +73,7 @@ func TestParseC(t *testing.T) {
 			{kind: RelCalls, source: "buffer_new", target: "list_init", qual: ""},
 			{kind: RelCalls, source: "buffer_append", target: "buffer_grow", qual: ""},
 			{kind: RelCalls, source: "buffer_append", target: "write", qual: ""},
+			{kind: RelContains, source: "outer", target: "outer.inner"},
 		},
 		noRels: []relWant{
 			{kind: RelImports, target: "stdio.h", qual: "*"},

@@ -38,6 +38,17 @@ var panicHook atomic.Pointer[func(path string, r any)]
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
+// maxPooledNodes: buffers of larger trees are not kept for reuse.
+const maxPooledNodes = 1 << 20
+
+// putScratch returns buffers to the pool unless they grew very large.
+func putScratch(sc *scratch) {
+	if cap(sc.nodes) > maxPooledNodes || cap(sc.prevs) > maxPooledNodes {
+		return
+	}
+	scratchPool.Put(sc)
+}
+
 // Parse chunks one file and extracts its relations. language is one of the
 // scanner's names ("" or unknown means text). path is the project-relative
 // path (used for text chunk names). It never panics and never fails: any
@@ -64,7 +75,7 @@ func Parse(path, language string, src []byte) (res Result) {
 	}
 	defer tr.Close()
 	sc := scratchPool.Get().(*scratch)
-	defer scratchPool.Put(sc)
+	defer putScratch(sc)
 	sc.nodes = flatten(tr.RootNode(), sc.nodes)
 	t := &tree{g: g, src: src, nodes: sc.nodes}
 	if tooBroken(t) {

@@ -105,11 +105,6 @@ func (t *tree) role(i int32) role {
 // named reports whether node i is a named node.
 func (t *tree) named(i int32) bool { return i >= 0 && t.nodes[i].flags&flagNamed != 0 }
 
-// isError reports whether node i is an ERROR node or a MISSING node.
-func (t *tree) isError(i int32) bool {
-	return t.nodes[i].flags&flagMissing != 0 || t.kind(i) == "ERROR"
-}
-
 // first returns the first child of i, or -1.
 func (t *tree) first(i int32) int32 {
 	if i < 0 {
@@ -188,24 +183,6 @@ func (t *tree) childKind(i int32, kinds ...string) int32 {
 		for _, want := range kinds {
 			if k == want {
 				return c
-			}
-		}
-	}
-	return -1
-}
-
-// descKind returns the first descendant of i (pre-order) whose kind is one of
-// kinds, or -1.
-func (t *tree) descKind(i int32, kinds ...string) int32 {
-	if i < 0 {
-		return -1
-	}
-	end := t.subtreeEnd(i)
-	for j := i + 1; j < end; j++ {
-		k := t.kind(j)
-		for _, want := range kinds {
-			if k == want {
-				return j
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"path"
 	"strings"
@@ -138,6 +139,8 @@ type params struct {
 	WName     float64            // idf-weighted share of keyword groups matched in the name
 	WCos      float64            // normalised cosine
 	KindPrior map[string]float64 // added per chunk kind
+	WLen      float64            // × log2(lines) / log2(LenCap), capped at 1: longer code bodies hold more logic
+	LenCap    float64            // line count at which the length prior saturates
 	TestDemo  float64            // subtracted for chunks of test files
 	DepDemo   float64            // subtracted for vendored / third-party dependency code
 	StubDemo  float64            // subtracted for declaration-only files (type stubs)
@@ -155,6 +158,7 @@ var defaultParams = params{
 	WCos:      0.30,
 	KindPrior: map[string]float64{"method": 0.06, "function": 0.06, "type": 0.03, "file": 0, "text": -0.03},
 	TestDemo:  0.05,
+	LenCap:    200,
 	WFile:     0,
 	FileTop:   3,
 	WGraph:    0,
@@ -239,6 +243,10 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 			s += p.WCos * (v - cosMin) / (cosMax - cosMin)
 		}
 		s += p.KindPrior[ch.Kind]
+		if p.WLen != 0 && p.LenCap > 1 {
+			lines := float64(max(ch.EndLine-ch.StartLine+1, 1))
+			s += p.WLen * min(math.Log2(lines)/math.Log2(p.LenCap), 1)
+		}
 		if in.snap.isTest[idx] {
 			s -= p.TestDemo
 		}

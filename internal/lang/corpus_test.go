@@ -10,8 +10,11 @@ import (
 	"time"
 )
 
-func TestZZCorpus(t *testing.T) {
-	root := os.Getenv("CORPUS")
+// TestCorpus parses every source file below $LANG_CORPUS (skipped when
+// unset) and reports panics, broken invariants, fallbacks and slow files; a
+// development aid for checking the extractors on real code.
+func TestCorpus(t *testing.T) {
+	root := os.Getenv("LANG_CORPUS")
 	if root == "" {
 		t.Skip()
 	}
@@ -39,7 +42,7 @@ func TestZZCorpus(t *testing.T) {
 		n++
 		if res.Fallback {
 			fb++
-			if os.Getenv("SHOWFB") != "" {
+			if os.Getenv("LANG_CORPUS_FALLBACKS") != "" {
 				t.Logf("fallback %s", p)
 			}
 		}
