@@ -171,6 +171,9 @@ func Assemble(ctx context.Context, db *store.DB, projectID int64, opt ContextOpt
 	if v := os.Getenv("DBG_MINREL"); v != "" {
 		fmt.Sscan(v, &p.MinRelevance)
 	}
+	if v := os.Getenv("DBG_DECAY"); v != "" {
+		fmt.Sscan(v, &p.HopDecay)
+	}
 	if v := os.Getenv("DBG_PERNODE"); v != "" {
 		fmt.Sscan(v, &p.MaxPerNode)
 		fmt.Sscan(v, &p.MaxPerSeed)
@@ -398,6 +401,9 @@ func expandContext(ctx context.Context, db *store.DB, projectID int64, frontier 
 			continue
 		}
 		s := e.from.score * p.HopDecay * e.weight * (0.4 + 0.6*r) * damp
+		if os.Getenv("DBG_SCORE") == "2" {
+			s = e.from.score * e.weight * damp * (p.HopDecay + (1-p.HopDecay)*r)
+		}
 		byFrom[e.from.c.ID] = append(byFrom[e.from.c.ID], scoredEdge{e, c, s, r})
 	}
 	var next []*cand

@@ -242,7 +242,9 @@ func (w *writer) process(jobs []job) error {
 	ctx, cancel := context.WithCancel(w.ctx)
 	defer cancel()
 	threads := w.opt.Threads
-	in := make(chan job, threads*2)
+	// A bounded window: at most threads×4 files are queued, being parsed or
+	// waiting for the collector, so memory stays flat on huge trees.
+	in := make(chan job, threads)
 	out := make(chan outcome, threads*2)
 	var wg sync.WaitGroup
 	for range threads {

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"codectx/pkg/codectx"
+)
+
+// runCLI executes the command tree in-process and returns stdout and the error.
+func runCLI(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	flagDB, flagVerbose = "", false
+	root := newRoot()
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&out)
+	root.SetArgs(args)
+	err := root.Execute()
+	return out.String(), err
+}
+
+func TestCLIBadInput(t *testing.T) {
+	t.Setenv("EMBEDDING_PROVIDER", "local")
+	dir := t.TempDir()
+	db := filepath.Join(dir, "index.db")
+	proj := filepath.Join(dir, "proj")
+	os.MkdirAll(proj, 0o755)
+	os.WriteFile(filepath.Join(proj, "a.go"), []byte("package a\n\nfunc A() {}\n"), 0o644)
+	file := filepath.Join(proj, "a.go")
+
+	cases := []struct {
+		name    string
+		args    []string
+		wantErr string
+		usage   bool
+	}{
+		{name: "missing path", args: []string{"index", filepath.Join(dir, "nope"), "--db", db}, wantErr: "no such directory"},
+		{name: "file as root", args: []string{"index", file, "--db", db}, wantErr: "not a directory"},
+		{name: "not indexed", args: []string{"stats", proj, "--db", db}, wantErr: "run `codectx index`"},
+		{name: "search not indexed", args: []string{"search", "x", "--root", proj, "--db", db}, wantErr: "codectx index"},
+		{name: "empty search", args: []string{"search", "", "--root", proj, "--db", db}, usage: true},
+		{name: "bad flag", args: []string{"index", "--nope"}, usage: true},
+		{name: "empty grep", args: []string{"grep", "", "--root", proj}, usage: true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := runCLI(t, tc.args...)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			var ue usageError
+			if tc.usage != errors.As(err, &ue) {
+				t.Fatalf("usage error = %v, want %v (%v)", !tc.usage, tc.usage, err)
+			}
+			if tc.wantErr != "" && !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("error %q lacks %q", err, tc.wantErr)
+			}
+			if tc.name == "not indexed" && !errors.Is(err, codectx.ErrNotIndexed) {
+				t.Fatalf("want ErrNotIndexed, got %v", err)
+			}
+		})
+	}
+
+	// A corrupt database names --rebuild; --rebuild recovers.
+	if _, err := runCLI(t, "index", proj, "--db", db); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(db, bytes.Repeat([]byte("garbage!"), 1000), 0o644)
+	os.Remove(db + "-wal")
+	os.Remove(db + "-shm")
+	_, err := runCLI(t, "index", proj, "--db", db)
+	if err == nil || !strings.Contains(err.Error(), "--rebuild") {
+		t.Fatalf("corrupt database: %v", err)
+	}
+	out, err := runCLI(t, "index", proj, "--db", db, "--rebuild")
+	if err != nil || !strings.Contains(out, "1 changed") {
+		t.Fatalf("--rebuild: %v\n%s", err, out)
+	}
+	out, err = runCLI(t, "stats", proj, "--db", db, "--json")
+	if err != nil || !strings.Contains(out, `"files": 1`) {
+		t.Fatalf("stats after rebuild: %v\n%s", err, out)
+	}
+}
