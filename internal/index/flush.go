@@ -7,14 +7,12 @@ import (
 	"codectx/internal/store"
 )
 
-// flush embeds what the pending files need and writes them in one transaction.
-func (w *writer) flush() error {
-	if len(w.pending) == 0 {
+// flush embeds what a batch of files needs and writes it in one transaction.
+// It runs on the writer goroutine.
+func (w *writer) flush(pending []outcome) error {
+	if len(pending) == 0 {
 		return nil
 	}
-	pending := w.pending
-	w.pending, w.pendingN = nil, 0
-
 	var files []*store.FileRecord
 	var touches []store.Touch
 	for _, o := range pending {
@@ -40,6 +38,8 @@ func (w *writer) flush() error {
 	if err != nil {
 		return err
 	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	w.fileIDs = append(w.fileIDs, res.FileIDs...)
 	w.names = append(w.names, res.Names...)
 	w.sum.Unchanged += len(touches)
@@ -65,6 +65,13 @@ func (w *writer) embed(files []*store.FileRecord) (map[string]bool, error) {
 	if len(hashes) == 0 {
 		return nil, nil
 	}
+	hits, embedded := 0, 0
+	defer func() {
+		w.mu.Lock()
+		w.sum.CacheHits += hits
+		w.sum.Embedded += embedded
+		w.mu.Unlock()
+	}()
 	cached, err := w.opt.DB.CachedVectors(w.ctx, w.model, hashes)
 	if err != nil {
 		return nil, err
@@ -78,12 +85,12 @@ func (w *writer) embed(files []*store.FileRecord) (map[string]bool, error) {
 		for ci := range f.Chunks {
 			h := string(f.Chunks[ci].TextHash)
 			if cached[h] {
-				w.sum.CacheHits++
+				hits++
 				continue
 			}
 			if k, ok := seen[h]; ok {
 				owners[k] = append(owners[k], slot{fi, ci})
-				w.sum.CacheHits++
+				hits++
 				continue
 			}
 			seen[h] = len(texts)
@@ -114,7 +121,7 @@ func (w *writer) embed(files []*store.FileRecord) (map[string]bool, error) {
 		for i, v := range vecs {
 			assign(start+i, v)
 		}
-		w.sum.Embedded += end - start
+		embedded += end - start
 	}
 	if batchErr == nil {
 		return nil, nil
@@ -153,7 +160,7 @@ func (w *writer) embed(files []*store.FileRecord) (map[string]bool, error) {
 				for i, v := range vecs {
 					assign(ks[start+i], v)
 				}
-				w.sum.Embedded += len(batch)
+				embedded += len(batch)
 			}
 		}
 		if err != nil {
@@ -170,8 +177,10 @@ func (w *writer) embed(files []*store.FileRecord) (map[string]bool, error) {
 	}
 	for fi, err := range failedFiles {
 		failed[files[fi].Path] = true
+		w.mu.Lock()
 		w.sum.Failed++
 		w.sum.Warnings = append(w.sum.Warnings, Warning{Path: files[fi].Path, Reason: "embedding failed: " + err.Error()})
+		w.mu.Unlock()
 	}
 	return failed, nil
 }

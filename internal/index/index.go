@@ -207,8 +207,8 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	if err := opt.DB.FinishRun(ctx, proj.ID, model); err != nil {
 		return sum, err
 	}
-	if st, err := opt.DB.Stats(ctx, &store.Project{ID: proj.ID}); err == nil {
-		sum.TotalChunks = st.Chunks
+	if n, err := opt.DB.ChunkCount(ctx, proj.ID); err == nil {
+		sum.TotalChunks = n
 	}
 	sum.ElapsedSec = time.Since(start).Seconds()
 	progress(Progress{Phase: "done", Done: w.done, Total: len(jobs), Chunks: sum.Chunks})
@@ -226,8 +226,7 @@ type writer struct {
 	total    int
 	done     int
 
-	pending     []outcome
-	pendingN    int // chunks in pending
+	mu          sync.Mutex // guards sum, fileIDs and names (collector and writer goroutines)
 	fileIDs     []int64
 	names       []string
 	removeLater []string
@@ -273,38 +272,70 @@ func (w *writer) process(jobs []job) error {
 	}()
 	go func() { wg.Wait(); close(out) }()
 
+	// The writer goroutine embeds and commits full batches while the
+	// collector keeps taking parsed files: parsing and writing overlap.
+	batches := make(chan []outcome, 1)
+	writeErr := make(chan error, 1)
+	go func() {
+		var first error
+		for b := range batches {
+			if first != nil {
+				continue // drain after a failure
+			}
+			if err := w.flush(b); err != nil {
+				first = err
+				cancel()
+			}
+		}
+		writeErr <- first
+	}()
+	var pending []outcome
+	pendingN := 0
 	last := time.Now()
 	for o := range out {
 		w.done++
+		w.mu.Lock()
 		if o.warning != nil {
 			w.sum.Warnings = append(w.sum.Warnings, *o.warning)
 		}
+		if o.failed {
+			w.sum.Failed++
+		}
+		chunks := w.sum.Chunks
+		w.mu.Unlock()
 		switch {
 		case o.failed:
-			w.sum.Failed++
 		case o.remove:
 			w.removeLater = append(w.removeLater, o.file.Path)
 		default:
-			w.pending = append(w.pending, o)
+			pending = append(pending, o)
 			if o.record != nil {
-				w.pendingN += len(o.record.Chunks)
+				pendingN += len(o.record.Chunks)
 			}
 		}
-		if len(w.pending) >= batchFiles || w.pendingN >= batchChunks {
-			if err := w.flush(); err != nil {
-				cancel()
-				return err
+		if len(pending) >= batchFiles || pendingN >= batchChunks {
+			select {
+			case batches <- pending:
+			case <-ctx.Done():
 			}
+			pending, pendingN = nil, 0
 		}
 		if time.Since(last) > 100*time.Millisecond {
 			last = time.Now()
-			w.progress(Progress{Phase: "index", Done: w.done, Total: w.total, Chunks: w.sum.Chunks})
+			w.progress(Progress{Phase: "index", Done: w.done, Total: w.total, Chunks: chunks})
 		}
+	}
+	if len(pending) > 0 && ctx.Err() == nil {
+		batches <- pending
+	}
+	close(batches)
+	if err := <-writeErr; err != nil {
+		return err
 	}
 	if err := w.ctx.Err(); err != nil {
 		return fmt.Errorf("index interrupted: %w", err)
 	}
-	return w.flush()
+	return nil
 }
 
 // work reads, hashes and parses one file. It runs on the worker goroutines.

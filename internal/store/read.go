@@ -209,3 +209,10 @@ func placeholders(n int) string {
 	}
 	return strings.Repeat("?,", n-1) + "?"
 }
+
+// ChunkCount is the number of chunks of a project (cheap: an index range count).
+func (db *DB) ChunkCount(ctx context.Context, projectID int64) (int, error) {
+	var n int
+	err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM chunks WHERE project_id = ?", projectID).Scan(&n)
+	return n, db.classify("count chunks", err)
+}
