@@ -38,9 +38,14 @@ if [ "$which" = go ] || [ "$which" = all ]; then
   measure goroot "$(go env GOROOT)/src"
 fi
 if [ "$which" = java ] || [ "$which" = all ]; then
-  jhome=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")
-  if [ -f "$jhome/lib/src.zip" ]; then
-    mkdir -p "$work/jdk" && unzip -q "$jhome/lib/src.zip" -d "$work/jdk"
+  # The JDK on PATH first, then any installed JDK whose src.zip is a real file.
+  srczip=""
+  for z in "$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")/lib/src.zip" /usr/lib/jvm/*/lib/src.zip; do
+    if [ -f "$z" ]; then srczip=$z; break; fi
+  done
+  if [ -n "$srczip" ]; then
+    echo "java sources: $srczip" >&2
+    mkdir -p "$work/jdk" && unzip -q "$srczip" -d "$work/jdk"
     measure jdk "$work/jdk"
   else
     echo "no JDK src.zip found; skipping java" >&2

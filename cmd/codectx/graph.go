@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -51,10 +50,7 @@ path:line, unresolved ones are marked. Several matches are shown each.`,
 			defer p.Close()
 			g, err := p.Graph(cmd.Context(), codectx.GraphOptions{Name: name, Direction: direction, Depth: depth})
 			if err != nil {
-				if errors.Is(err, codectx.ErrSymbolNotFound) {
-					return usageError{err.Error()}
-				}
-				return err
+				return err // an unknown name is one line with the closest names
 			}
 			out, err := g.Format(format)
 			if err != nil {

@@ -29,20 +29,26 @@ var (
 		regexp.MustCompile(`\bwho (calls|uses|invokes)\b`),
 		regexp.MustCompile(`\bcall(er|ers|ed|s)? (of|to)\b`),
 		regexp.MustCompile(`\bcallers?\b`),
-		regexp.MustCompile(`\b(usages?|used)\b`),
-		regexp.MustCompile(`\bwhere (is|are|does|do)\b.*\b(call|calls|called|invoke|invoked|use|applied)\b`),
+		regexp.MustCompile(`\busages?\b|\bused (by|in|from)\b|\bused\s*\??$`),
+		regexp.MustCompile(`\bwhere (is|are|does|do)\b(\s+\S+){0,5}\s+(call|calls|called|invoke|invoked|use|applied)\b`),
 		regexp.MustCompile(`\bwhich (code|functions?|methods?|places?)\b.*\bcall`),
 	}
-	usageCuesZH = []string{"谁调用", "被调用", "哪里调用", "在哪调用", "哪里用到", "在哪用到", "被用到", "被使用", "哪些地方用"}
+	usageCuesZH = []*regexp.Regexp{
+		regexp.MustCompile(`(谁|哪里|哪儿|在哪|哪些地方|什么地方).{0,6}(调用|用到|使用)`),
+		regexp.MustCompile(`被.{0,4}(调用|用到|使用)`),
+	}
 
 	locationCues = []*regexp.Regexp{
 		regexp.MustCompile(`\b(defined|declared|definition|declaration)\b`),
-		regexp.MustCompile(`\b(config|configuration|configured|setting|settings|constant|default value)\b`),
+		regexp.MustCompile(`\b(config|configuration|configured|settings|constant|default value)\b`),
 		regexp.MustCompile(`\bentry ?point\b`),
 		regexp.MustCompile(`\bwhere (is|are|does|do)\b.*\b(come from|generated|produced|raised|thrown|parsed|created|set)\b`),
 		regexp.MustCompile(`\bwhich (file|function|class|method)\b`),
 	}
-	locationCuesZH = []string{"定义在哪", "在哪定义", "在哪里定义", "哪里定义", "配置", "入口", "哪个文件"}
+	locationCuesZH = []*regexp.Regexp{
+		regexp.MustCompile(`(定义|声明)在哪|(哪里|在哪).*(定义|声明)`),
+		regexp.MustCompile(`配置|入口|哪个文件`),
+	}
 
 	implementationCues = []*regexp.Regexp{
 		regexp.MustCompile(`\bhow (is|are|does|do|did|can|to)\b`),
@@ -50,14 +56,20 @@ var (
 		regexp.MustCompile(`\b(logic|algorithm|mechanism)\b`),
 		regexp.MustCompile(`\bwhy\b`),
 	}
-	implementationCuesZH = []string{"怎么", "如何", "实现", "逻辑", "原理", "流程", "机制", "为什么", "是怎样"}
+	implementationCuesZH = []*regexp.Regexp{
+		regexp.MustCompile(`怎么|怎样|如何|实现|逻辑|原理|流程|机制|为什么`),
+	}
 )
+
+// quoted matches quoted text (an error message, a literal): its words are
+// not the question's.
+var quoted = regexp.MustCompile("\"[^\"]*\"|“[^”]*”|`[^`]*`|'[^']{3,}'")
 
 // Classify reads a question and returns its intent with the expansion
 // depth to use: implementation 2, usage 1 (callers favoured), location 0.
 // A question that matches no cue is treated as implementation with depth 1.
 func Classify(query string) Intent {
-	q := strings.ToLower(strings.Join(strings.Fields(query), " "))
+	q := strings.ToLower(strings.Join(strings.Fields(quoted.ReplaceAllString(query, `""`)), " "))
 	if cue, ok := match(q, usageCues, usageCuesZH); ok {
 		return Intent{Kind: IntentUsage, Depth: 1, FavourCallers: true, MatchedPattern: cue}
 	}
@@ -70,15 +82,12 @@ func Classify(query string) Intent {
 	return Intent{Kind: IntentImplementation, Depth: 1}
 }
 
-func match(q string, res []*regexp.Regexp, zh []string) (string, bool) {
-	for _, re := range res {
-		if m := re.FindString(q); m != "" {
-			return m, true
-		}
-	}
-	for _, w := range zh {
-		if strings.Contains(q, w) {
-			return w, true
+func match(q string, lists ...[]*regexp.Regexp) (string, bool) {
+	for _, res := range lists {
+		for _, re := range res {
+			if m := re.FindString(q); m != "" {
+				return m, true
+			}
 		}
 	}
 	return "", false

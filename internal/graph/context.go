@@ -2,10 +2,8 @@ package graph
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path"
 	"sort"
 	"strings"
@@ -28,8 +26,8 @@ type Seed struct {
 	Score   float64 // the search score, any scale (normalised by the best seed)
 }
 
-// Params tune expansion and filtering; DefaultParams are used for zero
-// fields.
+// Params tune expansion and filtering (ContextOptions.Params; nil means
+// DefaultParams).
 type Params struct {
 	// HopDecay multiplies a neighbour's score per hop.
 	HopDecay float64
@@ -96,11 +94,8 @@ type ContextChunk struct {
 	// Omitted is the marker line of a shortened chunk ("… (N more lines; read …)").
 	Omitted string `json:"omitted,omitempty"`
 
-	short     string
-	container string
-	fileID    int64
-	full      string // the whole content
-	sigLine   int    // index of the signature line in full's lines
+	short string // last symbol segment, to find the signature line
+	full  string // the whole content
 }
 
 // ContextFile groups the chunks of one file in source order.
@@ -167,16 +162,6 @@ func Assemble(ctx context.Context, db *store.DB, projectID int64, opt ContextOpt
 	p := DefaultParams
 	if opt.Params != nil {
 		p = *opt.Params
-	}
-	if v := os.Getenv("DBG_MINREL"); v != "" {
-		fmt.Sscan(v, &p.MinRelevance)
-	}
-	if v := os.Getenv("DBG_DECAY"); v != "" {
-		fmt.Sscan(v, &p.HopDecay)
-	}
-	if v := os.Getenv("DBG_PERNODE"); v != "" {
-		fmt.Sscan(v, &p.MaxPerNode)
-		fmt.Sscan(v, &p.MaxPerSeed)
 	}
 	budget := opt.Budget
 	if budget <= 0 {
@@ -401,9 +386,6 @@ func expandContext(ctx context.Context, db *store.DB, projectID int64, frontier 
 			continue
 		}
 		s := e.from.score * p.HopDecay * e.weight * (0.4 + 0.6*r) * damp
-		if os.Getenv("DBG_SCORE") == "2" {
-			s = e.from.score * e.weight * damp * (p.HopDecay + (1-p.HopDecay)*r)
-		}
 		byFrom[e.from.c.ID] = append(byFrom[e.from.c.ID], scoredEdge{e, c, s, r})
 	}
 	var next []*cand
@@ -553,9 +535,6 @@ func (r *relevance) score(c store.GraphChunk) float64 {
 		// Cosine relative to the seeds': half of theirs or less counts 0,
 		// as close to the query as they are counts 1.
 		sem := min(max((dot(r.qvec, v)/r.refCos-0.5)/0.5, 0), 1)
-		if os.Getenv("DBGREL") != "" {
-			fmt.Fprintf(os.Stderr, "REL %-50.50s kw=%.3f cos=%.3f ref=%.3f sem=%.3f\n", c.Name, kw, dot(r.qvec, v), r.refCos, sem)
-		}
 		return r.kwShare*kw + (1-r.kwShare)*sem
 	}
 	return kw
@@ -737,8 +716,7 @@ func toContextChunk(x *cand) ContextChunk {
 	return ContextChunk{
 		ID: c.ID, File: c.Path, Lang: c.Lang, Kind: c.Kind, Name: c.Name, Symbol: c.Symbol,
 		StartLine: c.StartLine, EndLine: c.EndLine, Score: round3(x.score), Relevance: round3(x.rel), Hops: x.hops, Reason: x.reason,
-		Content: strings.TrimRight(c.Content, "\n"), short: c.Short, container: c.Container, fileID: c.FileID,
-		full: strings.TrimRight(c.Content, "\n"),
+		Content: strings.TrimRight(c.Content, "\n"), short: c.Short, full: strings.TrimRight(c.Content, "\n"),
 	}
 }
 
@@ -858,6 +836,3 @@ func pack(res *ContextResult, list []*cand) error {
 		res.Dropped++
 	}
 }
-
-// ErrNoSeeds is returned by callers that found nothing to start from.
-var ErrNoSeeds = errors.New("no search results to build a context from")

@@ -30,6 +30,7 @@ func TestClassify(t *testing.T) {
 		{"where does the encoder call MarshalJSON", IntentUsage, 1, true},
 		{"shouldRetryRequest 在哪里用到", IntentUsage, 1, true},
 		{"谁调用了 compress 函数", IntentUsage, 1, true},
+		{"object_pairs_hook 在解码 JSON 对象时是在哪里被真正调用的", IntentUsage, 1, true},
 		{"where is the default timeout defined", IntentLocation, 0, false},
 		{"database config", IntentLocation, 0, false},
 		{"where does the 'superfluous WriteHeader' warning come from", IntentLocation, 0, false},
@@ -37,6 +38,9 @@ func TestClassify(t *testing.T) {
 		{"日志的配置入口", IntentLocation, 0, false},
 		{"token budget packing", IntentImplementation, 1, false},
 		{"", IntentImplementation, 1, false},
+		{`where does the "invalid call" error come from`, IntentLocation, 0, false},
+		{"where is the lookup table used to pick a codec defined", IntentLocation, 0, false},
+		{"服务器在哪里 recover 并把调用栈打到日志里", IntentImplementation, 1, false},
 	}
 	for _, c := range cases {
 		got := Classify(c.q)

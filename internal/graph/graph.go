@@ -165,7 +165,7 @@ func Build(ctx context.Context, db *store.DB, projectID int64, opt Options) (*Re
 	}
 	b := &builder{db: db, projectID: projectID, dir: dir, maxNodes: maxNodes,
 		res:  &Result{Name: name, Direction: dir, Depth: depth, index: map[string]int{}},
-		seen: map[int64]bool{}, edgeKeys: map[string]bool{}, unres: map[string]string{}}
+		seen: map[int64]bool{}, edgeKeys: map[string]bool{}, unres: map[string]string{}, hiddenByName: map[int64]bool{}}
 	if len(roots) > maxNodes {
 		roots = roots[:maxNodes]
 		b.res.Truncated = true
@@ -196,8 +196,12 @@ func Build(ctx context.Context, db *store.DB, projectID int64, opt Options) (*Re
 	if b.res.Truncated {
 		notes = append(notes, fmt.Sprintf("graph cut at %d nodes; use a smaller --depth or a narrower --direction", maxNodes))
 	}
-	if b.hiddenByName > 0 {
-		notes = append(notes, fmt.Sprintf("%d more unresolved calls that match only by name are not shown", b.hiddenByName))
+	if n := len(b.hiddenByName); n > 0 {
+		more := ""
+		if b.moreByName {
+			more = " (at least)"
+		}
+		notes = append(notes, fmt.Sprintf("%d more unresolved calls that match only by name are not shown%s; at most %d per node", n, more, maxByName))
 	}
 	b.res.Note = strings.Join(notes, "; ")
 	b.res.sortEdges()
@@ -261,7 +265,8 @@ type builder struct {
 	edgeKeys  map[string]bool   // from|to|kind already present
 	unres     map[string]string // unresolved label → node key
 
-	hiddenByName int // unresolved incoming calls left out (maxByName)
+	hiddenByName map[int64]bool // unresolved incoming calls left out (maxByName)
+	moreByName   bool           // the by-name query hit its limit
 }
 
 // maxByName bounds the unresolved callers matched by name shown per node.
@@ -502,9 +507,13 @@ func (b *builder) expand(ctx context.Context, frontier []string, depth int) ([]s
 				}
 			}
 		}
-		un, err := b.db.UnresolvedTo(ctx, b.projectID, names, b.maxNodes*4)
+		limit := b.maxNodes * 4
+		un, err := b.db.UnresolvedTo(ctx, b.projectID, names, limit)
 		if err != nil {
 			return nil, err
+		}
+		if len(un) == limit {
+			b.moreByName = true
 		}
 		var ufids []int64
 		for _, r := range un {
@@ -533,7 +542,9 @@ func (b *builder) expand(ctx context.Context, frontier []string, depth int) ([]s
 				return mine[i].ID < mine[j].ID
 			})
 			if len(mine) > maxByName {
-				b.hiddenByName += len(mine) - maxByName
+				for _, r := range mine[maxByName:] {
+					b.hiddenByName[r.ID] = true
+				}
 				mine = mine[:maxByName]
 			}
 			incoming = append(incoming, mine...)

@@ -89,12 +89,22 @@ func newResolver(syms []store.SymbolRow, imports map[int64][]string) *resolver {
 func (r *resolver) resolve(e store.EdgeRow) int64 {
 	switch e.Kind {
 	case "contains":
+		// The member in the same file; among overloads, the one whose lines
+		// hold the relation's line (else the first).
+		var first int64
 		for _, i := range r.bySymbol[e.Target] {
-			if r.syms[i].FileID == e.FileID {
-				return r.syms[i].ID
+			s := &r.syms[i]
+			if s.FileID != e.FileID {
+				continue
+			}
+			if e.Line >= s.StartLine && e.Line <= s.EndLine {
+				return s.ID
+			}
+			if first == 0 {
+				first = s.ID
 			}
 		}
-		return 0
+		return first
 	case "extends", "implements":
 		return r.pick(e, func(s *store.SymbolRow) bool { return s.Kind == "type" }, false)
 	case "calls":

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
+	"unicode"
 
 	"codectx/internal/query"
 	"codectx/internal/store"
@@ -62,6 +64,15 @@ type keywordResult struct {
 	chunks map[int32]*kwChunk
 }
 
+// chunk returns a chunk's evidence, nil when the channel is off or the
+// chunk was not matched.
+func (k *keywordResult) chunk(idx int32) *kwChunk {
+	if k == nil {
+		return nil
+	}
+	return k.chunks[idx]
+}
+
 // total is the sum of a chunk's group scores.
 func (k *kwChunk) total() float64 {
 	var s float64
@@ -76,58 +87,71 @@ func (k *kwChunk) total() float64 {
 func keywordChannel(ctx context.Context, db *store.DB, projectID int64, snap *snapshot, q parsed) (*keywordResult, error) {
 	res := &keywordResult{groups: make([]groupStat, len(q.groups)), chunks: map[int32]*kwChunk{}}
 	n := float64(max(len(snap.chunks), 1))
-	globalRows, err := db.FTSRows(ctx)
-	if err != nil {
-		return nil, err
+	fail := func(what string, err error) error {
+		if ctx.Err() != nil {
+			return fmt.Errorf("keyword search: %w", ctx.Err())
+		}
+		return fmt.Errorf("keyword search for %s: %w", what, err)
 	}
+
+	// Distinct terms, highest weight kept.
 	byText := map[string]int{}
-	for gi, g := range q.groups {
-		res.groups[gi].keyword = g.keyword
+	for _, g := range q.groups {
 		for _, t := range g.terms {
 			if t.Text == "" || t.Weight <= 0 {
 				continue
 			}
-			ti, ok := byText[t.Text]
-			if !ok {
-				rows, err := db.FTSMatch(ctx, projectID, query.FTSQuote(t.Text), ftsWeights, perTermLimit)
-				if err != nil {
-					if ctx.Err() != nil {
-						return nil, fmt.Errorf("keyword search: %w", ctx.Err())
-					}
-					return nil, fmt.Errorf("keyword search for %q: %w", t.Text, err)
-				}
-				df, factor, err := projectIDF(ctx, db, projectID, snap, t.Text, len(rows), globalRows)
-				if err != nil {
-					return nil, err
-				}
-				tr := termResult{text: t.Text, weight: t.Weight, df: df, hits: make([]termHit, 0, len(rows))}
-				for _, h := range rows {
-					idx, ok := snap.byID[h.ID]
-					if !ok {
-						continue // written after the snapshot was taken
-					}
-					th := termHit{idx: idx, score: max(h.Weighted*factor, 1e-9)}
-					if h.Name > 0 {
-						th.cols |= inName
-					}
-					if h.Path > 0 {
-						th.cols |= inPath
-					}
-					if h.Body > 0 {
-						th.cols |= inBody
-					}
-					tr.hits = append(tr.hits, th)
-				}
-				ti = len(res.terms)
-				byText[t.Text] = ti
-				res.terms = append(res.terms, tr)
-			} else if t.Weight > res.terms[ti].weight {
-				res.terms[ti].weight = t.Weight
-			}
-			tr := &res.terms[ti]
-			if len(tr.hits) == 0 {
+			if ti, ok := byText[t.Text]; ok {
+				res.terms[ti].weight = max(res.terms[ti].weight, t.Weight)
 				continue
 			}
+			byText[t.Text] = len(res.terms)
+			res.terms = append(res.terms, termResult{text: t.Text, weight: t.Weight})
+		}
+	}
+	st, err := newIDFStats(ctx, db, snap, res.terms)
+	if err != nil {
+		return nil, fail("term statistics", err)
+	}
+	for ti := range res.terms {
+		tr := &res.terms[ti]
+		rows, err := db.FTSMatch(ctx, projectID, snap.ids, query.FTSQuote(tr.text), ftsWeights, perTermLimit)
+		if err != nil {
+			return nil, fail(strconv.Quote(tr.text), err)
+		}
+		df, factor, err := st.project(ctx, db, projectID, snap, tr.text, len(rows))
+		if err != nil {
+			return nil, fail(strconv.Quote(tr.text), err)
+		}
+		tr.df = df
+		tr.hits = make([]termHit, 0, len(rows))
+		for _, h := range rows {
+			idx, ok := snap.byID[h.ID]
+			if !ok {
+				continue // written after the snapshot was taken
+			}
+			th := termHit{idx: idx, score: max(h.Weighted*factor, 1e-9)}
+			if h.Name > 0 {
+				th.cols |= inName
+			}
+			if h.Path > 0 {
+				th.cols |= inPath
+			}
+			if h.Body > 0 {
+				th.cols |= inBody
+			}
+			tr.hits = append(tr.hits, th)
+		}
+	}
+
+	for gi, g := range q.groups {
+		res.groups[gi].keyword = g.keyword
+		for _, t := range g.terms {
+			ti, ok := byText[t.Text]
+			if !ok || len(res.terms[ti].hits) == 0 {
+				continue
+			}
+			tr := &res.terms[ti]
 			if idf := t.Weight * math.Log(1+n/float64(max(tr.df, 1))); idf > res.groups[gi].idf {
 				res.groups[gi].idf = idf
 				res.groups[gi].df = tr.df
@@ -145,6 +169,7 @@ func keywordChannel(ctx context.Context, db *store.DB, projectID int64, snap *sn
 			}
 		}
 	}
+
 	return res, nil
 }
 
@@ -157,23 +182,79 @@ func bm25IDF(n, hits int) float64 {
 	return idf
 }
 
-// projectIDF returns how many of the project's chunks a term matches and the
-// factor that turns FTS5's BM25 (whose idf counts the rows of every project
-// in the database) into BM25 with the project's own idf, so one project's
-// ranking does not depend on what else the database holds. rows is the
-// number of project rows read (capped by perTermLimit).
-func projectIDF(ctx context.Context, db *store.DB, projectID int64, snap *snapshot, term string, rows, globalRows int) (int, float64, error) {
-	if globalRows <= len(snap.chunks) && rows < perTermLimit {
-		return rows, 1, nil // the database holds only this project
-	}
-	all, inProject, err := db.FTSCount(ctx, query.FTSQuote(term), projectID)
+// idfStats holds what it takes to turn FTS5's BM25, whose idf counts the
+// rows of every project in the database, into BM25 with the project's own
+// idf, so one project's ranking does not depend on what else the database
+// holds.
+type idfStats struct {
+	single    bool           // the database holds only this project
+	rows      int            // rows over every project
+	globalDF  map[string]int // per term, rows over every project that match it
+	phraseDFs map[string]bool
+}
+
+func newIDFStats(ctx context.Context, db *store.DB, snap *snapshot, terms []termResult) (*idfStats, error) {
+	rows, err := db.FTSRows(ctx)
 	if err != nil {
-		return 0, 1, err
+		return nil, err
 	}
-	if rows < perTermLimit {
-		inProject = rows
+	st := &idfStats{rows: rows, single: rows <= len(snap.chunks)}
+	if st.single {
+		return st, nil
 	}
-	return inProject, bm25IDF(len(snap.chunks), inProject) / bm25IDF(globalRows, all), nil
+	var tokens []string
+	st.phraseDFs = map[string]bool{}
+	for _, t := range terms {
+		if singleToken(t.text) {
+			tokens = append(tokens, t.text)
+		} else {
+			st.phraseDFs[t.text] = true
+		}
+	}
+	if st.globalDF, err = db.FTSDocFreq(ctx, tokens); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// singleToken reports whether the FTS tokenizer (unicode61) keeps s as one
+// token: letters and digits only.
+func singleToken(s string) bool {
+	for _, r := range s {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// project returns how many of the project's chunks a term matches and the
+// factor from global to project BM25. rows is the number of project rows
+// read (capped by perTermLimit).
+func (st *idfStats) project(ctx context.Context, db *store.DB, projectID int64, snap *snapshot, term string, rows int) (int, float64, error) {
+	inProject := rows
+	if rows >= perTermLimit {
+		n, err := db.FTSCount(ctx, query.FTSQuote(term), projectID, snap.ids)
+		if err != nil {
+			return 0, 1, err
+		}
+		inProject = n
+	}
+	if st.single || inProject == 0 {
+		return inProject, 1, nil
+	}
+	all, ok := st.globalDF[term]
+	if st.phraseDFs[term] {
+		n, err := db.FTSCount(ctx, query.FTSQuote(term), 0, store.IDRange{})
+		if err != nil {
+			return 0, 1, err
+		}
+		all, ok = n, true
+	}
+	if !ok {
+		return inProject, 1, nil
+	}
+	return inProject, bm25IDF(len(snap.chunks), inProject) / bm25IDF(st.rows, all), nil
 }
 
 // semHit is one semantic neighbour.

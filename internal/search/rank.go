@@ -18,6 +18,8 @@ type rankInput struct {
 	sem     []semHit       // nearest neighbours, best first (nil: channel off)
 	kw      *keywordResult // nil: channel off
 	semPool int            // the semantic channel's hits are sem[:semPool]
+	// asksTests is set when the query is about tests: no test demotion.
+	asksTests bool
 }
 
 // scored is a ranked chunk.
@@ -131,39 +133,38 @@ func rankSeed(in rankInput) []scored {
 	return perFile(in.snap, list, seedPerFile, in.k)
 }
 
-// params are the default ranker's constants (see docs/EVAL.md for how they
-// were chosen).
+// params are the default ranker's constants (docs/EVAL.md records how they
+// were chosen on the development sets and what else was tried).
 type params struct {
 	WBM25     float64            // normalised BM25 sum over keyword groups
-	WCover    float64            // idf-weighted share of keyword groups matched
-	WName     float64            // idf-weighted share of keyword groups matched in the name
+	WCover    float64            // idf-weighted share of the query's keyword groups matched
 	WCos      float64            // normalised cosine
 	KindPrior map[string]float64 // added per chunk kind
-	WLen      float64            // × log2(lines) / log2(LenCap), capped at 1: longer code bodies hold more logic
-	LenCap    float64            // line count at which the length prior saturates
-	TestDemo  float64            // subtracted for chunks of test files
+	WLen      float64            // × log2(code lines) / log2(LenCap), capped at 1
+	LenCap    float64            // code-line count at which the length prior saturates
+	TestDemo  float64            // subtracted for test files (unless the query asks about tests)
 	DepDemo   float64            // subtracted for vendored / third-party dependency code
 	StubDemo  float64            // subtracted for declaration-only files (type stubs)
-	WFile     float64            // file-level aggregation: mean of the file's best base scores
-	FileTop   int                // how many of a file's chunks the file score averages
-	WGraph    float64            // share of other top candidates linked by a call relation
-	GraphTop  int                // how many top candidates the graph signal looks at
+	WFile     float64            // × mean of the file's FileTop best scores
+	FileTop   int                // chunks per file in the file aggregate
+	RerankTop int                // candidates the content-based second stage looks at
 	PerFile   int                // at most this many results per file
 }
 
 var defaultParams = params{
-	WBM25:     0.45,
-	WCover:    0.25,
-	WName:     0,
-	WCos:      0.30,
-	KindPrior: map[string]float64{"method": 0.06, "function": 0.06, "type": 0.03, "file": 0, "text": -0.03},
-	TestDemo:  0.05,
-	LenCap:    200,
-	WFile:     0,
+	WBM25:     0.35,
+	WCover:    0.30,
+	WCos:      0.15,
+	KindPrior: map[string]float64{"method": 0.15, "function": 0.15, "type": 0.05, "file": -0.05, "text": -0.10},
+	WLen:      0.30,
+	LenCap:    50,
+	TestDemo:  0.30,
+	DepDemo:   0.30,
+	StubDemo:  0.30,
+	WFile:     0.20,
 	FileTop:   3,
-	WGraph:    0,
-	GraphTop:  30,
-	PerFile:   2,
+	RerankTop: 100,
+	PerFile:   3,
 }
 
 // rankParams returns the ranker's constants; CODECTX_RANK_PARAMS (JSON)
@@ -176,10 +177,16 @@ func rankParams() params {
 	return p
 }
 
-// rankDefault fuses normalised BM25, query-term coverage (overall and in
-// names) and normalised cosine into a base score, adds a kind prior, a
-// test-file demotion, a file-level aggregate and a call-graph signal, and
-// keeps at most PerFile chunks per file.
+// rankDefault scores each candidate (keyword hits and the semantic
+// channel's hits) with
+//
+//	WBM25·BM25/max(BM25) + WCover·coverage + WCos·cosine (min-max normalised)
+//	+ kind prior − test / dependency / stub demotions,
+//
+// then, for the RerankTop best, adds a length prior counted in code lines;
+// then adds the file aggregate (so a file with several good chunks lifts
+// them) and keeps at most PerFile chunks per file. With one channel off,
+// the other carries the whole relevance weight.
 func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 	p := rankParams()
 	cands := map[int32]*scored{}
@@ -191,7 +198,8 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 		}
 		return c
 	}
-	// Cosine evidence for every neighbour read; the first semPool are hits.
+	// Cosine evidence for every neighbour read; only the channel's first
+	// semPool become candidates of their own.
 	cos := map[int32]float64{}
 	var cosMax, cosMin float64
 	for i, h := range in.sem {
@@ -206,6 +214,14 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 			get(h.idx).semHit = true
 		}
 	}
+	wBM25, wCover, wCos := p.WBM25, p.WCover, p.WCos
+	switch total := wBM25 + wCover + wCos; {
+	case in.kw == nil:
+		wBM25, wCover, wCos = 0, 0, total
+	case in.sem == nil && total > wCos:
+		f := total / (total - wCos)
+		wBM25, wCover, wCos = wBM25*f, wCover*f, 0
+	}
 	var bmMax, idfSum float64
 	if in.kw != nil {
 		for _, g := range in.kw.groups {
@@ -216,39 +232,33 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 			bmMax = max(bmMax, kc.total())
 		}
 	}
+	testDemo := p.TestDemo
+	if in.asksTests {
+		testDemo = 0
+	}
 	list := make([]scored, 0, len(cands))
 	for idx, c := range cands {
-		ch := &in.snap.chunks[idx]
 		s := 0.0
-		if in.kw != nil {
-			if kc := in.kw.chunks[idx]; kc != nil {
-				if bmMax > 0 {
-					s += p.WBM25 * kc.total() / bmMax
-				}
-				if idfSum > 0 {
-					var cov, name float64
-					for gi, g := range in.kw.groups {
-						if kc.score[gi] > 0 {
-							cov += g.idf
-							if kc.cols[gi]&inName != 0 {
-								name += g.idf
-							}
-						}
+		if kc := in.kw.chunk(idx); kc != nil {
+			if bmMax > 0 {
+				s += wBM25 * kc.total() / bmMax
+			}
+			if idfSum > 0 {
+				var cov float64
+				for gi, g := range in.kw.groups {
+					if kc.score[gi] > 0 {
+						cov += g.idf
 					}
-					s += p.WCover*cov/idfSum + p.WName*name/idfSum
 				}
+				s += wCover * cov / idfSum
 			}
 		}
 		if v, ok := cos[idx]; ok && cosMax > cosMin {
-			s += p.WCos * (v - cosMin) / (cosMax - cosMin)
+			s += wCos * (v - cosMin) / (cosMax - cosMin)
 		}
-		s += p.KindPrior[ch.Kind]
-		if p.WLen != 0 && p.LenCap > 1 {
-			lines := float64(max(ch.EndLine-ch.StartLine+1, 1))
-			s += p.WLen * min(math.Log2(lines)/math.Log2(p.LenCap), 1)
-		}
+		s += p.KindPrior[in.snap.chunks[idx].Kind]
 		if in.snap.isTest[idx] {
-			s -= p.TestDemo
+			s -= testDemo
 		}
 		if in.snap.isDep[idx] {
 			s -= p.DepDemo
@@ -260,16 +270,73 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 		list = append(list, *c)
 	}
 	sortScored(in.snap, list)
-	if p.WFile > 0 {
+	if p.WLen != 0 && p.LenCap > 1 {
+		addCodeLength(ctx, db, in.snap, list, p)
+		sortScored(in.snap, list)
+	}
+	if p.WFile != 0 && p.FileTop > 0 {
 		addFileScores(in.snap, list, p)
-	}
-	if p.WGraph > 0 {
-		addGraphScores(ctx, db, in.snap, list, p)
-	}
-	if p.WFile > 0 || p.WGraph > 0 {
 		sortScored(in.snap, list)
 	}
 	return perFile(in.snap, list, p.PerFile, in.k)
+}
+
+// addCodeLength adds the length prior, counted in code lines (comments and
+// blank lines left out), to the RerankTop best candidates (list must be
+// sorted). Errors reading contents only switch the signal off.
+func addCodeLength(ctx context.Context, db *store.DB, snap *snapshot, list []scored, p params) {
+	top := list[:min(len(list), p.RerankTop)]
+	ids := make([]int64, len(top))
+	for i, c := range top {
+		ids[i] = snap.chunks[c.idx].ID
+	}
+	contents, err := db.ChunkContents(ctx, ids)
+	if err != nil {
+		return
+	}
+	for i := range top {
+		n := float64(max(CodeLines(contents[ids[i]]), 1))
+		top[i].score += p.WLen * min(math.Log2(n)/math.Log2(p.LenCap), 1)
+	}
+}
+
+// CodeLines counts the lines of src that hold code: not blank and not
+// comments (//, #, --, ; line comments, /* */ blocks and Python-style
+// triple-quoted docstrings that start a line).
+func CodeLines(src string) int {
+	n := 0
+	inBlock, inDoc := false, ""
+	for _, line := range strings.Split(src, "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case inDoc != "":
+			if strings.Contains(t, inDoc) {
+				inDoc = ""
+			}
+			continue
+		case inBlock:
+			if strings.Contains(t, "*/") {
+				inBlock = false
+			}
+			continue
+		case t == "":
+			continue
+		case strings.HasPrefix(t, "/*"):
+			inBlock = !strings.Contains(t[2:], "*/")
+			continue
+		case strings.HasPrefix(t, `"""`) || strings.HasPrefix(t, "'''"):
+			q := t[:3]
+			if !strings.Contains(t[3:], q) {
+				inDoc = q
+			}
+			continue
+		case strings.HasPrefix(t, "//"), strings.HasPrefix(t, "#"), strings.HasPrefix(t, "--"), strings.HasPrefix(t, ";"),
+			t == "*", strings.HasPrefix(t, "* "), strings.HasPrefix(t, "*/"):
+			continue
+		}
+		n++
+	}
+	return n
 }
 
 // addFileScores adds WFile × the mean of the file's FileTop best base
@@ -288,44 +355,6 @@ func addFileScores(snap *snapshot, list []scored, p params) {
 	for i := range list {
 		f := snap.chunks[list[i].idx].FileID
 		list[i].score += p.WFile * sum[f] / float64(max(p.FileTop, 1))
-	}
-}
-
-// addGraphScores adds WGraph × the share of the other GraphTop candidates
-// that call, or are called by, a candidate (list must be sorted). Errors
-// reading relations only switch the signal off.
-func addGraphScores(ctx context.Context, db *store.DB, snap *snapshot, list []scored, p params) {
-	top := list[:min(len(list), p.GraphTop)]
-	if len(top) < 2 {
-		return
-	}
-	ids := make([]int64, len(top))
-	pos := map[int64]int{}
-	for i, c := range top {
-		ids[i] = snap.chunks[c.idx].ID
-		pos[ids[i]] = i
-	}
-	edges, err := db.EdgesAmong(ctx, ids)
-	if err != nil {
-		return
-	}
-	linked := make([]map[int64]bool, len(top))
-	for _, e := range edges {
-		if e.Kind != "calls" {
-			continue
-		}
-		a, b := pos[e.Src], pos[e.Dst]
-		if linked[a] == nil {
-			linked[a] = map[int64]bool{}
-		}
-		if linked[b] == nil {
-			linked[b] = map[int64]bool{}
-		}
-		linked[a][e.Dst] = true
-		linked[b][e.Src] = true
-	}
-	for i := range top {
-		list[i].score += p.WGraph * float64(len(linked[i])) / float64(len(top)-1)
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"codectx/internal/embed"
@@ -154,7 +155,9 @@ func Search(ctx context.Context, ix Index, opt Options) (*Result, error) {
 	q := buildQuery(opt.Query, opt.Keywords)
 	res.Keywords = append(res.Keywords, q.keywords...)
 
+	t0 := time.Now()
 	snap, err := loadSnapshot(ctx, ix.DB, ix.Project)
+	dbgTime("snapshot", t0)
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +179,9 @@ func Search(ctx context.Context, ix Index, opt Options) (*Result, error) {
 	}
 	var sem []semHit
 	if useSem {
+		t0 = time.Now()
 		sem, err = semanticChannel(ctx, ix, snap, q)
+		dbgTime("semantic", t0)
 		if err != nil {
 			if opt.Mode == ModeSemantic {
 				return nil, err
@@ -187,13 +192,15 @@ func Search(ctx context.Context, ix Index, opt Options) (*Result, error) {
 	}
 	var kw *keywordResult
 	if opt.Mode != ModeSemantic {
+		t0 = time.Now()
 		kw, err = keywordChannel(ctx, ix.DB, ix.Project.ID, snap, q)
+		dbgTime("keyword", t0)
 		if err != nil {
 			return nil, err
 		}
 	}
 
-	in := rankInput{snap: snap, k: opt.K, sem: sem, kw: kw, semPool: semPool(opt.K)}
+	in := rankInput{snap: snap, k: opt.K, sem: sem, kw: kw, semPool: semPool(opt.K), asksTests: q.asksTests()}
 	var ranked []scored
 	if opt.Ranker == RankerSeed {
 		ranked = rankSeed(in)
@@ -315,6 +322,22 @@ func buildQuery(raw string, extra []string) parsed {
 	return p
 }
 
+// testWords mark a query about tests (English and Chinese), which turns
+// the test-file demotion off.
+var testWords = map[string]bool{"test": true, "tests": true, "testing": true, "unittest": true, "spec": true, "specs": true, "测试": true, "单元测试": true, "单测": true}
+
+// asksTests reports whether a word of the query is about tests.
+func (p parsed) asksTests() bool {
+	for _, g := range p.groups {
+		for _, t := range g.terms {
+			if testWords[t.Text] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // signalsUsed names what a ranker combined, for the summary.
 func signalsUsed(ranker string, kw, sem bool) []string {
 	var s []string
@@ -330,7 +353,8 @@ func signalsUsed(ranker string, kw, sem bool) []string {
 		if kw {
 			s = append(s, "query-term coverage")
 		}
-		s = append(s, "a kind prior (method/function > type > file > text)", "a mild test-file demotion")
+		s = append(s, "a kind prior (method/function > type > file > text)", "a code-length prior",
+			"a file-level aggregate", "a demotion of test, vendored and stub files")
 	}
 	return s
 }

@@ -204,7 +204,10 @@ func TestFusionOrder(t *testing.T) {
 		ranker, mode, query string
 		want                []string
 	}{
-		{RankerDefault, ModeHybrid, "redirect status code", []string{"redirectBehavior", "TestRedirectBehavior", "status", "redirectPolicy"}},
+		// The test file is demoted below the implementation...
+		{RankerDefault, ModeHybrid, "redirect status code", []string{"redirectBehavior", "status", "redirectPolicy", "TestRedirectBehavior"}},
+		// ... unless the query asks about tests.
+		{RankerDefault, ModeHybrid, "test for redirect status code", []string{"TestRedirectBehavior", "redirectBehavior", "status", "redirectPolicy"}},
 		{RankerDefault, ModeKeyword, "redirect behavior client", []string{"redirectBehavior", "TestRedirectBehavior"}},
 		{RankerSeed, ModeKeyword, "redirectBehavior", []string{"redirectBehavior", "TestRedirectBehavior"}},
 	}
@@ -229,7 +232,7 @@ func TestPerFileLimit(t *testing.T) {
 	}
 	chunks = append(chunks, tchunk{path: "small.go", kind: "function", name: "readHeader()", cos: 0.3, content: "func readHeader() { // header }"})
 	ix := buildIndex(t, chunks)
-	for _, ranker := range []string{RankerSeed, RankerDefault} {
+	for ranker, limit := range map[string]int{RankerSeed: seedPerFile, RankerDefault: defaultParams.PerFile} {
 		res, err := Search(context.Background(), ix, Options{Query: "parse header", K: 5, Ranker: ranker})
 		if err != nil {
 			t.Fatal(err)
@@ -238,8 +241,8 @@ func TestPerFileLimit(t *testing.T) {
 		for _, h := range res.Results {
 			per[h.File]++
 		}
-		if per["big.go"] != 2 || per["small.go"] != 1 || len(res.Results) != 3 {
-			t.Fatalf("%s: per file %v (%v)", ranker, per, names(res))
+		if per["big.go"] != limit || per["small.go"] != 1 || len(res.Results) != limit+1 {
+			t.Fatalf("%s: per file %v (%v), want %d from big.go", ranker, per, names(res), limit)
 		}
 	}
 }
@@ -425,6 +428,45 @@ func TestIsTestPath(t *testing.T) {
 	} {
 		if got := IsTestPath(p); got != want {
 			t.Errorf("IsTestPath(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+func TestCodeLines(t *testing.T) {
+	tests := []struct {
+		src  string
+		want int
+	}{
+		{"// doc\n// more\nfunc f() {\n\n\treturn\n}", 3},
+		{"/* block\n * star\n */\nint x;\n*p = 1;", 2},
+		{"def f():\n    \"\"\"Doc\n    more.\n    \"\"\"\n    # note\n    return 1", 2},
+		{"def g():\n    '''one line'''\n    pass", 2},
+		{"", 0},
+	}
+	for _, tc := range tests {
+		if got := CodeLines(tc.src); got != tc.want {
+			t.Errorf("CodeLines(%q) = %d, want %d", tc.src, got, tc.want)
+		}
+	}
+}
+
+func TestDependencyAndStubPaths(t *testing.T) {
+	for p, want := range map[string]bool{
+		"node_modules/react/index.js":            true,
+		"vendor/golang.org/x/net/http2/frame.go": true,
+		"lib/site-packages/requests/models.py":   true,
+		"pip/_vendor/urllib3/response.py":        true,
+		"third_party/zlib/inflate.c":             true,
+		"src/vendors.go":                         false,
+		"internal/server/handler.go":             false,
+	} {
+		if got := IsDependencyPath(p); got != want {
+			t.Errorf("IsDependencyPath(%q) = %v, want %v", p, got, want)
+		}
+	}
+	for p, want := range map[string]bool{"a/b.pyi": true, "types/index.d.ts": true, "a/b.py": false, "src/d.ts.go": false} {
+		if got := IsStubPath(p); got != want {
+			t.Errorf("IsStubPath(%q) = %v, want %v", p, got, want)
 		}
 	}
 }

@@ -2,7 +2,9 @@ package search
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
+	"math"
 	"sync"
 
 	"codectx/internal/store"
@@ -14,6 +16,7 @@ import (
 type snapshot struct {
 	chunks []store.ChunkMeta
 	byID   map[int64]int32 // chunk id → index in chunks
+	ids    store.IDRange   // smallest and largest chunk id
 	isTest []bool          // per chunk: the file looks like a test
 	isDep  []bool          // per chunk: the file is vendored / third-party dependency code
 	isStub []bool          // per chunk: the file only declares (type stubs, .d.ts)
@@ -115,6 +118,9 @@ func readSnapshot(ctx context.Context, db *store.DB, p *store.Project) (*snapsho
 		fileChunks: map[int64][]int32{},
 		model:      p.Model,
 	}
+	if len(chunks) > 0 {
+		s.ids = store.IDRange{Lo: chunks[0].ID, Hi: chunks[len(chunks)-1].ID}
+	}
 	type pathFlags struct{ test, dep, stub bool }
 	flags := map[string]pathFlags{}
 	for i := range chunks {
@@ -139,9 +145,17 @@ func (s *snapshot) vectors(ctx context.Context, db *store.DB, projectID int64) (
 	if s.vecLoaded {
 		return s.matrix, nil
 	}
-	m := vecindex.NewMatrix(0, len(s.chunks))
+	var m *vecindex.Matrix
+	var buf []float32
 	err := db.ProjectVectors(ctx, projectID, s.model, func(id int64, blob []byte) error {
-		if err := m.Add(id, vecindex.DecodeVector(blob)); err != nil {
+		if len(blob) == 0 || len(blob)%4 != 0 {
+			return nil // no usable vector: the chunk is only found by keywords
+		}
+		if m == nil {
+			m = vecindex.NewMatrix(len(blob)/4, len(s.chunks))
+		}
+		buf = decodeInto(buf[:0], blob)
+		if err := m.Add(id, buf); err != nil {
 			return fmt.Errorf("load vectors: %w", err)
 		}
 		return nil
@@ -149,9 +163,18 @@ func (s *snapshot) vectors(ctx context.Context, db *store.DB, projectID int64) (
 	if err != nil {
 		return nil, err
 	}
-	if m.Len() > 0 {
+	if m != nil && m.Len() > 0 {
 		s.matrix = m
 	}
 	s.vecLoaded = true
 	return s.matrix, nil
+}
+
+// decodeInto appends the little-endian float32s of blob (the store's vector
+// encoding, see vecindex.EncodeVector) to dst, without allocating per row.
+func decodeInto(dst []float32, blob []byte) []float32 {
+	for i := 0; i+4 <= len(blob); i += 4 {
+		dst = append(dst, math.Float32frombits(binary.LittleEndian.Uint32(blob[i:])))
+	}
+	return dst
 }

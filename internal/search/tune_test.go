@@ -104,6 +104,29 @@ func TestTune(t *testing.T) {
 	if len(sets) == 0 {
 		sets = []string{"go-nethttp", "go-encoding", "py-email-http"}
 	}
+	if f := os.Getenv("CODECTX_TUNE_FTS"); f != "" {
+		// One pass per column-weight setting, each with the grid.
+		for _, w := range strings.Split(f, ";") {
+			fmt.Sscanf(w, "%g,%g,%g", &ftsWeights.Name, &ftsWeights.Path, &ftsWeights.Body)
+			all := map[string][]tuneQuery{}
+			for _, s := range sets {
+				_, all[s] = loadTune(t, ctx, db, emb, s)
+			}
+			for _, line := range strings.Split(os.Getenv("CODECTX_TUNE_GRID"), "\n") {
+				if strings.TrimSpace(line) == "" {
+					continue
+				}
+				p := defaultParams
+				if err := json.Unmarshal([]byte(line), &p); err != nil {
+					t.Fatal(err)
+				}
+				var buf strings.Builder
+				runGrid(ctx, db, sets, all, p, false, &buf)
+				fmt.Printf("fts %s: %s", w, buf.String())
+			}
+		}
+		return
+	}
 	all := map[string][]tuneQuery{}
 	for _, s := range sets {
 		_, all[s] = loadTune(t, ctx, db, emb, s)

@@ -20,28 +20,6 @@ type Judgement struct {
 	CreatedAt int64  `json:"created_at"`
 }
 
-// ChunkRef identifies a chunk for feedback.
-type ChunkRef struct {
-	ID     int64
-	Path   string
-	Symbol string
-	Name   string
-}
-
-// ChunkRef looks a chunk up by id within a project.
-func (db *DB) ChunkRef(ctx context.Context, projectID, chunkID int64) (*ChunkRef, error) {
-	r := &ChunkRef{ID: chunkID}
-	err := db.sql.QueryRowContext(ctx, "SELECT path, symbol, name FROM chunks WHERE id = ? AND project_id = ?", chunkID, projectID).
-		Scan(&r.Path, &r.Symbol, &r.Name)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("no result with id %d in this project (ids come from `codectx search --json`)", chunkID)
-	}
-	if err != nil {
-		return nil, db.classify("read chunk", err)
-	}
-	return r, nil
-}
-
 // AddJudgement records a vote; it never deletes anything.
 func (db *DB) AddJudgement(ctx context.Context, projectID int64, j Judgement) error {
 	_, err := db.sql.ExecContext(ctx, "INSERT INTO feedback(project_id, query, query_key, path, symbol, vote, created_at) VALUES (?,?,?,?,?,?,?)",
@@ -104,4 +82,23 @@ func (db *DB) FeedbackVotes(ctx context.Context, projectID int64, key string) (m
 		}
 	}
 	return out, db.classify("read feedback", rows.Err())
+}
+
+// HasChunk reports whether a project has a chunk with that path and symbol.
+func (db *DB) HasChunk(ctx context.Context, projectID int64, path, symbol string) (bool, error) {
+	var n int
+	err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM chunks WHERE project_id = ? AND path = ? AND symbol = ?", projectID, path, symbol).Scan(&n)
+	return n > 0, db.classify("find chunk", err)
+}
+
+// ChunkAtLine returns the symbol of the innermost chunk of path containing line.
+func (db *DB) ChunkAtLine(ctx context.Context, projectID int64, path string, line int) (string, error) {
+	var sym string
+	err := db.sql.QueryRowContext(ctx, `SELECT c.symbol FROM chunks c JOIN files f ON f.id = c.file_id
+		WHERE f.project_id = ? AND f.path = ? AND c.start_line <= ? AND c.end_line >= ?
+		ORDER BY c.start_line DESC, c.end_line ASC LIMIT 1`, projectID, path, line, line).Scan(&sym)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", fmt.Errorf("no indexed chunk of %s contains line %d", path, line)
+	}
+	return sym, db.classify("find chunk", err)
 }

@@ -203,7 +203,7 @@ func (db *DB) UnresolvedTo(ctx context.Context, projectID int64, names []string,
 		}
 		args = append(args, limit-len(out))
 		rows, err := db.sql.QueryContext(ctx, "SELECT "+graphRelCols+" FROM relations WHERE project_id = ? AND target IN ("+
-			placeholders(end-start)+") AND dst_chunk IS NULL AND kind != 'imports' ORDER BY id LIMIT ?", args...)
+			placeholders(end-start)+") AND +dst_chunk IS NULL AND kind != 'imports' ORDER BY id LIMIT ?", args...)
 		if err != nil {
 			return nil, db.classify("read relations", err)
 		}
@@ -466,7 +466,7 @@ func (db *DB) OrphanRelationsFrom(ctx context.Context, projectID int64, kind str
 		}
 		args = append(args, kind, limit-len(out))
 		rows, err := db.sql.QueryContext(ctx, "SELECT "+graphRelCols+" FROM relations WHERE project_id = ? AND src_symbol IN ("+
-			placeholders(end-start)+") AND kind = ? AND src_chunk IS NULL ORDER BY id LIMIT ?", args...)
+			placeholders(end-start)+") AND kind = ? AND +src_chunk IS NULL ORDER BY id LIMIT ?", args...)
 		if err != nil {
 			return nil, db.classify("read relations", err)
 		}

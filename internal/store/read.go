@@ -67,12 +67,14 @@ type SymbolRow struct {
 	Symbol    string
 	Short     string
 	Container string
+	StartLine int
+	EndLine   int
 }
 
 // Symbols loads every chunk's symbol data of a project (methods, functions,
 // types and file-level declarations).
 func (db *DB) Symbols(ctx context.Context, projectID int64) ([]SymbolRow, error) {
-	rows, err := db.sql.QueryContext(ctx, "SELECT id, file_id, path, kind, symbol, short, container FROM chunks WHERE project_id = ? AND kind != 'text' ORDER BY id", projectID)
+	rows, err := db.sql.QueryContext(ctx, "SELECT id, file_id, path, kind, symbol, short, container, start_line, end_line FROM chunks WHERE project_id = ? AND kind != 'text' ORDER BY id", projectID)
 	if err != nil {
 		return nil, db.classify("read symbols", err)
 	}
@@ -80,7 +82,7 @@ func (db *DB) Symbols(ctx context.Context, projectID int64) ([]SymbolRow, error)
 	var out []SymbolRow
 	for rows.Next() {
 		var r SymbolRow
-		if err := rows.Scan(&r.ID, &r.FileID, &r.Path, &r.Kind, &r.Symbol, &r.Short, &r.Container); err != nil {
+		if err := rows.Scan(&r.ID, &r.FileID, &r.Path, &r.Kind, &r.Symbol, &r.Short, &r.Container, &r.StartLine, &r.EndLine); err != nil {
 			return nil, db.classify("read symbols", err)
 		}
 		out = append(out, r)
@@ -116,6 +118,7 @@ type EdgeRow struct {
 	SrcSymbol string
 	Target    string
 	Qualifier string
+	Line      int
 	DstChunk  int64
 }
 
@@ -123,7 +126,7 @@ type EdgeRow struct {
 // a project; when fileIDs or names are given, only those from the files or
 // whose target is one of the names (nil, nil means all).
 func (db *DB) EdgesToResolve(ctx context.Context, projectID int64, fileIDs []int64, names []string) ([]EdgeRow, error) {
-	base := "SELECT id, file_id, kind, COALESCE(src_chunk,0), src_symbol, target, qualifier, COALESCE(dst_chunk,0) FROM relations WHERE project_id = ? AND kind != 'imports'"
+	base := "SELECT id, file_id, kind, COALESCE(src_chunk,0), src_symbol, target, qualifier, line, COALESCE(dst_chunk,0) FROM relations WHERE project_id = ? AND kind != 'imports'"
 	var out []EdgeRow
 	scan := func(query string, args ...any) error {
 		rows, err := db.sql.QueryContext(ctx, query, args...)
@@ -133,7 +136,7 @@ func (db *DB) EdgesToResolve(ctx context.Context, projectID int64, fileIDs []int
 		defer rows.Close()
 		for rows.Next() {
 			var e EdgeRow
-			if err := rows.Scan(&e.ID, &e.FileID, &e.Kind, &e.SrcChunk, &e.SrcSymbol, &e.Target, &e.Qualifier, &e.DstChunk); err != nil {
+			if err := rows.Scan(&e.ID, &e.FileID, &e.Kind, &e.SrcChunk, &e.SrcSymbol, &e.Target, &e.Qualifier, &e.Line, &e.DstChunk); err != nil {
 				return err
 			}
 			out = append(out, e)

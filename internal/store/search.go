@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 )
 
@@ -46,24 +48,88 @@ func (db *DB) ChunkMetas(ctx context.Context, projectID int64) ([]ChunkMeta, err
 }
 
 // ProjectVectors calls fn with the stored vector of every chunk of a project
-// embedded with model, in chunk id order. The blob is only valid during the
-// call. Chunks without a vector (blank text) are skipped.
+// embedded with model, in no particular order. The blob is only valid
+// during the call. Chunks without a vector (blank text) are skipped.
+//
+// The read runs on one connection with memory-mapped I/O. When the project
+// holds a large share of the database's chunks, the vectors table is
+// scanned in key order and matched to the chunks by hash, which is several
+// times faster than one lookup per chunk; otherwise each chunk's vector is
+// looked up.
 func (db *DB) ProjectVectors(ctx context.Context, projectID int64, model string, fn func(id int64, blob []byte) error) error {
-	rows, err := db.sql.QueryContext(ctx, `SELECT c.id, v.vec FROM chunks c
+	conn, err := db.sql.Conn(ctx)
+	if err != nil {
+		return db.classify("read vectors", err)
+	}
+	defer conn.Close()
+	// Best effort: a build without mmap support keeps reading normally.
+	_, _ = conn.ExecContext(ctx, "PRAGMA mmap_size = 17179869184")
+	var all, mine int
+	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM chunks").Scan(&all); err != nil {
+		return db.classify("read vectors", err)
+	}
+	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM chunks WHERE project_id = ?", projectID).Scan(&mine); err != nil {
+		return db.classify("read vectors", err)
+	}
+	if mine*4 >= all && mine > 20000 {
+		return db.scanVectors(ctx, conn, projectID, model, fn)
+	}
+	rows, err := conn.QueryContext(ctx, `SELECT c.id, v.vec FROM chunks c
 		JOIN vectors v ON v.model = c.model AND v.text_hash = c.text_hash
-		WHERE c.project_id = ? AND c.model = ? ORDER BY c.id`, projectID, model)
+		WHERE c.project_id = ? AND c.model = ?`, projectID, model)
 	if err != nil {
 		return db.classify("read vectors", err)
 	}
 	defer rows.Close()
+	var blob sql.RawBytes
 	for rows.Next() {
 		var id int64
-		var blob []byte
 		if err := rows.Scan(&id, &blob); err != nil {
 			return db.classify("read vectors", err)
 		}
 		if err := fn(id, blob); err != nil {
 			return err
+		}
+	}
+	return db.classify("read vectors", rows.Err())
+}
+
+// scanVectors reads the project's chunk hashes, then every vector of the
+// model in key order, handing each to the chunks that share its hash.
+func (db *DB) scanVectors(ctx context.Context, conn *sql.Conn, projectID int64, model string, fn func(id int64, blob []byte) error) error {
+	rows, err := conn.QueryContext(ctx, "SELECT id, text_hash FROM chunks WHERE project_id = ? AND model = ?", projectID, model)
+	if err != nil {
+		return db.classify("read vectors", err)
+	}
+	byHash := map[string][]int64{}
+	var h sql.RawBytes
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id, &h); err != nil {
+			rows.Close()
+			return db.classify("read vectors", err)
+		}
+		byHash[string(h)] = append(byHash[string(h)], id)
+	}
+	err = rows.Err()
+	rows.Close()
+	if err != nil {
+		return db.classify("read vectors", err)
+	}
+	rows, err = conn.QueryContext(ctx, "SELECT text_hash, vec FROM vectors WHERE model = ?", model)
+	if err != nil {
+		return db.classify("read vectors", err)
+	}
+	defer rows.Close()
+	var blob sql.RawBytes
+	for rows.Next() {
+		if err := rows.Scan(&h, &blob); err != nil {
+			return db.classify("read vectors", err)
+		}
+		for _, id := range byHash[string(h)] {
+			if err := fn(id, blob); err != nil {
+				return err
+			}
 		}
 	}
 	return db.classify("read vectors", rows.Err())
@@ -83,15 +149,30 @@ type FTSHit struct {
 // FTSWeights are bm25() column weights for chunks_fts(name, path, body).
 type FTSWeights struct{ Name, Path, Body float64 }
 
+// IDRange bounds the chunk ids of a project (inclusive); full-text queries
+// seek inside it instead of scanning every project's matches. The zero
+// value means no bound.
+type IDRange struct{ Lo, Hi int64 }
+
+func (r IDRange) sql() (string, []any) {
+	if r.Lo == 0 && r.Hi == 0 {
+		return "", nil
+	}
+	return " AND f.rowid BETWEEN ? AND ?", []any{r.Lo, r.Hi}
+}
+
 // FTSMatch runs one FTS5 MATCH expression over a project's chunks and
 // returns its best limit rows by weighted BM25 (limit <= 0: every matching
-// row, in rowid order). The expression must already be quoted by the
-// caller; an FTS5 syntax error is returned wrapped.
-func (db *DB) FTSMatch(ctx context.Context, projectID int64, match string, w FTSWeights, limit int) ([]FTSHit, error) {
+// row). ids, when set, must cover every chunk id of the project. The
+// expression must already be quoted by the caller; an FTS5 syntax error is
+// returned wrapped.
+func (db *DB) FTSMatch(ctx context.Context, projectID int64, ids IDRange, match string, w FTSWeights, limit int) ([]FTSHit, error) {
+	rng, rargs := ids.sql()
 	q := `SELECT f.rowid, bm25(chunks_fts, ?, ?, ?), bm25(chunks_fts, 1, 0, 0), bm25(chunks_fts, 0, 1, 0), bm25(chunks_fts, 0, 0, 1)
 		FROM chunks_fts f JOIN chunks c ON c.id = f.rowid
-		WHERE chunks_fts MATCH ? AND c.project_id = ?`
-	args := []any{w.Name, w.Path, w.Body, match, projectID}
+		WHERE chunks_fts MATCH ?` + rng + ` AND c.project_id = ?`
+	args := append([]any{w.Name, w.Path, w.Body, match}, rargs...)
+	args = append(args, projectID)
 	if limit > 0 {
 		q += " ORDER BY bm25(chunks_fts, ?, ?, ?), f.rowid LIMIT ?"
 		args = append(args, w.Name, w.Path, w.Body, limit)
@@ -111,6 +192,69 @@ func (db *DB) FTSMatch(ctx context.Context, projectID int64, match string, w FTS
 		out = append(out, h)
 	}
 	return out, db.classify("full-text match", rows.Err())
+}
+
+// FTSRows is the number of rows in the full-text table over every project
+// (the N of its BM25 statistics).
+func (db *DB) FTSRows(ctx context.Context) (int, error) {
+	var n int
+	err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM chunks").Scan(&n)
+	return n, db.classify("count chunks", err)
+}
+
+// FTSCount returns how many rows match an FTS5 expression: over every
+// project when projectID is 0 (the n of BM25's idf), else within that
+// project (whose chunk ids ids covers, when set).
+func (db *DB) FTSCount(ctx context.Context, match string, projectID int64, ids IDRange) (int, error) {
+	var n int
+	var err error
+	if projectID == 0 {
+		err = db.sql.QueryRowContext(ctx, "SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?", match).Scan(&n)
+	} else {
+		rng, rargs := ids.sql()
+		args := append([]any{match}, rargs...)
+		err = db.sql.QueryRowContext(ctx, `SELECT count(*) FROM chunks_fts f JOIN chunks c ON c.id = f.rowid
+			WHERE chunks_fts MATCH ?`+rng+` AND c.project_id = ?`, append(args, projectID)...).Scan(&n)
+	}
+	return n, db.classify(fmt.Sprintf("full-text count %q", match), err)
+}
+
+// FTSDocFreq returns, for single tokens as the FTS tokenizer produces them
+// (lower case, letters and digits only), how many rows of every project
+// contain each, read from the FTS index's vocabulary instead of counting
+// matches. Tokens not in the index are absent from the map.
+func (db *DB) FTSDocFreq(ctx context.Context, tokens []string) (map[string]int, error) {
+	out := make(map[string]int, len(tokens))
+	if len(tokens) == 0 {
+		return out, nil
+	}
+	conn, err := db.sql.Conn(ctx)
+	if err != nil {
+		return nil, db.classify("read vocabulary", err)
+	}
+	defer conn.Close()
+	// A temp-schema view of the index's vocabulary: per connection, nothing
+	// is written to the database file.
+	if _, err := conn.ExecContext(ctx, "CREATE VIRTUAL TABLE IF NOT EXISTS temp.codectx_fts_vocab USING fts5vocab(main, chunks_fts, row)"); err != nil {
+		return nil, db.classify("read vocabulary", err)
+	}
+	st, err := conn.PrepareContext(ctx, "SELECT doc FROM temp.codectx_fts_vocab WHERE term = ?")
+	if err != nil {
+		return nil, db.classify("read vocabulary", err)
+	}
+	defer st.Close()
+	for _, t := range tokens {
+		var n int
+		err := st.QueryRowContext(ctx, t).Scan(&n)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return nil, db.classify("read vocabulary", err)
+		}
+		out[t] = n
+	}
+	return out, nil
 }
 
 // ChunkContents returns id → content for the given chunk ids.
@@ -142,68 +286,4 @@ func (db *DB) ChunkContents(ctx context.Context, ids []int64) (map[int64]string,
 		}
 	}
 	return out, nil
-}
-
-// Edge is a resolved relation between two chunks.
-type Edge struct {
-	Kind string
-	Src  int64
-	Dst  int64
-}
-
-// EdgesAmong returns the resolved relations whose source and target are
-// both among ids (call graph between candidates), ordered by source, target.
-func (db *DB) EdgesAmong(ctx context.Context, ids []int64) ([]Edge, error) {
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	if len(ids) > 400 {
-		ids = ids[:400]
-	}
-	args := make([]any, 0, 2*len(ids))
-	for _, id := range ids {
-		args = append(args, id)
-	}
-	args = append(args, args...)
-	ph := placeholders(len(ids))
-	rows, err := db.sql.QueryContext(ctx, "SELECT kind, src_chunk, dst_chunk FROM relations WHERE src_chunk IN ("+ph+
-		") AND dst_chunk IN ("+ph+") AND src_chunk != dst_chunk ORDER BY src_chunk, dst_chunk", args...)
-	if err != nil {
-		return nil, db.classify("read relations", err)
-	}
-	defer rows.Close()
-	var out []Edge
-	for rows.Next() {
-		var e Edge
-		if err := rows.Scan(&e.Kind, &e.Src, &e.Dst); err != nil {
-			return nil, db.classify("read relations", err)
-		}
-		out = append(out, e)
-	}
-	return out, db.classify("read relations", rows.Err())
-}
-
-// FTSRows is the number of rows in the full-text table over every project
-// (the N of its BM25 statistics).
-func (db *DB) FTSRows(ctx context.Context) (int, error) {
-	var n int
-	err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM chunks").Scan(&n)
-	return n, db.classify("count chunks", err)
-}
-
-// FTSCount returns how many rows match an FTS5 expression over every
-// project (the n of BM25's idf), and, when projectID is not 0, within that
-// project.
-func (db *DB) FTSCount(ctx context.Context, match string, projectID int64) (all, inProject int, err error) {
-	if err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?", match).Scan(&all); err != nil {
-		return 0, 0, db.classify(fmt.Sprintf("full-text count %q", match), err)
-	}
-	if projectID != 0 {
-		err := db.sql.QueryRowContext(ctx, `SELECT count(*) FROM chunks_fts f JOIN chunks c ON c.id = f.rowid
-			WHERE chunks_fts MATCH ? AND c.project_id = ?`, match, projectID).Scan(&inProject)
-		if err != nil {
-			return 0, 0, db.classify(fmt.Sprintf("full-text count %q", match), err)
-		}
-	}
-	return all, inProject, nil
 }

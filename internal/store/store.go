@@ -76,7 +76,7 @@ func Open(ctx context.Context, path string, opt Options) (*DB, error) {
 	q.Add("_pragma", "busy_timeout("+strconv.Itoa(opt.BusyTimeoutMS)+")")
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "synchronous(NORMAL)")
-	q.Add("_pragma", "cache_size(-65536)")
+	q.Add("_pragma", "cache_size(-32768)")
 	q.Add("_pragma", "temp_store(MEMORY)")
 	if !opt.ReadOnly {
 		q.Add("_pragma", "journal_mode(WAL)")

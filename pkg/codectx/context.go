@@ -27,8 +27,9 @@ type (
 const (
 	// DefaultContextBudget is the token budget when none is given.
 	DefaultContextBudget = graph.DefaultBudget
-	// DefaultContextSeeds is how many search results seed a context.
-	DefaultContextSeeds = 8
+	// DefaultContextSeeds is how many search results seed a context
+	// (chosen from docs/CONTEXT_EVAL.md).
+	DefaultContextSeeds = 16
 )
 
 // ClassifyQuery returns the intent Context would read from a question.
@@ -43,7 +44,8 @@ type ContextOptions struct {
 	Depth string
 	// Keywords are extra terms for the search and the relevance filter.
 	Keywords []string
-	// K is the number of search results used as seeds; 0 means 8.
+	// K is the number of search results used as seeds; 0 means
+	// DefaultContextSeeds.
 	K int
 }
 
@@ -122,7 +124,8 @@ type ContextRun struct {
 // ContextEvalOptions configure EvaluateContext.
 type ContextEvalOptions struct {
 	Runs []ContextRun
-	// K is the number of search results used as seeds; 0 means 8.
+	// K is the number of search results used as seeds; 0 means
+	// DefaultContextSeeds.
 	K int
 	// Progress, when set, is called after each task.
 	Progress func(done, total int)
