@@ -77,6 +77,9 @@ type spec struct {
 	declNames func(x *extractor, i int32, out []string) []string
 	// stdlib reports whether an import target belongs to the standard library.
 	stdlib func(target string) bool
+	// builtins are names an unqualified call cannot mean in the project
+	// (len, make, print, type conversions …): such calls are not recorded.
+	builtins map[string]bool
 }
 
 // scope is the walker's view of where a node is.
@@ -266,7 +269,7 @@ func (x *extractor) doFunc(i int32, d funcDecl, sc scope) {
 
 // addCall records a call from the function fn (ignored at top level).
 func (x *extractor) addCall(fn, target, qual string, line int) {
-	if fn == "" || target == "" {
+	if fn == "" || target == "" || (qual == "" && x.sp.builtins[target]) {
 		return
 	}
 	k := callKey{fn, target, qual}
@@ -570,3 +573,12 @@ func simpleName(s string) string {
 
 // validUTF8 replaces invalid UTF-8 sequences.
 func validUTF8(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
+
+// wordSet builds a set from space-separated words.
+func wordSet(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}

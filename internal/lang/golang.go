@@ -15,6 +15,9 @@ var goSpec = &spec{
 		"import_spec":          roleImport,
 	},
 	docKinds: map[string]bool{"comment": true},
+	builtins: wordSet(`append cap clear close complex copy delete imag len make max min new panic print println real recover
+		any bool byte comparable complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune string
+		uint uint8 uint16 uint32 uint64 uintptr`),
 	typeDecl: goType,
 	funcDecl: goFunc,
 	call:     goCall,

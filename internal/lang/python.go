@@ -6,6 +6,10 @@ import "strings"
 // function/method chunks (a nested def gets its own chunk), decorators come
 // from decorated_definition.
 var pythonSpec = &spec{
+	builtins: wordSet(`abs all any ascii bin bool bytearray bytes callable chr classmethod compile complex delattr dict dir divmod
+		enumerate eval exec filter float format frozenset getattr globals hasattr hash hex id input int isinstance
+		issubclass iter len list locals map max memoryview min next object oct open ord pow print property range repr
+		reversed round set setattr slice sorted staticmethod str sum super tuple type vars zip`),
 	roles: map[string]role{
 		"class_definition":        roleType,
 		"function_definition":     roleFunc,

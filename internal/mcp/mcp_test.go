@@ -55,6 +55,7 @@ func TestToolsOverStdio(t *testing.T) {
 			"code_graph":   {"name"},
 			"index_status": nil,
 			"reindex":      nil,
+			"rate_result":  {"query", "result_id", "vote"},
 		}
 		props := map[string][]string{
 			"glob_files":  {"pattern", "path", "limit", "sort"},
@@ -102,7 +103,7 @@ func TestToolsOverStdio(t *testing.T) {
 					t.Errorf("%s.%s has no description: %s", tool.Name, p, raw)
 				}
 			}
-			if tool.Annotations == nil || (tool.Name != "reindex" && !tool.Annotations.ReadOnlyHint) {
+			if tool.Annotations == nil || (tool.Name != "reindex" && tool.Name != "rate_result" && !tool.Annotations.ReadOnlyHint) {
 				t.Errorf("%s is not annotated read-only", tool.Name)
 			}
 		}
@@ -238,6 +239,38 @@ func TestToolsOverStdio(t *testing.T) {
 			if !strings.Contains(text, s) {
 				t.Errorf("status text lacks %q:\n%s", s, text)
 			}
+		}
+	})
+
+	t.Run("rate_result", func(t *testing.T) {
+		const q = "parse configuration file"
+		order := func(query string) []string {
+			_, m := callOK(t, cs, "search_code", map[string]any{"query": query, "top_k": 5})
+			rs, _ := m["results"].([]any)
+			var ids []string
+			for _, r := range rs {
+				h := r.(map[string]any)
+				ids = append(ids, fmt.Sprintf("%s:%v", h["file"], h["start_line"]))
+			}
+			return ids
+		}
+		before := order(q)
+		if len(before) < 2 {
+			t.Skipf("need two results to reorder, got %v", before)
+		}
+		otherBefore := order("read file lines")
+		callOK(t, cs, "rate_result", map[string]any{"query": q, "result_id": before[0], "vote": "down"})
+		callOK(t, cs, "rate_result", map[string]any{"query": q, "result_id": before[1], "vote": "up"})
+		after := order("configuration file parse") // same keywords, other order
+		if len(after) == 0 || after[0] != before[1] {
+			t.Errorf("feedback did not promote %s: before %v, after %v", before[1], before, after)
+		}
+		if otherAfter := order("read file lines"); !slices.Equal(otherBefore, otherAfter) {
+			t.Errorf("feedback changed an unrelated query: %v → %v", otherBefore, otherAfter)
+		}
+		res := call(t, cs, "rate_result", map[string]any{"query": q, "result_id": before[0], "vote": "sideways"})
+		if !res.IsError {
+			t.Error("bad vote accepted")
 		}
 	})
 

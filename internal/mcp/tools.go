@@ -27,6 +27,7 @@ const (
 	ToolGraph   = "code_graph"
 	ToolStatus  = "index_status"
 	ToolReindex = "reindex"
+	ToolRate    = "rate_result"
 )
 
 // Tool inputs. Fields without omitempty are required in the schema; the
@@ -78,6 +79,12 @@ type graphIn struct {
 }
 
 type statusIn struct{}
+
+type rateIn struct {
+	Query    string `json:"query" jsonschema:"the query the result was returned for"`
+	ResultID string `json:"result_id" jsonschema:"the result as FILE:LINE (file and start_line of a search_code result, e.g. net/client.go:120) or FILE#SYMBOL"`
+	Vote     string `json:"vote" jsonschema:"up when the result answered the query, down when it did not"`
+}
 
 type reindexIn struct {
 	Background bool `json:"background,omitempty" jsonschema:"return at once instead of waiting for the pass to finish"`
@@ -151,6 +158,33 @@ func (s *Server) register() {
 			"Rarely needed: the server re-indexes changed files by itself. Requests made during a pass share the next one.",
 		Annotations: &sdk.ToolAnnotations{IdempotentHint: true, OpenWorldHint: new(false)},
 	}, withEnum[reindexIn](nil), s.reindex)
+	addTool(s, &sdk.Tool{
+		Name:  ToolRate,
+		Title: "Rate a search result",
+		Description: "Record whether a search_code result answered a query: up promotes it, down demotes it, for that query and queries with the same keywords. " +
+			"Use it after you checked a result with read_file; it never deletes anything.",
+		Annotations: &sdk.ToolAnnotations{OpenWorldHint: new(false)},
+	}, withEnum[rateIn](map[string][]any{"vote": {"up", "down"}}), s.rate)
+}
+
+func (s *Server) rate(ctx context.Context, in rateIn) (answer, error) {
+	if strings.TrimSpace(in.Query) == "" || strings.TrimSpace(in.ResultID) == "" {
+		return answer{}, errors.New("query and result_id are required")
+	}
+	vote := 0
+	switch in.Vote {
+	case "up":
+		vote = 1
+	case "down":
+		vote = -1
+	default:
+		return answer{}, fmt.Errorf("vote must be up or down, got %q", in.Vote)
+	}
+	j, err := s.p.Feedback(ctx, in.Query, in.ResultID, vote)
+	if err != nil {
+		return answer{}, err
+	}
+	return answer{text: fmt.Sprintf("recorded: %s#%s %s for queries with keywords %q\n", j.Path, j.Symbol, in.Vote, j.QueryKey), data: j}, nil
 }
 
 // addTool registers a typed handler that answers with a text rendering and a
