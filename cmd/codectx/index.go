@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"time"
@@ -18,6 +19,9 @@ import (
 
 func init() { commands = append(commands, indexCmd, statsCmd) }
 
+// indexMemoryLimit is the soft Go heap limit of `codectx index` unless GOMEMLIMIT is set.
+const indexMemoryLimit = 320 << 20
+
 func indexCmd() *cobra.Command {
 	var asJSON, rebuild bool
 	c := &cobra.Command{
@@ -28,6 +32,12 @@ func indexCmd() *cobra.Command {
 			root := "."
 			if len(args) == 1 {
 				root = args[0]
+			}
+			if os.Getenv("GOMEMLIMIT") == "" {
+				// A soft heap limit keeps indexing of huge trees inside a
+				// laptop's budget: the GC works harder instead of letting the
+				// heap double. Searches (which hold vectors) are not limited.
+				debug.SetMemoryLimit(indexMemoryLimit)
 			}
 			p, err := openProject(root, rebuild)
 			if err != nil {

@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"runtime/pprof"
 	"strings"
 	"syscall"
@@ -26,9 +25,6 @@ type usageError struct{ msg string }
 func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
-
-// defaultMemoryLimit is the soft Go heap limit unless GOMEMLIMIT is set.
-const defaultMemoryLimit = 320 << 20
 
 // global flags
 var (
@@ -109,11 +105,6 @@ func main() {
 			pprof.StartCPUProfile(f)
 			defer pprof.StopCPUProfile()
 		}
-	}
-	if os.Getenv("GOMEMLIMIT") == "" {
-		// A soft heap limit keeps indexing of huge trees inside a laptop's
-		// budget: the GC works harder instead of letting the heap double.
-		debug.SetMemoryLimit(defaultMemoryLimit)
 	}
 	err := newRoot().ExecuteContext(ctx)
 	pprof.StopCPUProfile()

@@ -2,9 +2,7 @@ package search
 
 import (
 	"context"
-	"encoding/json"
 	"math"
-	"os"
 	"path"
 	"strings"
 
@@ -51,21 +49,23 @@ func perFile(snap *snapshot, ranked []scored, limit, k int) []scored {
 
 // Seed ranker constants (the reference design).
 const (
-	seedKeywordHit  = 0.3
-	seedNameHit     = 0.3
-	seedPathHit     = 0.1
-	seedBodyHit     = 0.1
-	seedBothBonus   = 0.1
-	seedCallableBst = 0.15
-	seedTypeBoost   = 0.10
-	seedPerFile     = 2
+	seedKeywordHit    = 0.3
+	seedNameHit       = 0.3
+	seedPathHit       = 0.1
+	seedBodyHit       = 0.1
+	seedBothBonus     = 0.1
+	seedCallableBoost = 0.15
+	seedTypeBoost     = 0.10
+	seedPerFile       = 2
 )
 
 // rankSeed is the reference fusion: cosine similarity as the base for the
-// semantic hits; for each keyword term, its best semPool chunks by BM25
-// score 0.3, +0.3 for a hit in the name, +0.1 path, +0.1 body, times the
-// term's weight (best keyword kept per chunk); a chunk found by both channels takes the higher score +0.1; then
-// +0.15 for methods and functions, +0.10 for types; at most 2 per file.
+// semantic channel's hits; for each keyword term, its best semPool chunks
+// by BM25 score 0.3, +0.3 for a hit in the name, +0.1 path, +0.1 body
+// (at most 0.8), times the term's weight, the best keyword kept per chunk;
+// a chunk found by both channels takes the higher score +0.1, once; then
+// +0.15 for methods and functions, +0.10 for types; sorted by score, path,
+// start line and name; at most 2 per file.
 func rankSeed(in rankInput) []scored {
 	cands := map[int32]*scored{}
 	get := func(idx int32) *scored {
@@ -122,7 +122,7 @@ func rankSeed(in rankInput) []scored {
 		}
 		switch in.snap.chunks[idx].Kind {
 		case "method", "function":
-			s += seedCallableBst
+			s += seedCallableBoost
 		case "type":
 			s += seedTypeBoost
 		}
@@ -167,16 +167,6 @@ var defaultParams = params{
 	PerFile:   3,
 }
 
-// rankParams returns the ranker's constants; CODECTX_RANK_PARAMS (JSON)
-// overrides them while tuning.
-func rankParams() params {
-	p := defaultParams
-	if v := os.Getenv("CODECTX_RANK_PARAMS"); v != "" {
-		_ = json.Unmarshal([]byte(v), &p)
-	}
-	return p
-}
-
 // rankDefault scores each candidate (keyword hits and the semantic
 // channel's hits) with
 //
@@ -188,7 +178,7 @@ func rankParams() params {
 // them) and keeps at most PerFile chunks per file. With one channel off,
 // the other carries the whole relevance weight.
 func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
-	p := rankParams()
+	p := defaultParams
 	cands := map[int32]*scored{}
 	get := func(idx int32) *scored {
 		c := cands[idx]

@@ -17,8 +17,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"codectx/internal/embed"
@@ -65,6 +65,9 @@ type Options struct {
 	Ranker string
 	// Keywords are extra terms (e.g. from an agent) searched like words of the query.
 	Keywords []string
+	// Extra asks for up to this many results past K, in the same order, for
+	// callers that re-rank (feedback); the ranking itself depends only on K.
+	Extra int
 }
 
 // Hit is one ranked chunk.
@@ -96,6 +99,9 @@ type Result struct {
 	Ranker string `json:"-"`
 	// Signals names what the ranking used, for the summary.
 	Signals []string `json:"-"`
+	// Expanded are the English words added to the query (translations of
+	// Chinese words, synonyms), for the summary.
+	Expanded []string `json:"-"`
 }
 
 // Index is what a search reads: the database, the project row (with its
@@ -126,6 +132,7 @@ func (o *Options) Validate() error {
 	if o.K < 1 || o.K > MaxK {
 		return fmt.Errorf("k must be between 1 and %d, got %d", MaxK, o.K)
 	}
+	o.Extra = max(0, min(o.Extra, MaxK-o.K))
 	switch o.Mode {
 	case "":
 		o.Mode = ModeHybrid
@@ -154,10 +161,9 @@ func Search(ctx context.Context, ix Index, opt Options) (*Result, error) {
 	res := &Result{Query: opt.Query, Mode: opt.Mode, Ranker: opt.Ranker, Keywords: []string{}, Results: []Hit{}}
 	q := buildQuery(opt.Query, opt.Keywords)
 	res.Keywords = append(res.Keywords, q.keywords...)
+	res.Expanded = q.expanded
 
-	t0 := time.Now()
 	snap, err := loadSnapshot(ctx, ix.DB, ix.Project)
-	dbgTime("snapshot", t0)
 	if err != nil {
 		return nil, err
 	}
@@ -179,11 +185,9 @@ func Search(ctx context.Context, ix Index, opt Options) (*Result, error) {
 	}
 	var sem []semHit
 	if useSem {
-		t0 = time.Now()
 		sem, err = semanticChannel(ctx, ix, snap, q)
-		dbgTime("semantic", t0)
 		if err != nil {
-			if opt.Mode == ModeSemantic {
+			if opt.Mode == ModeSemantic || ctx.Err() != nil {
 				return nil, err
 			}
 			res.Warnings = append(res.Warnings, "semantic search is off: "+err.Error())
@@ -192,15 +196,13 @@ func Search(ctx context.Context, ix Index, opt Options) (*Result, error) {
 	}
 	var kw *keywordResult
 	if opt.Mode != ModeSemantic {
-		t0 = time.Now()
 		kw, err = keywordChannel(ctx, ix.DB, ix.Project.ID, snap, q)
-		dbgTime("keyword", t0)
 		if err != nil {
 			return nil, err
 		}
 	}
 
-	in := rankInput{snap: snap, k: opt.K, sem: sem, kw: kw, semPool: semPool(opt.K), asksTests: q.asksTests()}
+	in := rankInput{snap: snap, k: opt.K + opt.Extra, sem: sem, kw: kw, semPool: semPool(opt.K), asksTests: q.asksTests()}
 	var ranked []scored
 	if opt.Ranker == RankerSeed {
 		ranked = rankSeed(in)
@@ -238,12 +240,7 @@ func Search(ctx context.Context, ix Index, opt Options) (*Result, error) {
 // semPool is how many semantic neighbours a search takes: max(2K, 10).
 func semPool(k int) int { return max(2*k, 10) }
 
-func round3(f float64) float64 {
-	if f >= 0 {
-		return float64(int64(f*1000+0.5)) / 1000
-	}
-	return -float64(int64(-f*1000+0.5)) / 1000
-}
+func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
 
 // Snippet is content with runs of white space collapsed to one space, cut
 // to n runes (an ellipsis marks a cut).
@@ -272,7 +269,8 @@ type parsed struct {
 	raw      string
 	keywords []string // display keywords
 	groups   []termGroup
-	semText  string // text embedded for the semantic channel
+	semText  string   // text embedded for the semantic channel
+	expanded []string // English expansions (translations, synonyms), for the summary
 }
 
 // termGroup is one keyword of the query with the terms that stand for it
@@ -316,6 +314,7 @@ func buildQuery(raw string, extra []string) parsed {
 		for _, e := range query.Parse(t).Expanded {
 			sb.WriteString(" ")
 			sb.WriteString(e)
+			p.expanded = append(p.expanded, e)
 		}
 	}
 	p.semText = strings.TrimSpace(sb.String())
@@ -342,19 +341,16 @@ func (p parsed) asksTests() bool {
 func signalsUsed(ranker string, kw, sem bool) []string {
 	var s []string
 	if kw {
-		s = append(s, "BM25 keyword matches (name > path > body)")
+		s = append(s, "BM25 (name > path > body)")
 	}
 	if sem {
 		s = append(s, "semantic similarity")
 	}
 	if ranker == RankerSeed {
-		s = append(s, "the seed fusion with a method/function and type boost")
-	} else {
-		if kw {
-			s = append(s, "query-term coverage")
-		}
-		s = append(s, "a kind prior (method/function > type > file > text)", "a code-length prior",
-			"a file-level aggregate", "a demotion of test, vendored and stub files")
+		return append(s, "the seed fusion's method/function and type boosts")
 	}
-	return s
+	if kw {
+		s = append(s, "term coverage")
+	}
+	return append(s, "kind/code-length/file priors", "a test/vendored/stub-file demotion")
 }

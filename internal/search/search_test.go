@@ -470,3 +470,27 @@ func TestDependencyAndStubPaths(t *testing.T) {
 		}
 	}
 }
+
+func TestConcurrentSearches(t *testing.T) {
+	ix := buildIndex(t, fusionIndex)
+	want, err := Search(context.Background(), ix, Options{Query: "close idle connections", K: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resetCache()
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			res, err := Search(context.Background(), ix, Options{Query: "close idle connections", K: 3})
+			if err == nil && !reflect.DeepEqual(names(res), names(want)) {
+				err = fmt.Errorf("got %v, want %v", names(res), names(want))
+			}
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -30,9 +30,12 @@ func Summarize(r *Result) string {
 		counts[h.File]++
 	}
 	sort.SliceStable(order, func(i, j int) bool { return counts[order[i]] > counts[order[j]] })
-	if len(order) == 1 {
+	switch {
+	case len(r.Results) == 1:
+		fmt.Fprintf(&b, " It is the only result, in %s.", order[0])
+	case len(order) == 1:
 		fmt.Fprintf(&b, " All %d results are in %s.", len(r.Results), order[0])
-	} else {
+	default:
 		parts := make([]string, 0, 3)
 		for _, f := range order[:min(3, len(order))] {
 			parts = append(parts, fmt.Sprintf("%s (%d)", f, counts[f]))
@@ -47,6 +50,9 @@ func Summarize(r *Result) string {
 	used := "no keywords"
 	if len(r.Keywords) > 0 {
 		used = "the keywords " + quoteList(r.Keywords, 8)
+	}
+	if len(r.Expanded) > 0 {
+		used += " (expanded with " + quoteList(r.Expanded, 6) + ")"
 	}
 	signals := "its signals"
 	if len(r.Signals) > 0 {

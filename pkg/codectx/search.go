@@ -56,10 +56,17 @@ type SearchOptions struct {
 	Keywords []string
 }
 
-// Search ranks the project's chunks for a query. It returns ErrNotIndexed
-// when the project has never been indexed, ErrEmptyQuery for a blank query
-// and ErrModelMismatch in semantic mode when the embedder changed.
+// Search ranks the project's chunks for a query, then applies the feedback
+// recorded for the query (results voted up rise, voted down sink). It
+// returns ErrNotIndexed when the project has never been indexed,
+// ErrEmptyQuery for a blank query and ErrModelMismatch in semantic mode when
+// the embedder changed.
 func (p *Project) Search(ctx context.Context, opt SearchOptions) (*SearchResult, error) {
+	return p.search(ctx, opt, true)
+}
+
+// search runs a search, with or without recorded feedback.
+func (p *Project) search(ctx context.Context, opt SearchOptions, feedback bool) (*SearchResult, error) {
 	o := search.Options{Query: opt.Query, K: opt.K, Mode: opt.Mode, Ranker: opt.Ranker, Keywords: opt.Keywords}
 	if err := o.Validate(); err != nil {
 		return nil, err
@@ -68,8 +75,28 @@ func (p *Project) Search(ctx context.Context, opt SearchOptions) (*SearchResult,
 	if err != nil {
 		return nil, err
 	}
-	return search.Search(ctx, search.Index{DB: p.db, Project: pr, Embedder: p.emb}, o)
+	ix := search.Index{DB: p.db, Project: pr, Embedder: p.emb}
+	if !feedback {
+		return search.Search(ctx, ix, o)
+	}
+	// A few results past K let a result voted up rise into the list.
+	o.Extra = feedbackExtra
+	res, err := search.Search(ctx, ix, o)
+	if err != nil {
+		return nil, err
+	}
+	n := len(res.Results)
+	if err := p.applyFeedback(ctx, pr, o.Query, res, o.K); err != nil {
+		return nil, err
+	}
+	if len(res.Results) != n {
+		res.Summary = search.Summarize(res)
+	}
+	return res, nil
 }
+
+// feedbackExtra is how many results past K a search ranks for feedback.
+const feedbackExtra = 5
 
 // Evaluation types re-exported for callers.
 type (
@@ -99,8 +126,9 @@ type EvalOptions struct {
 	Progress func(done, total int)
 }
 
-// Evaluate runs every task of the set as a search over this project and
-// scores the results (Recall@1/5/10 and MRR@10 at file and symbol level,
+// Evaluate runs every task of the set as a search over this project
+// (without recorded feedback, so it measures the ranker) and scores the
+// results (Recall@1/5/10 and MRR@10 at file and symbol level,
 // overall, per query language and per task kind). The project must be
 // indexed; the set's root is not consulted (the project's root is).
 func (p *Project) Evaluate(ctx context.Context, set *GoldenSet, opt EvalOptions) (*EvalReport, error) {
@@ -110,9 +138,9 @@ func (p *Project) Evaluate(ctx context.Context, set *GoldenSet, opt EvalOptions)
 	outs := make([]eval.Outcome, 0, len(set.Tasks))
 	for i, t := range set.Tasks {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("evaluate: %w", err)
 		}
-		res, err := p.Search(ctx, SearchOptions{Query: t.Query, K: opt.K, Mode: opt.Mode, Ranker: opt.Ranker})
+		res, err := p.search(ctx, SearchOptions{Query: t.Query, K: opt.K, Mode: opt.Mode, Ranker: opt.Ranker}, false)
 		if err != nil {
 			return nil, fmt.Errorf("task %s: %w", t.ID, err)
 		}

@@ -3,7 +3,10 @@ package codectx
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -21,5 +24,83 @@ func TestSearchUnindexedProject(t *testing.T) {
 	_, err = p.Search(context.Background(), SearchOptions{Query: "   "})
 	if !errors.Is(err, ErrEmptyQuery) {
 		t.Fatalf("blank query: got %v, want ErrEmptyQuery", err)
+	}
+}
+
+const srcRetry = `package web
+
+// shouldRetry reports whether a failed request may be sent again on a new
+// connection: only idempotent requests whose body can be rewound.
+func shouldRetry(method string, rewindable bool) bool {
+	if method != "GET" && method != "HEAD" {
+		return false
+	}
+	return rewindable
+}
+`
+
+const srcCookie = `package web
+
+// Cookie is an HTTP cookie.
+type Cookie struct{ Name, Value string }
+
+// String formats the cookie for a header.
+func (c *Cookie) String() string { return c.Name + "=" + c.Value }
+`
+
+func TestSearchAndEvaluateIndexedProject(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{"retry.go": srcRetry, "cookie.go": srcCookie} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	p, err := Open(dir, Options{DBPath: filepath.Join(t.TempDir(), "index.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if _, err := p.Index(ctx, IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []string{ModeHybrid, ModeKeyword, ModeSemantic} {
+		res, err := p.Search(ctx, SearchOptions{Query: "when is a failed request retried on a new connection", Mode: mode})
+		if err != nil {
+			t.Fatalf("%s: %v", mode, err)
+		}
+		if len(res.Results) == 0 || res.Results[0].File != "retry.go" || !strings.HasPrefix(res.Results[0].Name, "shouldRetry") {
+			t.Fatalf("%s: results %+v", mode, res.Results)
+		}
+		if !strings.Contains(res.Summary, "codectx read retry.go --offset") {
+			t.Fatalf("%s: summary %q", mode, res.Summary)
+		}
+	}
+	// Recorded feedback is applied, and the list is cut back to K with a
+	// summary that describes what is returned.
+	q := "when is a failed request retried on a new connection"
+	if _, err := p.Feedback(ctx, q, "retry.go#shouldRetry", -1); err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Search(ctx, SearchOptions{Query: q, K: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Results) != 1 || !slices.Contains(res.Signals, "feedback") ||
+		!strings.Contains(res.Summary, "It is the only result, in "+res.Results[0].File) {
+		t.Fatalf("with feedback: %+v %v\n%s", res.Results, res.Signals, res.Summary)
+	}
+	set, err := ParseGoldenSet(strings.NewReader(
+		`{"id": "a", "query": "retry a failed request", "lang": "en", "kind": "implementation", "targets": [{"file": "retry.go", "symbol": "shouldRetry"}]}
+{"id": "b", "query": "format a cookie as a string", "lang": "en", "kind": "location", "targets": [{"file": "cookie.go", "symbol": "Cookie.String"}]}`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := p.Evaluate(ctx, set, EvalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Tasks != 2 || rep.Overall.File.Recall1 != 1 || rep.Overall.Symbol.MRR10 != 1 || len(rep.Misses) != 0 {
+		t.Fatalf("report %+v", rep)
 	}
 }
