@@ -281,7 +281,9 @@ func SplitIdentifier(s string) []string {
 //
 // A token is a run of letters, digits, '_' and '$' of any script but Han,
 // with inner '.' and '-' (a trailing one is not part of it). Runs of Han
-// characters are segmented into words with Segment. Everything else
+// characters are segmented into words with Segment, unless the environment
+// turns that off (CJKSegmentEnv=off): each run is then one token, as FTS5's
+// unicode61 tokenizer would leave it. Everything else
 // (punctuation, spaces, invalid UTF-8) only separates tokens; the result is
 // always valid UTF-8.
 //
@@ -297,7 +299,12 @@ func IndexText(s string) string {
 		if st >= len(s) {
 			break
 		}
-		if han {
+		if han && !indexSegmentsCJK() {
+			if len(buf) > 0 {
+				buf = append(buf, ' ')
+			}
+			buf = appendLower(buf, s[st:en])
+		} else if han {
 			for _, w := range Segment(s[st:en]) {
 				if len(buf) > 0 {
 					buf = append(buf, ' ')
