@@ -33,14 +33,7 @@ func globCmd() *cobra.Command {
 				return err
 			}
 			res, err := codectx.Glob(cmd.Context(), abs, opt)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), res)
-			}
-			fmt.Fprint(cmd.OutOrStdout(), ensureNewline(res.Text()))
-			return nil
+			return printResult(cmd, asJSON, res, err)
 		},
 	}
 	rootFlag(c, &root)
@@ -69,14 +62,7 @@ func grepCmd() *cobra.Command {
 				return err
 			}
 			res, err := codectx.Grep(cmd.Context(), abs, opt)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), res)
-			}
-			fmt.Fprint(cmd.OutOrStdout(), ensureNewline(res.Text()))
-			return nil
+			return printResult(cmd, asJSON, res, err)
 		},
 	}
 	rootFlag(c, &root)
@@ -109,14 +95,7 @@ func readCmd() *cobra.Command {
 				return err
 			}
 			res, err := codectx.Read(cmd.Context(), abs, opt)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), res)
-			}
-			fmt.Fprint(cmd.OutOrStdout(), ensureNewline(res.Text()))
-			return nil
+			return printResult(cmd, asJSON, res, err)
 		},
 	}
 	rootFlag(c, &root)
@@ -141,4 +120,16 @@ func ensureNewline(s string) string {
 		return s
 	}
 	return s + "\n"
+}
+
+// printResult prints an exact-search result as JSON or as its text rendering.
+func printResult[R interface{ Text() string }](cmd *cobra.Command, asJSON bool, res R, err error) error {
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return writeJSON(cmd.OutOrStdout(), res)
+	}
+	fmt.Fprint(cmd.OutOrStdout(), ensureNewline(res.Text()))
+	return nil
 }

@@ -68,6 +68,9 @@ type Options struct {
 	// Extra asks for up to this many results past K, in the same order, for
 	// callers that re-rank (feedback); the ranking itself depends only on K.
 	Extra int
+	// ParseOptions, when set, replace query.DefaultOptions for parsing the
+	// query and the keywords (e.g. lexicon and synonyms off, for evaluation).
+	ParseOptions *query.Options
 }
 
 // Hit is one ranked chunk.
@@ -159,7 +162,11 @@ func Search(ctx context.Context, ix Index, opt Options) (*Result, error) {
 		return nil, errors.New("search: no index")
 	}
 	res := &Result{Query: opt.Query, Mode: opt.Mode, Ranker: opt.Ranker, Keywords: []string{}, Results: []Hit{}}
-	q := buildQuery(opt.Query, opt.Keywords)
+	popt := query.DefaultOptions
+	if opt.ParseOptions != nil {
+		popt = *opt.ParseOptions
+	}
+	q := buildQuery(opt.Query, opt.Keywords, popt)
 	res.Keywords = append(res.Keywords, q.keywords...)
 	res.Expanded = q.expanded
 
@@ -281,12 +288,13 @@ type termGroup struct {
 }
 
 // buildQuery parses the query and the extra keywords into term groups: one
-// group per display keyword, holding the terms that Parse derives from it.
-func buildQuery(raw string, extra []string) parsed {
+// group per display keyword, holding the terms that ParseWith(…, popt)
+// derives from it.
+func buildQuery(raw string, extra []string, popt query.Options) parsed {
 	p := parsed{raw: raw}
 	seen := map[string]bool{}
 	addGroups := func(text string) {
-		q := query.Parse(text)
+		q := query.ParseWith(text, popt)
 		for _, kw := range q.Keywords {
 			key := strings.ToLower(kw)
 			if seen[key] {
@@ -294,7 +302,7 @@ func buildQuery(raw string, extra []string) parsed {
 			}
 			seen[key] = true
 			p.keywords = append(p.keywords, kw)
-			g := termGroup{keyword: kw, terms: query.Parse(kw).Terms}
+			g := termGroup{keyword: kw, terms: query.ParseWith(kw, popt).Terms}
 			if len(g.terms) > 0 {
 				p.groups = append(p.groups, g)
 			}
@@ -311,7 +319,7 @@ func buildQuery(raw string, extra []string) parsed {
 		sb.WriteString(k)
 	}
 	for _, t := range append([]string{raw}, extra...) {
-		for _, e := range query.Parse(t).Expanded {
+		for _, e := range query.ParseWith(t, popt).Expanded {
 			sb.WriteString(" ")
 			sb.WriteString(e)
 			p.expanded = append(p.expanded, e)

@@ -234,26 +234,32 @@ func (db *DB) FileImports(ctx context.Context, fileIDs []int64) ([]GraphRelation
 
 // FilePaths returns file id → path for the given files (primary key).
 func (db *DB) FilePaths(ctx context.Context, fileIDs []int64) (map[int64]string, error) {
-	out := make(map[int64]string, len(fileIDs))
-	for start := 0; start < len(fileIDs); start += 400 {
-		end := min(start+400, len(fileIDs))
-		rows, err := db.sql.QueryContext(ctx, "SELECT id, path FROM files WHERE id IN ("+placeholders(end-start)+")", int64Args(fileIDs[start:end])...)
+	return db.stringsByID(ctx, "SELECT id, path FROM files WHERE id IN ", fileIDs, "read files")
+}
+
+// stringsByID runs query (ending in "IN ") over ids in slices of 400 and
+// maps each row's id to its string column.
+func (db *DB) stringsByID(ctx context.Context, query string, ids []int64, op string) (map[int64]string, error) {
+	out := make(map[int64]string, len(ids))
+	for start := 0; start < len(ids); start += 400 {
+		end := min(start+400, len(ids))
+		rows, err := db.sql.QueryContext(ctx, query+"("+placeholders(end-start)+")", int64Args(ids[start:end])...)
 		if err != nil {
-			return nil, db.classify("read files", err)
+			return nil, db.classify(op, err)
 		}
 		for rows.Next() {
 			var id int64
-			var p string
-			if err := rows.Scan(&id, &p); err != nil {
+			var v string
+			if err := rows.Scan(&id, &v); err != nil {
 				rows.Close()
-				return nil, db.classify("read files", err)
+				return nil, db.classify(op, err)
 			}
-			out[id] = p
+			out[id] = v
 		}
 		err = rows.Err()
 		rows.Close()
 		if err != nil {
-			return nil, db.classify("read files", err)
+			return nil, db.classify(op, err)
 		}
 	}
 	return out, nil
@@ -420,30 +426,7 @@ func (db *DB) ChunkAt(ctx context.Context, projectID int64, symbol, path string,
 // target is one of names, resolved or not (index relations_target),
 // ordered by id, at most limit rows (limit <= 0: 1000).
 func (db *DB) RelationsNamed(ctx context.Context, projectID int64, kind string, names []string, limit int) ([]GraphRelation, error) {
-	if len(names) == 0 {
-		return nil, nil
-	}
-	if limit <= 0 {
-		limit = 1000
-	}
-	var out []GraphRelation
-	for start := 0; start < len(names) && len(out) < limit; start += 400 {
-		end := min(start+400, len(names))
-		args := []any{projectID}
-		for _, n := range names[start:end] {
-			args = append(args, n)
-		}
-		args = append(args, kind, limit-len(out))
-		rows, err := db.sql.QueryContext(ctx, "SELECT "+graphRelCols+" FROM relations WHERE project_id = ? AND target IN ("+
-			placeholders(end-start)+") AND kind = ? ORDER BY id LIMIT ?", args...)
-		if err != nil {
-			return nil, db.classify("read relations", err)
-		}
-		if out, err = scanGraphRelations(rows, out); err != nil {
-			return nil, db.classify("read relations", err)
-		}
-	}
-	return out, nil
+	return db.relationsWhereIn(ctx, projectID, "target", "", kind, names, limit)
 }
 
 // OrphanRelationsFrom returns the relations of one kind whose source
@@ -451,22 +434,28 @@ func (db *DB) RelationsNamed(ctx context.Context, projectID int64, kind string, 
 // relations_src_symbol): e.g. Go methods declared in another file than
 // their type, whose contains relation could not be tied to the type chunk.
 func (db *DB) OrphanRelationsFrom(ctx context.Context, projectID int64, kind string, symbols []string, limit int) ([]GraphRelation, error) {
-	if len(symbols) == 0 {
+	return db.relationsWhereIn(ctx, projectID, "src_symbol", " AND +src_chunk IS NULL", kind, symbols, limit)
+}
+
+// relationsWhereIn reads relations of one kind whose column is one of
+// values (plus an extra condition), ordered by id, at most limit rows.
+func (db *DB) relationsWhereIn(ctx context.Context, projectID int64, column, extra, kind string, values []string, limit int) ([]GraphRelation, error) {
+	if len(values) == 0 {
 		return nil, nil
 	}
 	if limit <= 0 {
 		limit = 1000
 	}
 	var out []GraphRelation
-	for start := 0; start < len(symbols) && len(out) < limit; start += 400 {
-		end := min(start+400, len(symbols))
+	for start := 0; start < len(values) && len(out) < limit; start += 400 {
+		end := min(start+400, len(values))
 		args := []any{projectID}
-		for _, s := range symbols[start:end] {
-			args = append(args, s)
+		for _, v := range values[start:end] {
+			args = append(args, v)
 		}
 		args = append(args, kind, limit-len(out))
-		rows, err := db.sql.QueryContext(ctx, "SELECT "+graphRelCols+" FROM relations WHERE project_id = ? AND src_symbol IN ("+
-			placeholders(end-start)+") AND kind = ? AND +src_chunk IS NULL ORDER BY id LIMIT ?", args...)
+		rows, err := db.sql.QueryContext(ctx, "SELECT "+graphRelCols+" FROM relations WHERE project_id = ? AND "+column+" IN ("+
+			placeholders(end-start)+") AND kind = ?"+extra+" ORDER BY id LIMIT ?", args...)
 		if err != nil {
 			return nil, db.classify("read relations", err)
 		}

@@ -259,31 +259,5 @@ func (db *DB) FTSDocFreq(ctx context.Context, tokens []string) (map[string]int, 
 
 // ChunkContents returns id → content for the given chunk ids.
 func (db *DB) ChunkContents(ctx context.Context, ids []int64) (map[int64]string, error) {
-	out := make(map[int64]string, len(ids))
-	for start := 0; start < len(ids); start += 400 {
-		end := min(start+400, len(ids))
-		args := make([]any, 0, end-start)
-		for _, id := range ids[start:end] {
-			args = append(args, id)
-		}
-		rows, err := db.sql.QueryContext(ctx, "SELECT id, content FROM chunks WHERE id IN ("+placeholders(end-start)+")", args...)
-		if err != nil {
-			return nil, db.classify("read chunk contents", err)
-		}
-		for rows.Next() {
-			var id int64
-			var s string
-			if err := rows.Scan(&id, &s); err != nil {
-				rows.Close()
-				return nil, db.classify("read chunk contents", err)
-			}
-			out[id] = s
-		}
-		err = rows.Err()
-		rows.Close()
-		if err != nil {
-			return nil, db.classify("read chunk contents", err)
-		}
-	}
-	return out, nil
+	return db.stringsByID(ctx, "SELECT id, content FROM chunks WHERE id IN ", ids, "read chunk contents")
 }
