@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"strings"
 )
 
@@ -182,27 +183,43 @@ func (db *DB) EdgesToResolve(ctx context.Context, projectID int64, fileIDs []int
 	return dedup, nil
 }
 
-// SetTargets stores resolved targets (0 clears) for many relations in one transaction.
+// SetTargets stores resolved targets (0 clears) for many relations in one
+// transaction: the pairs go into a temporary table with multi-row inserts,
+// then one UPDATE … FROM applies them.
 func (db *DB) SetTargets(ctx context.Context, updates map[int64]int64) error {
 	if len(updates) == 0 {
 		return nil
 	}
+	ids := make([]int64, 0, len(updates))
+	for id := range updates {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids) // rows in rowid order: sequential pages
 	return db.inTx(ctx, "resolve relations", func(tx *sql.Tx) error {
-		st, err := tx.PrepareContext(ctx, "UPDATE relations SET dst_chunk = ? WHERE id = ?")
-		if err != nil {
+		if _, err := tx.ExecContext(ctx, "CREATE TEMP TABLE IF NOT EXISTS resolved(id INTEGER PRIMARY KEY, dst INTEGER)"); err != nil {
 			return err
 		}
-		defer st.Close()
-		for id, dst := range updates {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM temp.resolved"); err != nil {
+			return err
+		}
+		b := newBulk(tx, "INSERT INTO temp.resolved(id, dst)", 2)
+		for _, id := range ids {
 			var v any
-			if dst != 0 {
+			if dst := updates[id]; dst != 0 {
 				v = dst
 			}
-			if _, err := st.ExecContext(ctx, v, id); err != nil {
+			if err := b.add(ctx, id, v); err != nil {
 				return err
 			}
 		}
-		return nil
+		if err := b.flush(ctx); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, "UPDATE relations SET dst_chunk = r.dst FROM temp.resolved AS r WHERE relations.id = r.id"); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, "DELETE FROM temp.resolved")
+		return err
 	})
 }
 
