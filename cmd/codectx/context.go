@@ -16,7 +16,7 @@ func contextCmd() *cobra.Command {
 	var (
 		root, depth string
 		budget, k   int
-		asJSON      bool
+		asJSON, rw  bool
 		keywords    []string
 	)
 	c := &cobra.Command{
@@ -50,16 +50,14 @@ picks the hops from the question: "how is X implemented" 2, "who calls X" 1
 				return err
 			}
 			defer p.Close()
-			res, err := p.Context(cmd.Context(), codectx.ContextOptions{Query: q, Budget: budget, Depth: depth, Keywords: keywords, K: k})
+			res, err := p.Context(cmd.Context(), codectx.ContextOptions{Query: q, Budget: budget, Depth: depth, Keywords: keywords, K: k, Rewrite: rw})
 			if err != nil {
 				if errors.Is(err, codectx.ErrEmptyQuery) {
 					return usagef("the query has nothing to search for")
 				}
 				return err
 			}
-			for _, w := range res.Warnings {
-				fmt.Fprintln(cmd.ErrOrStderr(), "warning: "+w)
-			}
+			printWarnings(cmd.ErrOrStderr(), res.Warnings)
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), res)
 			}
@@ -74,5 +72,6 @@ picks the hops from the question: "how is X implemented" 2, "who calls X" 1
 	f.IntVar(&k, "seeds", codectx.DefaultContextSeeds, "search results to start from")
 	f.StringSliceVar(&keywords, "keyword", nil, "extra keyword for the search and the relevance filter (repeatable)")
 	f.BoolVar(&asJSON, "json", false, "print the context as JSON (files, chunks, reasons, token count)")
+	f.BoolVar(&rw, "rewrite", false, "ask the chat model at LLM_BASE_URL (LLM_MODEL, LLM_API_KEY; LLM_TIMEOUT_MS, default 5000) for likely identifiers and keywords first; if that is not configured or fails, build the context offline (said only with -v); with --depth auto the model's intent picks the depth (implementation 2, usage 1, location 0)")
 	return c
 }

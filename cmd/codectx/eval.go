@@ -21,7 +21,7 @@ func evalCmd() *cobra.Command {
 	var (
 		root, mode, ranker string
 		k                  int
-		asJSON             bool
+		asJSON, noLexicon  bool
 	)
 	c := &cobra.Command{
 		Use:   "eval GOLDEN.jsonl",
@@ -69,7 +69,7 @@ language and per task kind, followed by the missed tasks.`,
 				fmt.Fprintf(cmd.ErrOrStderr(), "indexed %s: %d changed, %d removed, %d chunks\n", p.Root(), sum.Changed, sum.Removed, sum.TotalChunks)
 			}
 			start := time.Now()
-			rep, err := p.Evaluate(cmd.Context(), set, codectx.EvalOptions{K: k, Mode: mode, Ranker: ranker})
+			rep, err := p.Evaluate(cmd.Context(), set, codectx.EvalOptions{K: k, Mode: mode, Ranker: ranker, NoLexicon: noLexicon})
 			if err != nil {
 				return err
 			}
@@ -77,8 +77,12 @@ language and per task kind, followed by the missed tasks.`,
 				return writeJSON(cmd.OutOrStdout(), rep)
 			}
 			el := time.Since(start)
-			fmt.Fprintf(cmd.OutOrStdout(), "%s: %d tasks, root %s, mode %s, ranker %s, k %d, %.0f ms per query\n\n",
-				filepath.Base(args[0]), rep.Tasks, p.Root(), mode, ranker, k, float64(el.Milliseconds())/float64(max(rep.Tasks, 1)))
+			lex := ""
+			if noLexicon {
+				lex = ", no lexicon"
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s: %d tasks, root %s, mode %s, ranker %s, k %d%s, %.0f ms per query\n\n",
+				filepath.Base(args[0]), rep.Tasks, p.Root(), mode, ranker, k, lex, float64(el.Milliseconds())/float64(max(rep.Tasks, 1)))
 			printReport(cmd.OutOrStdout(), rep)
 			return nil
 		},
@@ -89,6 +93,7 @@ language and per task kind, followed by the missed tasks.`,
 	f.StringVar(&mode, "mode", codectx.ModeHybrid, "hybrid, keyword or semantic")
 	f.StringVar(&ranker, "ranker", codectx.RankerDefault, "default or seed")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
+	f.BoolVar(&noLexicon, "no-lexicon", false, "parse queries without expansions: no Chinese→English lexicon translations, no English synonyms")
 	return c
 }
 

@@ -17,7 +17,7 @@ func searchCmd() *cobra.Command {
 	var (
 		root, mode, ranker string
 		k                  int
-		asJSON             bool
+		asJSON, rw         bool
 		keywords           []string
 	)
 	c := &cobra.Command{
@@ -44,16 +44,14 @@ with embedding similarity; the first lines summarise where to start reading.`,
 				return err
 			}
 			defer p.Close()
-			res, err := p.Search(cmd.Context(), codectx.SearchOptions{Query: q, K: k, Mode: mode, Ranker: ranker, Keywords: keywords})
+			res, err := p.Search(cmd.Context(), codectx.SearchOptions{Query: q, K: k, Mode: mode, Ranker: ranker, Keywords: keywords, Rewrite: rw})
 			if err != nil {
 				if errors.Is(err, codectx.ErrEmptyQuery) {
 					return usagef("the query has nothing to search for")
 				}
 				return err
 			}
-			for _, w := range res.Warnings {
-				fmt.Fprintln(cmd.ErrOrStderr(), "warning: "+w)
-			}
+			printWarnings(cmd.ErrOrStderr(), res.Warnings)
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), res)
 			}
@@ -68,7 +66,20 @@ with embedding similarity; the first lines summarise where to start reading.`,
 	f.StringVar(&ranker, "ranker", codectx.RankerDefault, "default or seed (the reference fusion)")
 	f.StringSliceVar(&keywords, "keyword", nil, "extra keyword to search for (repeatable)")
 	f.BoolVar(&asJSON, "json", false, `print {"query","summary","keywords","results":[...]} as JSON`)
+	f.BoolVar(&rw, "rewrite", false, "ask the chat model at LLM_BASE_URL (LLM_MODEL, LLM_API_KEY; LLM_TIMEOUT_MS, default 5000) for likely identifiers and keywords first; if that is not configured or fails, search offline (said only with -v)")
 	return c
+}
+
+// printWarnings prints a result's warnings to w. A note that query rewriting
+// fell back to the offline search is printed only with -v: the fallback is
+// silent otherwise (it stays in the JSON output's warnings).
+func printWarnings(w io.Writer, warnings []string) {
+	for _, msg := range warnings {
+		if codectx.IsRewriteWarning(msg) && !flagVerbose {
+			continue
+		}
+		fmt.Fprintln(w, "warning: "+msg)
+	}
 }
 
 func checkModeRanker(mode, ranker string) error {

@@ -494,3 +494,22 @@ func TestConcurrentSearches(t *testing.T) {
 		}
 	}
 }
+
+func TestBuildQueryParseOptions(t *testing.T) {
+	const q = "连接超时 retries"
+	on := buildQuery(q, []string{"signin"}, query.DefaultOptions)
+	if len(on.expanded) == 0 {
+		t.Fatalf("default options: no expansions for %q", q)
+	}
+	off := buildQuery(q, []string{"signin"}, query.Options{})
+	if len(off.expanded) != 0 || off.semText != q+" signin" {
+		t.Fatalf("expansions off: expanded %v, semantic text %q", off.expanded, off.semText)
+	}
+	for _, g := range off.groups {
+		for _, term := range g.terms {
+			if term.Source == query.SourceLexicon || term.Source == query.SourceSynonym {
+				t.Fatalf("expansions off: term %+v in group %q", term, g.keyword)
+			}
+		}
+	}
+}

@@ -47,6 +47,12 @@ type ContextOptions struct {
 	// K is the number of search results used as seeds; 0 means
 	// DefaultContextSeeds.
 	K int
+	// Rewrite asks the configured chat model for identifiers and keywords
+	// first, as SearchOptions.Rewrite does; they are added to Keywords, and
+	// with Depth auto the model's intent picks the depth (implementation 2,
+	// usage 1, location 0). On failure the context is built offline with a
+	// warning for which IsRewriteWarning is true.
+	Rewrite bool
 }
 
 // Context assembles what a model should read to answer a question: the top
@@ -65,11 +71,31 @@ func (p *Project) Context(ctx context.Context, opt ContextOptions) (*ContextResu
 	if err != nil {
 		return nil, err
 	}
+	depth := opt.Depth
+	var rwWarning string
+	if opt.Rewrite {
+		rw, w, err := p.rewriteQuery(ctx, pr, opt.Query)
+		if err != nil {
+			return nil, err
+		}
+		rwWarning = w
+		if rw != nil {
+			opt.Keywords = append(append([]string(nil), opt.Keywords...), rewriteTerms(rw)...)
+			if d, _ := graph.ParseDepth(depth); d < 0 {
+				if rd := rewriteDepth(rw.Intent); rd != "" {
+					depth = rd
+				}
+			}
+		}
+	}
 	co, warnings, err := p.contextSeeds(ctx, pr, opt)
 	if err != nil {
 		return nil, err
 	}
-	co.Budget, co.Depth = opt.Budget, opt.Depth
+	if rwWarning != "" {
+		warnings = append(warnings, rwWarning)
+	}
+	co.Budget, co.Depth = opt.Budget, depth
 	res, err := graph.Assemble(ctx, p.db, pr.ID, co)
 	if err != nil {
 		return nil, err

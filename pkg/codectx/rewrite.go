@@ -59,19 +59,19 @@ func rewriteConfig() (rewrite.Config, bool, error) {
 // returns nil and the warning to add to the result; it never returns an
 // error, except when ctx itself is done.
 func (p *Project) rewriteQuery(ctx context.Context, pr *store.Project, q string) (*rewrite.Result, string, error) {
-	fail := func(why string, err error) (*rewrite.Result, string, error) {
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return nil, "", fmt.Errorf("rewrite query: %w", ctxErr)
+	fail := func(why string) (*rewrite.Result, string, error) {
+		if err := ctx.Err(); err != nil {
+			return nil, "", fmt.Errorf("rewrite query: %w", err)
 		}
-		p.log.Debug("query rewriting failed; searching offline", "reason", why, "err", err)
+		p.log.Debug("query rewriting failed; searching offline", "reason", why)
 		return nil, fmt.Sprintf("%sfailed (%s); searched offline", rewriteWarningPrefix, why), nil
 	}
 	cfg, ok, err := rewriteConfig()
 	if err != nil {
-		return fail(err.Error(), err)
+		return fail(err.Error())
 	}
 	if !ok {
-		return fail("no model configured: set LLM_BASE_URL and LLM_MODEL", nil)
+		return fail("no model configured: set LLM_BASE_URL and LLM_MODEL")
 	}
 	examples, err := p.rewriteExamples(ctx, pr, q)
 	if err != nil {
@@ -82,7 +82,7 @@ func (p *Project) rewriteQuery(ctx context.Context, pr *store.Project, q string)
 	start := time.Now()
 	res, err := rewrite.Rewrite(ctx, cfg, q, examples)
 	if err != nil {
-		return fail(strings.TrimPrefix(err.Error(), "rewrite: "), err)
+		return fail(strings.TrimPrefix(err.Error(), "rewrite: "))
 	}
 	p.log.Debug("query rewritten", "intent", res.Intent, "identifiers", res.Identifiers,
 		"keywords", res.Keywords, "examples", len(examples), "took", time.Since(start).Round(time.Millisecond))

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"codectx/internal/eval"
+	"codectx/internal/query"
 	"codectx/internal/search"
 )
 
@@ -54,6 +55,15 @@ type SearchOptions struct {
 	Ranker string
 	// Keywords are extra terms (e.g. identifiers an agent already knows).
 	Keywords []string
+	// Rewrite first asks the chat model configured by LLM_BASE_URL,
+	// LLM_MODEL and LLM_API_KEY for likely identifiers and keywords, which
+	// are searched like Keywords. When that is not configured or fails, the
+	// search runs as without Rewrite and a warning for which
+	// IsRewriteWarning is true says so (see rewrite.go).
+	Rewrite bool
+	// NoLexicon turns the query's expansions off: no Chinese→English
+	// lexicon translations and no English synonyms (for evaluation).
+	NoLexicon bool
 }
 
 // Search ranks the project's chunks for a query, then applies the feedback
@@ -68,6 +78,9 @@ func (p *Project) Search(ctx context.Context, opt SearchOptions) (*SearchResult,
 // search runs a search, with or without recorded feedback.
 func (p *Project) search(ctx context.Context, opt SearchOptions, feedback bool) (*SearchResult, error) {
 	o := search.Options{Query: opt.Query, K: opt.K, Mode: opt.Mode, Ranker: opt.Ranker, Keywords: opt.Keywords}
+	if opt.NoLexicon {
+		o.ParseOptions = &query.Options{}
+	}
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
@@ -75,15 +88,31 @@ func (p *Project) search(ctx context.Context, opt SearchOptions, feedback bool) 
 	if err != nil {
 		return nil, err
 	}
-	ix := search.Index{DB: p.db, Project: pr, Embedder: p.emb}
-	if !feedback {
-		return search.Search(ctx, ix, o)
+	var warning string
+	if opt.Rewrite {
+		rw, w, err := p.rewriteQuery(ctx, pr, o.Query)
+		if err != nil {
+			return nil, err
+		}
+		warning = w
+		if rw != nil {
+			o.Keywords = append(append([]string(nil), o.Keywords...), rewriteTerms(rw)...)
+		}
 	}
-	// A few results past K let a result voted up rise into the list.
-	o.Extra = feedbackExtra
+	ix := search.Index{DB: p.db, Project: pr, Embedder: p.emb}
+	if feedback {
+		// A few results past K let a result voted up rise into the list.
+		o.Extra = feedbackExtra
+	}
 	res, err := search.Search(ctx, ix, o)
 	if err != nil {
 		return nil, err
+	}
+	if warning != "" {
+		res.Warnings = append(res.Warnings, warning)
+	}
+	if !feedback {
+		return res, nil
 	}
 	n := len(res.Results)
 	if err := p.applyFeedback(ctx, pr, o.Query, res, o.K); err != nil {
@@ -122,6 +151,8 @@ type EvalOptions struct {
 	K      int    // results per task, 1..MaxSearchK; 0 means 10
 	Mode   string // as in SearchOptions
 	Ranker string // as in SearchOptions
+	// NoLexicon turns the lexicon and synonym expansions off, as in SearchOptions.
+	NoLexicon bool
 	// Progress, when set, is called after each task.
 	Progress func(done, total int)
 }
@@ -140,7 +171,7 @@ func (p *Project) Evaluate(ctx context.Context, set *GoldenSet, opt EvalOptions)
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("evaluate: %w", err)
 		}
-		res, err := p.search(ctx, SearchOptions{Query: t.Query, K: opt.K, Mode: opt.Mode, Ranker: opt.Ranker}, false)
+		res, err := p.search(ctx, SearchOptions{Query: t.Query, K: opt.K, Mode: opt.Mode, Ranker: opt.Ranker, NoLexicon: opt.NoLexicon}, false)
 		if err != nil {
 			return nil, fmt.Errorf("task %s: %w", t.ID, err)
 		}
