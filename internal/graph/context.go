@@ -49,7 +49,7 @@ type Params struct {
 	TestPenalty float64
 }
 
-// DefaultParams are the tuned expansion parameters (see docs/CONTEXT_EVAL.md).
+// DefaultParams are the tuned expansion parameters (see docs/EVAL.md, "Repository-level context").
 var DefaultParams = Params{HopDecay: 0.7, MinRelevance: 0.25, MaxPerNode: 6, MaxPerSeed: 12, HubDegree: 8, KeywordWeight: 0.6, TestPenalty: 0.5}
 
 // ContextOptions configure Assemble.

@@ -28,7 +28,7 @@ const (
 	// DefaultContextBudget is the token budget when none is given.
 	DefaultContextBudget = graph.DefaultBudget
 	// DefaultContextSeeds is how many search results seed a context
-	// (chosen from docs/CONTEXT_EVAL.md).
+	// (chosen from docs/EVAL.md, "Repository-level context").
 	DefaultContextSeeds = 16
 )
 
