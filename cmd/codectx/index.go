@@ -20,7 +20,7 @@ import (
 func init() { commands = append(commands, indexCmd, statsCmd) }
 
 // indexMemoryLimit is the soft Go heap limit of `codectx index` unless GOMEMLIMIT is set.
-const indexMemoryLimit = 320 << 20
+const indexMemoryLimit = 256 << 20
 
 func indexCmd() *cobra.Command {
 	var asJSON, rebuild bool
