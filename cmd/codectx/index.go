@@ -29,10 +29,7 @@ func indexCmd() *cobra.Command {
 		Short: "Index a project incrementally (chunks, relations, vectors)",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root := "."
-			if len(args) == 1 {
-				root = args[0]
-			}
+			root := pathArg(args)
 			if os.Getenv("GOMEMLIMIT") == "" {
 				// A soft heap limit keeps indexing of huge trees inside a
 				// laptop's budget: the GC works harder instead of letting the
@@ -137,10 +134,7 @@ func statsCmd() *cobra.Command {
 		Short: "Show what the index holds for a project",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root := "."
-			if len(args) == 1 {
-				root = args[0]
-			}
+			root := pathArg(args)
 			p, err := openProject(root, false)
 			if err != nil {
 				return err

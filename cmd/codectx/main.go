@@ -125,3 +125,11 @@ func main() {
 	}
 	os.Exit(1)
 }
+
+// pathArg is the optional PATH argument of a command, "." when absent.
+func pathArg(args []string) string {
+	if len(args) == 1 {
+		return args[0]
+	}
+	return "."
+}

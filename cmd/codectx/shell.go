@@ -26,10 +26,7 @@ func shellCmd() *cobra.Command {
 		Short: "Interactive prompt: /index, /search, /context, /graph, /grep, /read, /stats",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root := "."
-			if len(args) == 1 {
-				root = args[0]
-			}
+			root := pathArg(args)
 			p, err := openProject(root, false)
 			if err != nil {
 				return err

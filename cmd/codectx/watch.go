@@ -29,10 +29,7 @@ watching is impossible (too many directories, inotify limits, a network file
 system) it polls with a stat pass every --poll instead.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root := "."
-			if len(args) == 1 {
-				root = args[0]
-			}
+			root := pathArg(args)
 			if debounce <= 0 || poll <= 0 {
 				return usagef("--debounce and --poll must be positive")
 			}
