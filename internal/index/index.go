@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime"
+	"sort"
 	"strconv"
 	"sync"
 	"time"
@@ -210,6 +211,7 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	if n, err := opt.DB.ChunkCount(ctx, proj.ID); err == nil {
 		sum.TotalChunks = n
 	}
+	sort.SliceStable(sum.Warnings, func(i, j int) bool { return sum.Warnings[i].Path < sum.Warnings[j].Path })
 	sum.ElapsedSec = time.Since(start).Seconds()
 	progress(Progress{Phase: "done", Done: w.done, Total: len(jobs), Chunks: sum.Chunks})
 	return sum, nil
