@@ -154,7 +154,7 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	for _, f := range sc.Files {
 		present[f.Path] = true
 		fp, ok := fps[f.Path]
-		if ok && fp.Size == f.Size && fp.MTime == f.ModTime && fp.Model == model {
+		if ok && fp.Size == f.Size && fp.MTime == f.ModTime && fp.Model == model && fp.Parser == lang.Version {
 			sum.Unchanged++
 			continue
 		}
@@ -361,7 +361,7 @@ func work(j job, model string) outcome {
 	}
 	sum := sha256.Sum256(src)
 	hash := hex.EncodeToString(sum[:])
-	if j.fp != nil && j.fp.SHA256 == hash && j.fp.Model == model {
+	if j.fp != nil && j.fp.SHA256 == hash && j.fp.Model == model && j.fp.Parser == lang.Version {
 		// Same content and model: only the stat changed.
 		o.touch = &store.Touch{Path: j.file.Path, Size: j.file.Size, MTime: j.file.ModTime}
 		return o
@@ -369,7 +369,7 @@ func work(j job, model string) outcome {
 	res := lang.Parse(j.file.Path, j.file.Lang, src)
 	rec := &store.FileRecord{
 		Path: j.file.Path, Lang: j.file.Lang, Size: j.file.Size, MTime: j.file.ModTime,
-		SHA256: hash, Fallback: res.Fallback, Relations: res.Relations,
+		SHA256: hash, Parser: lang.Version, Fallback: res.Fallback, Relations: res.Relations,
 		Chunks: make([]store.ChunkRecord, len(res.Chunks)),
 	}
 	ftsPath := query.IndexText(j.file.Path)

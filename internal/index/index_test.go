@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"codectx/internal/lang"
 	"codectx/internal/store"
 )
 
@@ -351,4 +352,28 @@ func TestCancelledRunLeavesConsistentDB(t *testing.T) {
 	if len(filePaths(t, db, root)) != 200 {
 		t.Fatal("not every file indexed after the second run")
 	}
+}
+
+// TestNewChunkerReparses: files parsed by an older chunker are parsed again
+// even though their content did not change; their vectors come from the cache.
+func TestNewChunkerReparses(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, repo)
+	db := openDB(t)
+	emb := &fakeEmbedder{model: "fake:a"}
+	run(t, db, root, emb)
+	if _, err := db.SQL().Exec("UPDATE files SET parser = 'older' WHERE path LIKE 'svc/%'"); err != nil {
+		t.Fatal(err)
+	}
+	emb.texts = 0
+	s := run(t, db, root, emb)
+	if s.Changed != 2 || s.Unchanged != len(repo)-2 || emb.texts != 0 || s.CacheHits == 0 {
+		t.Fatalf("re-parse after a chunker change: %+v, embedded %d", s, emb.texts)
+	}
+	var stale int
+	db.SQL().QueryRow("SELECT count(*) FROM files WHERE parser != ?", lang.Version).Scan(&stale)
+	if stale != 0 {
+		t.Errorf("%d files still carry an old chunker version", stale)
+	}
+	assertConsistent(t, db)
 }

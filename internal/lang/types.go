@@ -68,6 +68,11 @@ type Result struct {
 	Fallback bool
 }
 
+// Version names the chunking and relation rules. Bump it whenever Parse
+// produces different chunks or relations for the same input: the index then
+// re-parses files whose content did not change.
+const Version = "2026-11-29.1"
+
 // MaxEmbedChars bounds the text handed to an embedder.
 const MaxEmbedChars = 2000
 

@@ -20,7 +20,7 @@ import (
 )
 
 // SchemaVersion is the version this build reads and writes.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // ErrNewerSchema is returned when the database was written by a newer codectx.
 var ErrNewerSchema = errors.New("database schema is newer than this codectx")
@@ -209,6 +209,11 @@ CREATE TABLE IF NOT EXISTS feedback (
 	created_at  INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS feedback_key ON feedback(project_id, query_key);
+`,
+	// version 3: the chunker version each file was parsed with, so a new
+	// chunker re-parses files whose content did not change
+	`
+ALTER TABLE files ADD COLUMN parser TEXT NOT NULL DEFAULT '';
 `,
 }
 

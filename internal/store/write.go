@@ -85,11 +85,12 @@ type Fingerprint struct {
 	MTime  int64
 	SHA256 string
 	Model  string
+	Parser string // chunker version the file was parsed with
 }
 
 // Fingerprints returns path → fingerprint for every file of a project.
 func (db *DB) Fingerprints(ctx context.Context, projectID int64) (map[string]Fingerprint, error) {
-	rows, err := db.sql.QueryContext(ctx, "SELECT id, path, size, mtime, sha256, model FROM files WHERE project_id = ?", projectID)
+	rows, err := db.sql.QueryContext(ctx, "SELECT id, path, size, mtime, sha256, model, parser FROM files WHERE project_id = ?", projectID)
 	if err != nil {
 		return nil, db.classify("read fingerprints", err)
 	}
@@ -98,7 +99,7 @@ func (db *DB) Fingerprints(ctx context.Context, projectID int64) (map[string]Fin
 	for rows.Next() {
 		var f Fingerprint
 		var path string
-		if err := rows.Scan(&f.ID, &path, &f.Size, &f.MTime, &f.SHA256, &f.Model); err != nil {
+		if err := rows.Scan(&f.ID, &path, &f.Size, &f.MTime, &f.SHA256, &f.Model, &f.Parser); err != nil {
 			return nil, db.classify("read fingerprints", err)
 		}
 		out[path] = f
@@ -124,6 +125,7 @@ type FileRecord struct {
 	Size      int64
 	MTime     int64
 	SHA256    string
+	Parser    string // chunker version
 	Fallback  bool
 	Chunks    []ChunkRecord
 	Relations []lang.Relation
@@ -191,12 +193,12 @@ func (db *DB) WriteBatch(ctx context.Context, projectID int64, model string, b B
 				return fmt.Errorf("replace %s: %w", f.Path, err)
 			}
 			var fileID int64
-			err := tx.QueryRowContext(ctx, `INSERT INTO files(project_id, path, lang, size, mtime, sha256, model, fallback, indexed_at)
-				VALUES (?,?,?,?,?,?,?,?,?)
+			err := tx.QueryRowContext(ctx, `INSERT INTO files(project_id, path, lang, size, mtime, sha256, model, parser, fallback, indexed_at)
+				VALUES (?,?,?,?,?,?,?,?,?,?)
 				ON CONFLICT(project_id, path) DO UPDATE SET lang=excluded.lang, size=excluded.size, mtime=excluded.mtime,
-					sha256=excluded.sha256, model=excluded.model, fallback=excluded.fallback, indexed_at=excluded.indexed_at
+					sha256=excluded.sha256, model=excluded.model, parser=excluded.parser, fallback=excluded.fallback, indexed_at=excluded.indexed_at
 				RETURNING id`,
-				projectID, f.Path, f.Lang, f.Size, f.MTime, f.SHA256, model, boolInt(f.Fallback), now).Scan(&fileID)
+				projectID, f.Path, f.Lang, f.Size, f.MTime, f.SHA256, model, f.Parser, boolInt(f.Fallback), now).Scan(&fileID)
 			if err != nil {
 				return fmt.Errorf("write file %s: %w", f.Path, err)
 			}
