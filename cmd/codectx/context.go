@@ -66,7 +66,7 @@ picks the hops from the question: "how is X implemented" 2, "who calls X" 1
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&root, "root", ".", "project root")
+	rootFlag(c, &root)
 	f.IntVar(&budget, "budget", codectx.DefaultContextBudget, "most tokens (cl100k_base) the context may use")
 	f.StringVar(&depth, "depth", "auto", "hops of expansion: auto, 0, 1 or 2")
 	f.IntVar(&k, "seeds", codectx.DefaultContextSeeds, "search results to start from")

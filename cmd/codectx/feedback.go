@@ -88,7 +88,7 @@ apply to queries with the same keywords after normalisation.`,
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&root, "root", ".", "project root")
+	rootFlag(c, &root)
 	f.StringVar(&up, "up", "", "RESULT that was good for the query")
 	f.StringVar(&down, "down", "", "RESULT that was bad for the query")
 	f.BoolVar(&list, "list", false, "list recorded judgements")

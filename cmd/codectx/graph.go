@@ -61,7 +61,7 @@ path:line, unresolved ones are marked. Several matches are shown each.`,
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&root, "root", ".", "project root")
+	rootFlag(c, &root)
 	f.StringVar(&direction, "direction", codectx.DirectionBoth, "out (what it uses), in (who uses it) or both")
 	f.IntVar(&depth, "depth", 1, fmt.Sprintf("hops to expand (at most %d nodes)", codectx.GraphMaxNodes))
 	f.StringVar(&format, "format", codectx.GraphFormatTree, "tree, mermaid, dot or json")

@@ -24,12 +24,16 @@ const indexMemoryLimit = 256 << 20
 
 func indexCmd() *cobra.Command {
 	var asJSON, rebuild bool
+	var rootOpt string
 	c := &cobra.Command{
 		Use:   "index [PATH]",
 		Short: "Index a project incrementally (chunks, relations, vectors)",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root := pathArg(args)
+			root, err := pathArg(args, rootOpt)
+			if err != nil {
+				return err
+			}
 			if os.Getenv("GOMEMLIMIT") == "" {
 				// A soft heap limit keeps indexing of huge trees inside a
 				// laptop's budget: the GC works harder instead of letting the
@@ -54,6 +58,7 @@ func indexCmd() *cobra.Command {
 			return nil
 		},
 	}
+	rootFlag(c, &rootOpt)
 	c.Flags().BoolVar(&asJSON, "json", false, "print the summary as one JSON object")
 	c.Flags().BoolVar(&rebuild, "rebuild", false, "drop this project's index (or an unusable database file) and index from scratch")
 	return c
@@ -129,12 +134,16 @@ func (p *progress) finish() {
 
 func statsCmd() *cobra.Command {
 	var asJSON bool
+	var rootOpt string
 	c := &cobra.Command{
 		Use:   "stats [PATH]",
 		Short: "Show what the index holds for a project",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root := pathArg(args)
+			root, err := pathArg(args, rootOpt)
+			if err != nil {
+				return err
+			}
 			p, err := openProject(root, false)
 			if err != nil {
 				return err
@@ -155,6 +164,7 @@ func statsCmd() *cobra.Command {
 			return nil
 		},
 	}
+	rootFlag(c, &rootOpt)
 	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	return c
 }

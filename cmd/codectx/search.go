@@ -53,14 +53,17 @@ with embedding similarity; the first lines summarise where to start reading.`,
 			}
 			printWarnings(cmd.ErrOrStderr(), res.Warnings)
 			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), res)
+				if err := writeJSON(cmd.OutOrStdout(), res); err != nil {
+					return err
+				}
+				return noMatchIf(len(res.Results) == 0)
 			}
 			printSearch(cmd.OutOrStdout(), res)
-			return nil
+			return noMatchIf(len(res.Results) == 0)
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&root, "root", ".", "project root")
+	rootFlag(c, &root)
 	f.IntVarP(&k, "k", "k", codectx.DefaultSearchK, fmt.Sprintf("number of results (1..%d)", codectx.MaxSearchK))
 	f.StringVar(&mode, "mode", codectx.ModeHybrid, "hybrid, keyword or semantic")
 	f.StringVar(&ranker, "ranker", codectx.RankerDefault, "default or seed (the reference fusion)")

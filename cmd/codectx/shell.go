@@ -21,12 +21,16 @@ import (
 func init() { commands = append(commands, shellCmd) }
 
 func shellCmd() *cobra.Command {
-	return &cobra.Command{
+	var rootOpt string
+	c := &cobra.Command{
 		Use:   "shell [PATH]",
 		Short: "Interactive prompt: /index, /search, /context, /graph, /grep, /read, /stats",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root := pathArg(args)
+			root, err := pathArg(args, rootOpt)
+			if err != nil {
+				return err
+			}
 			p, err := openProject(root, false)
 			if err != nil {
 				return err
@@ -36,6 +40,8 @@ func shellCmd() *cobra.Command {
 			return sh.run(os.Stdin)
 		},
 	}
+	rootFlag(c, &rootOpt)
+	return c
 }
 
 // shell is the interactive prompt: a thin layer over the same API the
