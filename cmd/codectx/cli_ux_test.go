@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"codectx/pkg/codectx"
 )
 
 // uxProject is an indexed two-package project in a git work tree and its
@@ -145,4 +147,42 @@ func TestClosest(t *testing.T) {
 func isUsageErr(err error) bool {
 	var ue usageError
 	return errors.As(err, &ue)
+}
+
+func TestProgressWithoutTerminal(t *testing.T) {
+	var buf bytes.Buffer
+	p := newProgress(&buf, false)
+	p.update(codectx.IndexProgress{Phase: "scan"})
+	p.update(codectx.IndexProgress{Phase: "index", Done: 1, Total: 7000, Chunks: 1})
+	p.update(codectx.IndexProgress{Phase: "index", Done: 2, Total: 7000, Chunks: 9})
+	p.update(codectx.IndexProgress{Phase: "resolve", Done: 7000, Total: 7000, Chunks: 90000})
+	got := buf.String()
+	want := "scanning files…\nindexing: 1/7000 files, 1 chunk\nresolving relations (90000 chunks written)…\n"
+	if got != want {
+		t.Fatalf("progress printed\n%q\nwant\n%q", got, want)
+	}
+	buf.Reset()
+	newProgress(&buf, true).update(codectx.IndexProgress{Phase: "scan"})
+	if buf.Len() != 0 {
+		t.Fatalf("quiet progress printed %q", buf.String())
+	}
+}
+
+func TestStyle(t *testing.T) {
+	var buf bytes.Buffer
+	if styleFor(&buf).on {
+		t.Fatal("colour on for a buffer")
+	}
+	if got := (style{on: true}).path("a.go:1"); got != "\x1b[35ma.go:1\x1b[0m" {
+		t.Fatalf("path = %q", got)
+	}
+	if got := (style{}).name("X"); got != "X" {
+		t.Fatalf("plain name = %q", got)
+	}
+	// A terminal with NO_COLOR set stays plain (os.Stdout under go test is
+	// not a terminal either way, so this checks the variable's precedence).
+	t.Setenv("NO_COLOR", "1")
+	if styleFor(os.Stdout).on {
+		t.Fatal("colour on with NO_COLOR")
+	}
 }

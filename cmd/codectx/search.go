@@ -103,9 +103,11 @@ func checkModeRanker(mode, ranker string) error {
 const previewRunes = 120
 
 func printSearch(w io.Writer, r *codectx.SearchResult) {
+	st := styleFor(w)
 	fmt.Fprintln(w, r.Summary)
 	for i, h := range r.Results {
-		fmt.Fprintf(w, "\n%2d. %.3f  %-8s %s  %s:%d-%d\n", i+1, h.Score, h.Kind, h.Name, h.File, h.StartLine, h.EndLine)
+		fmt.Fprintf(w, "\n%2d. %s  %s %s  %s\n", i+1, st.dim(fmt.Sprintf("%.3f", h.Score)), st.dim(fmt.Sprintf("%-8s", h.Kind)),
+			st.name(h.Name), st.path(fmt.Sprintf("%s:%d-%d", h.File, h.StartLine, h.EndLine)))
 		fmt.Fprintf(w, "    %s\n", codectx.Preview(h.Snippet, previewRunes))
 	}
 }
