@@ -34,16 +34,8 @@ picks the hops from the question: "how is X implemented" 2, "who calls X" 1
 			if q == "" {
 				return usagef("context needs a query: codectx context QUERY [--root PATH] [--budget TOKENS] [--depth auto|0|1|2] [--json]")
 			}
-			if budget < 1 {
-				return usagef("--budget must be positive, got %d", budget)
-			}
-			switch depth {
-			case "auto", "0", "1", "2":
-			default:
-				return usagef("--depth must be auto, 0, 1 or 2, got %q", depth)
-			}
-			if k < 1 || k > codectx.MaxSearchK {
-				return usagef("--seeds must be between 1 and %d, got %d", codectx.MaxSearchK, k)
+			if err := checkContextFlags(budget, depth, k); err != nil {
+				return err
 			}
 			p, err := openProject(root, false)
 			if err != nil {

@@ -33,10 +33,7 @@ print Recall@1/5/10 and MRR@10 at file and symbol level, overall, per query
 language and per task kind, followed by the missed tasks.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if k < 1 || k > codectx.MaxSearchK {
-				return usagef("-k must be between 1 and %d, got %d", codectx.MaxSearchK, k)
-			}
-			if err := checkModeRanker(mode, ranker); err != nil {
+			if err := checkSearchFlags(k, mode, ranker); err != nil {
 				return err
 			}
 			f, err := os.Open(args[0])

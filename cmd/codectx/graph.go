@@ -30,18 +30,8 @@ path:line, unresolved ones are marked. Several matches are shown each.`,
 			if name == "" {
 				return usagef("graph needs a name: codectx graph NAME [--root PATH] [--direction out|in|both] [--depth N] [--format tree|mermaid|dot|json]")
 			}
-			switch direction {
-			case codectx.DirectionOut, codectx.DirectionIn, codectx.DirectionBoth:
-			default:
-				return usagef("--direction must be out, in or both, got %q", direction)
-			}
-			switch format {
-			case codectx.GraphFormatTree, codectx.GraphFormatMermaid, codectx.GraphFormatDOT, codectx.GraphFormatJSON:
-			default:
-				return usagef("--format must be tree, mermaid, dot or json, got %q", format)
-			}
-			if depth < 1 {
-				return usagef("--depth must be at least 1, got %d", depth)
+			if err := checkGraphFlags(direction, format, depth); err != nil {
+				return err
 			}
 			p, err := openProject(root, false)
 			if err != nil {
@@ -66,4 +56,23 @@ path:line, unresolved ones are marked. Several matches are shown each.`,
 	f.IntVar(&depth, "depth", 1, fmt.Sprintf("hops to expand (at most %d nodes)", codectx.GraphMaxNodes))
 	f.StringVar(&format, "format", codectx.GraphFormatTree, "tree, mermaid, dot or json")
 	return c
+}
+
+// checkGraphFlags validates graph's --direction, --format and --depth (the
+// CLI and the shell).
+func checkGraphFlags(direction, format string, depth int) error {
+	switch direction {
+	case codectx.DirectionOut, codectx.DirectionIn, codectx.DirectionBoth:
+	default:
+		return usagef("--direction must be out, in or both, got %q", direction)
+	}
+	switch format {
+	case codectx.GraphFormatTree, codectx.GraphFormatMermaid, codectx.GraphFormatDOT, codectx.GraphFormatJSON:
+	default:
+		return usagef("--format must be tree, mermaid, dot or json, got %q", format)
+	}
+	if depth < 1 {
+		return usagef("--depth must be at least 1, got %d", depth)
+	}
+	return nil
 }

@@ -33,10 +33,7 @@ with embedding similarity; the first lines summarise where to start reading.`,
 			if q == "" {
 				return usagef("search needs a query: codectx search QUERY [--root PATH] [-k N] [--mode hybrid|keyword|semantic] [--ranker default|seed] [--json]")
 			}
-			if k < 1 || k > codectx.MaxSearchK {
-				return usagef("-k must be between 1 and %d, got %d", codectx.MaxSearchK, k)
-			}
-			if err := checkModeRanker(mode, ranker); err != nil {
+			if err := checkSearchFlags(k, mode, ranker); err != nil {
 				return err
 			}
 			p, err := openProject(root, false)
@@ -85,7 +82,12 @@ func printWarnings(w io.Writer, warnings []string) {
 	}
 }
 
-func checkModeRanker(mode, ranker string) error {
+// checkSearchFlags validates search's -k, --mode and --ranker (the CLI and
+// the shell).
+func checkSearchFlags(k int, mode, ranker string) error {
+	if k < 1 || k > codectx.MaxSearchK {
+		return usagef("-k must be between 1 and %d, got %d", codectx.MaxSearchK, k)
+	}
 	switch mode {
 	case codectx.ModeHybrid, codectx.ModeKeyword, codectx.ModeSemantic:
 	default:
@@ -95,6 +97,23 @@ func checkModeRanker(mode, ranker string) error {
 	case codectx.RankerDefault, codectx.RankerSeed:
 	default:
 		return usagef("--ranker must be default or seed, got %q", ranker)
+	}
+	return nil
+}
+
+// checkContextFlags validates context's --budget, --depth and --seeds (the
+// CLI and the shell).
+func checkContextFlags(budget int, depth string, seeds int) error {
+	if budget < 1 {
+		return usagef("--budget must be positive, got %d", budget)
+	}
+	switch depth {
+	case "auto", "0", "1", "2":
+	default:
+		return usagef("--depth must be auto, 0, 1 or 2, got %q", depth)
+	}
+	if seeds < 1 || seeds > codectx.MaxSearchK {
+		return usagef("--seeds must be between 1 and %d, got %d", codectx.MaxSearchK, seeds)
 	}
 	return nil
 }
