@@ -79,11 +79,7 @@ apply to queries with the same keywords after normalisation.`,
 			if asJSON {
 				return writeJSON(out, j)
 			}
-			word := "promoted"
-			if vote < 0 {
-				word = "demoted"
-			}
-			fmt.Fprintf(out, "%s#%s will be %s for queries like %q (keywords: %s)\n", j.Path, j.Symbol, word, q, j.QueryKey)
+			fmt.Fprintln(out, j.Text())
 			return nil
 		},
 	}

@@ -184,7 +184,7 @@ func (s *Server) rate(ctx context.Context, in rateIn) (answer, error) {
 	if err != nil {
 		return answer{}, err
 	}
-	return answer{text: fmt.Sprintf("recorded: %s#%s %s for queries with keywords %q\n", j.Path, j.Symbol, in.Vote, j.QueryKey), data: j}, nil
+	return answer{text: j.Text() + "\n", data: j}, nil
 }
 
 // addTool registers a typed handler that answers with a text rendering and a
