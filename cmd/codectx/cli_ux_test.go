@@ -186,3 +186,25 @@ func TestStyle(t *testing.T) {
 		t.Fatal("colour on with NO_COLOR")
 	}
 }
+
+func TestDoctorJSON(t *testing.T) {
+	t.Setenv("EMBEDDING_PROVIDER", "local")
+	db := filepath.Join(t.TempDir(), "none", "index.db")
+	out, err := runCLI(t, "doctor", "--json", "--db", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"ok": true`, `"provider": "local"`, `"exists": false`, `"dims": 512`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("doctor --json lacks %s:\n%s", want, out)
+		}
+	}
+	if _, err := os.Stat(filepath.Dir(db)); !os.IsNotExist(err) {
+		t.Errorf("doctor created %s", filepath.Dir(db))
+	}
+	t.Setenv("EMBEDDING_PROVIDER", "nonsense")
+	out, err = runCLI(t, "doctor", "--json", "--db", db)
+	if err == nil || !strings.Contains(out, `"ok": false`) {
+		t.Fatalf("bad provider: %v\n%s", err, out)
+	}
+}
