@@ -154,7 +154,7 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	for _, f := range sc.Files {
 		present[f.Path] = true
 		fp, ok := fps[f.Path]
-		if ok && fp.Size == f.Size && fp.MTime == f.ModTime && fp.Model == model && fp.Parser == lang.Version {
+		if ok && Fresh(fp, f, model) {
 			sum.Unchanged++
 			continue
 		}
@@ -385,4 +385,13 @@ func work(j job, model string) outcome {
 	}
 	o.record = rec
 	return o
+}
+
+// Fresh reports whether a file's stored fingerprint still describes the file
+// on disk for the given embedding model: same size and modification time,
+// same model, same chunker version. It is the one staleness predicate: a run
+// skips fresh files without reading them, and status counts the others as
+// changed.
+func Fresh(fp store.Fingerprint, f scan.File, model string) bool {
+	return fp.Size == f.Size && fp.MTime == f.ModTime && fp.Model == model && fp.Parser == lang.Version
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"codectx/internal/index"
 	"codectx/internal/scan"
 	"codectx/internal/store"
 )
@@ -79,7 +80,7 @@ func (p *Project) Status(ctx context.Context) (*Status, error) {
 		switch {
 		case !ok:
 			st.Stale.Added++
-		case fp.Size != f.Size || fp.MTime != f.ModTime || fp.Model != st.ConfigModel:
+		case !index.Fresh(fp, f, st.ConfigModel):
 			st.Stale.Changed++
 		default:
 			continue
