@@ -45,7 +45,7 @@ picks the hops from the question: "how is X implemented" 2, "who calls X" 1
 			if k < 1 || k > codectx.MaxSearchK {
 				return usagef("--seeds must be between 1 and %d, got %d", codectx.MaxSearchK, k)
 			}
-			p, err := openProject(root, false)
+			p, err := openProject(root, openRead, false)
 			if err != nil {
 				return err
 			}

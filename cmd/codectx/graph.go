@@ -43,7 +43,7 @@ path:line, unresolved ones are marked. Several matches are shown each.`,
 			if depth < 1 {
 				return usagef("--depth must be at least 1, got %d", depth)
 			}
-			p, err := openProject(root, false)
+			p, err := openProject(root, openRead, false)
 			if err != nil {
 				return err
 			}

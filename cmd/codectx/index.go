@@ -36,7 +36,7 @@ func indexCmd() *cobra.Command {
 				// heap double. Searches (which hold vectors) are not limited.
 				debug.SetMemoryLimit(indexMemoryLimit)
 			}
-			p, err := openProject(root, rebuild)
+			p, err := openProject(root, openWrite, rebuild)
 			if err != nil {
 				return err
 			}
@@ -135,7 +135,7 @@ func statsCmd() *cobra.Command {
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			root := pathArg(args)
-			p, err := openProject(root, false)
+			p, err := openProject(root, openRead, false)
 			if err != nil {
 				return err
 			}

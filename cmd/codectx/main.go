@@ -68,10 +68,25 @@ func logger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 }
 
+// openMode says what a command does with the database.
+type openMode int
+
+const (
+	openWrite    openMode = iota // index: creates the database when missing
+	openRead                     // queries: create nothing, read-only files are fine
+	openExisting                 // feedback: writes, but only to an existing index
+)
+
 // openProject opens root with the global flags.
-func openProject(root string, rebuild bool) (*codectx.Project, error) {
+func openProject(root string, mode openMode, rebuild bool) (*codectx.Project, error) {
 	cfg := embedConfig()
-	return codectx.Open(root, codectx.Options{DBPath: flagDB, Logger: logger(), Rebuild: rebuild, Embed: &cfg})
+	p, err := codectx.Open(root, codectx.Options{DBPath: flagDB, Logger: logger(), Rebuild: rebuild, Embed: &cfg,
+		ReadOnly: mode == openRead, MustExist: mode == openExisting})
+	var noIndex *codectx.NoIndexError
+	if errors.As(err, &noIndex) {
+		return nil, fmt.Errorf("%w; run codectx index", err)
+	}
+	return p, err
 }
 
 // embedConfig is the environment's embedding configuration with flags applied.
@@ -118,7 +133,7 @@ func main() {
 	fmt.Fprintln(os.Stderr, "codectx: "+msg)
 	var ue usageError
 	switch {
-	case errors.As(err, &ue), errors.Is(err, codectx.ErrNotIndexed):
+	case errors.As(err, &ue), errors.Is(err, codectx.ErrNotIndexed), errors.Is(err, codectx.ErrNoIndex):
 		os.Exit(2)
 	case errors.Is(err, context.Canceled):
 		os.Exit(130)

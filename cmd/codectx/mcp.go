@@ -31,7 +31,7 @@ re-indexed incrementally. Diagnostics go to stderr (-v for more).`,
 			if err := checkServeRoot(root); err != nil {
 				return err
 			}
-			p, err := openProject(root, false)
+			p, err := openProject(root, openWrite, false)
 			if err != nil {
 				return err
 			}

@@ -39,7 +39,7 @@ with embedding similarity; the first lines summarise where to start reading.`,
 			if err := checkModeRanker(mode, ranker); err != nil {
 				return err
 			}
-			p, err := openProject(root, false)
+			p, err := openProject(root, openRead, false)
 			if err != nil {
 				return err
 			}

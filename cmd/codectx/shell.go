@@ -27,7 +27,7 @@ func shellCmd() *cobra.Command {
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			root := pathArg(args)
-			p, err := openProject(root, false)
+			p, err := openProject(root, openWrite, false)
 			if err != nil {
 				return err
 			}
@@ -165,7 +165,7 @@ func (s *shell) index(arg string) error {
 		printSummary(s.out, s.out, sum)
 		return nil
 	}
-	p, err := openProject(arg, false)
+	p, err := openProject(arg, openWrite, false)
 	if err != nil {
 		return fmt.Errorf("%w; staying on %s", err, s.proj.Root())
 	}

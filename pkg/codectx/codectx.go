@@ -46,7 +46,26 @@ type Options struct {
 	Logger *slog.Logger
 	// Rebuild removes an unusable (corrupt, newer-schema) database file before opening.
 	Rebuild bool
+	// ReadOnly opens an existing index only to read it: nothing is created
+	// (a missing database is a *NoIndexError), and a database file or
+	// directory this process cannot write is opened read-only (Index and
+	// other writes then fail with ErrReadOnly).
+	ReadOnly bool
+	// MustExist opens an existing index for writing (feedback) without
+	// ever creating one: a missing database is a *NoIndexError.
+	MustExist bool
 }
+
+// NoIndexError is returned when the database file does not exist and the
+// caller asked not to create it; errors.Is(err, ErrNoIndex) matches it.
+type NoIndexError = store.NoIndexError
+
+// ErrNoIndex matches a *NoIndexError.
+var ErrNoIndex = store.ErrNoIndex
+
+// ErrReadOnly is matched by errors from writes to a database (file or
+// directory) this process may not write.
+var ErrReadOnly = store.ErrReadOnly
 
 // Project is an open project: a root directory and the database holding its index.
 type Project struct {
@@ -83,7 +102,11 @@ func Open(root string, opt Options) (*Project, error) {
 		}
 	}
 	ctx := context.Background()
-	db, err := store.Open(ctx, opt.DBPath, store.Options{})
+	sopt := store.Options{MustExist: opt.ReadOnly || opt.MustExist}
+	db, err := store.Open(ctx, opt.DBPath, sopt)
+	if opt.ReadOnly && errors.Is(err, store.ErrReadOnly) {
+		db, err = store.Open(ctx, opt.DBPath, store.Options{ReadOnly: true})
+	}
 	if err != nil && opt.Rebuild && (errors.Is(err, store.ErrCorrupt) || errors.Is(err, store.ErrNewerSchema)) {
 		log.Warn("removing unusable database", "db", opt.DBPath, "err", err)
 		if rerr := store.Remove(opt.DBPath); rerr != nil {
