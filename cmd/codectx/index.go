@@ -42,7 +42,10 @@ func indexCmd() *cobra.Command {
 			}
 			defer p.Close()
 			prog := newProgress(os.Stderr, asJSON)
-			sum, err := p.Index(cmd.Context(), codectx.IndexOptions{Rebuild: rebuild, Progress: prog.update})
+			onWait := func(h codectx.WriterHolder) {
+				fmt.Fprintf(cmd.ErrOrStderr(), "codectx: %s is indexing %s; waiting for it to finish (Ctrl-C stops)\n", h, p.Root())
+			}
+			sum, err := p.Index(cmd.Context(), codectx.IndexOptions{Rebuild: rebuild, Progress: prog.update, OnWait: onWait})
 			prog.finish()
 			if err != nil {
 				return err

@@ -40,12 +40,16 @@ type Options struct {
 	Rebuild bool
 	// Progress, when set, receives events from the collector goroutine.
 	Progress func(Progress)
+	// OnWait, when set, is called once if another process (or handle)
+	// is writing this project: the run waits for it to finish.
+	OnWait func(store.Holder)
 	Logger   *slog.Logger
 }
 
 // Progress is a snapshot of a run.
 type Progress struct {
-	Phase  string // "scan", "index", "resolve", "done"
+	Phase  string // "wait" (for another writer), "scan", "index", "resolve", "done"
+	Holder string // in phase "wait": who holds the project's writer lock
 	Done   int    // files processed (changed candidates)
 	Total  int    // files to process
 	Chunks int    // chunks written so far
@@ -118,6 +122,18 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 			opt.Progress(p)
 		}
 	}
+	// One writer per project: wait for another run (a CLI index, a
+	// watcher, an MCP server's background pass) to finish first.
+	lock, err := opt.DB.LockWriter(ctx, opt.Root, func(h store.Holder) {
+		progress(Progress{Phase: "wait", Holder: h.String()})
+		if opt.OnWait != nil {
+			opt.OnWait(h)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Release()
 	progress(Progress{Phase: "scan"})
 
 	if opt.Rebuild {

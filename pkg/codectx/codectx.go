@@ -27,6 +27,8 @@ type (
 	IndexProgress = index.Progress
 	Stats         = store.Stats
 	EmbedConfig   = embed.Config
+	// WriterHolder is the process holding a project's writer lock.
+	WriterHolder = store.Holder
 )
 
 // ErrNotIndexed means the project has no index yet: run Index first.
@@ -161,13 +163,16 @@ func (p *Project) Close() error { return p.db.Close() }
 type IndexOptions struct {
 	Rebuild  bool
 	Progress func(IndexProgress)
+	// OnWait is called once when another process is writing this project;
+	// Index waits for it (ctx cancels the wait).
+	OnWait func(WriterHolder)
 }
 
 // Index brings the project's index up to date incrementally.
 func (p *Project) Index(ctx context.Context, opt IndexOptions) (*IndexSummary, error) {
 	return index.Run(ctx, index.Options{
 		Root: p.root, DB: p.db, Embedder: p.emb, Threads: p.opt.Threads,
-		Rebuild: opt.Rebuild, Progress: opt.Progress, Logger: p.log,
+		Rebuild: opt.Rebuild, Progress: opt.Progress, OnWait: opt.OnWait, Logger: p.log,
 	})
 }
 
