@@ -43,7 +43,7 @@ type Options struct {
 	// OnWait, when set, is called once if another process (or handle)
 	// is writing this project: the run waits for it to finish.
 	OnWait func(store.Holder)
-	Logger   *slog.Logger
+	Logger *slog.Logger
 }
 
 // Progress is a snapshot of a run.
