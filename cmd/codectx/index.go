@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -47,6 +48,9 @@ func indexCmd() *cobra.Command {
 			}
 			sum, err := p.Index(cmd.Context(), codectx.IndexOptions{Rebuild: rebuild, Progress: prog.update, OnWait: onWait})
 			prog.finish()
+			if errors.Is(err, codectx.ErrDimensions) {
+				return fmt.Errorf("%w; the files written before stay indexed: fix the embedding server, or index with another --embedding-model", err)
+			}
 			if err != nil {
 				return err
 			}

@@ -114,6 +114,11 @@ func (w *writer) embed(files []*store.FileRecord) (map[string]bool, error) {
 		if err == nil && len(vecs) != end-start {
 			err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vecs), end-start)
 		}
+		if err == nil {
+			if err := w.checkDims(vecs); err != nil {
+				return nil, err // another model behind the same name: stop, write nothing
+			}
+		}
 		if err != nil {
 			batchErr = err
 			break
@@ -157,6 +162,11 @@ func (w *writer) embed(files []*store.FileRecord) (map[string]bool, error) {
 				err = errors.New("embedder returned the wrong number of vectors")
 			}
 			if err == nil {
+				if err := w.checkDims(vecs); err != nil {
+					return nil, err
+				}
+			}
+			if err == nil {
 				for i, v := range vecs {
 					assign(ks[start+i], v)
 				}
@@ -183,4 +193,22 @@ func (w *writer) embed(files []*store.FileRecord) (map[string]bool, error) {
 		w.mu.Unlock()
 	}
 	return failed, nil
+}
+
+// checkDims refuses vectors whose size differs from the model's recorded
+// dimension (or, for a model without one, from the first vectors of this
+// run): they would poison the cache and the project's vector matrix.
+func (w *writer) checkDims(vecs [][]float32) error {
+	for _, v := range vecs {
+		if len(v) == 0 {
+			continue
+		}
+		if w.dims == 0 {
+			w.dims = len(v)
+		}
+		if len(v) != w.dims {
+			return &store.DimensionError{Model: w.model, Got: len(v), Want: w.dims}
+		}
+	}
+	return nil
 }

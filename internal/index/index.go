@@ -164,6 +164,10 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 		return nil, err
 	}
 	fullResolve := proj.Dirty || len(fps) == 0
+	dims, err := opt.DB.ModelDims(ctx, model)
+	if err != nil {
+		return nil, err
+	}
 
 	var jobs []job
 	present := make(map[string]bool, len(sc.Files))
@@ -188,7 +192,7 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 		}
 	}
 
-	w := &writer{opt: opt, ctx: ctx, proj: proj, model: model, sum: sum, progress: progress, total: len(jobs)}
+	w := &writer{opt: opt, ctx: ctx, proj: proj, model: model, dims: dims, sum: sum, progress: progress, total: len(jobs)}
 	if err := w.process(jobs); err != nil {
 		return sum, err
 	}
@@ -239,6 +243,7 @@ type writer struct {
 	ctx      context.Context
 	proj     *store.Project
 	model    string
+	dims     int // the model's vector size: recorded, or learned from this run's first vectors
 	sum      *Summary
 	progress func(Progress)
 	total    int

@@ -250,3 +250,25 @@ func TestConcurrentOpenChild(t *testing.T) {
 
 // openRaw opens the file with the driver alone (no migration).
 func openRaw(path string) (*sql.DB, error) { return sql.Open("sqlite", path) }
+
+// TestMigrationRecordsModelDims: a cache written before dimensions were
+// recorded gets, per model, the size most of its vectors have — a few
+// poisoned vectors do not decide it.
+func TestMigrationRecordsModelDims(t *testing.T) {
+	db, path := openTemp(t)
+	for i := range 5 {
+		db.sql.Exec("INSERT INTO vectors(model, text_hash, vec) VALUES ('m', ?, ?)", []byte{byte(i)}, make([]byte, 32))
+	}
+	db.sql.Exec("INSERT INTO vectors(model, text_hash, vec) VALUES ('m', x'ff', ?)", make([]byte, 16))
+	db.sql.Exec("DROP TABLE embedding_models")
+	db.sql.Exec("PRAGMA user_version = 3")
+	db.Close()
+	db2, err := Open(context.Background(), path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db2.Close()
+	if d, err := db2.ModelDims(context.Background(), "m"); err != nil || d != 8 {
+		t.Fatalf("recorded dims %d (%v), want 8", d, err)
+	}
+}

@@ -21,7 +21,7 @@ import (
 )
 
 // SchemaVersion is the version this build reads and writes.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // ErrNewerSchema is returned when the database was written by a newer codectx.
 var ErrNewerSchema = errors.New("database schema is newer than this codectx")
@@ -328,6 +328,20 @@ CREATE INDEX IF NOT EXISTS feedback_key ON feedback(project_id, query_key);
 	// The chunker version each file was parsed with, so a new chunker
 	// re-parses files whose content did not change.
 	{"files.parser", addColumn("files", "parser", "TEXT NOT NULL DEFAULT ''")},
+	// The vector dimension of each embedding model, recorded with its first
+	// vectors; vectors of another size are refused. An existing cache
+	// records the size most of its vectors have.
+	{"embedding_models", execSQL(`
+CREATE TABLE IF NOT EXISTS embedding_models (
+	model       TEXT PRIMARY KEY,
+	dims        INTEGER NOT NULL
+) WITHOUT ROWID;
+INSERT OR IGNORE INTO embedding_models(model, dims)
+	SELECT model, n / 4 FROM (
+		SELECT model, length(vec) AS n, count(*) AS c FROM vectors
+		WHERE length(vec) > 0 AND length(vec) % 4 = 0 GROUP BY model, n)
+	GROUP BY model HAVING c = max(c);
+`)},
 }
 
 // execSQL is a step made of statements that are idempotent by themselves.

@@ -65,6 +65,10 @@ type NoIndexError = store.NoIndexError
 // ErrNoIndex matches a *NoIndexError.
 var ErrNoIndex = store.ErrNoIndex
 
+// ErrDimensions is matched by the error of an index run whose embedder
+// returned vectors of another size than the model's recorded dimension.
+var ErrDimensions = store.ErrDimensions
+
 // ErrReadOnly is matched by errors from writes to a database (file or
 // directory) this process may not write.
 var ErrReadOnly = store.ErrReadOnly
