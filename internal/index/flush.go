@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"codectx/internal/embed"
 	"codectx/internal/store"
 )
 
@@ -107,8 +108,11 @@ func (w *writer) embed(files []*store.FileRecord) (map[string]bool, error) {
 		}
 	}
 	bs := max(1, w.opt.Embedder.BatchSize())
-	var batchErr error
-	for start := 0; start < len(texts); start += bs {
+	// After the service failed to answer (timeouts, refused connections,
+	// after its retries), the rest of the run does not call it again:
+	// files that need new vectors fail at once and wait for the next run.
+	batchErr := w.unavailable
+	for start := 0; start < len(texts) && batchErr == nil; start += bs {
 		end := min(start+bs, len(texts))
 		vecs, err := w.opt.Embedder.Embed(w.ctx, texts[start:end])
 		if err == nil && len(vecs) != end-start {
@@ -134,7 +138,14 @@ func (w *writer) embed(files []*store.FileRecord) (map[string]bool, error) {
 	if w.ctx.Err() != nil {
 		return nil, fmt.Errorf("embed: %w", w.ctx.Err())
 	}
-	w.opt.Logger.Warn("embedding batch failed; retrying file by file", "err", batchErr)
+	if errors.Is(batchErr, embed.ErrUnavailable) {
+		w.unavailable = batchErr
+	}
+	if w.unavailable != nil {
+		w.opt.Logger.Warn("embedding service unavailable; files that need new vectors are left for the next run", "err", batchErr)
+	} else {
+		w.opt.Logger.Warn("embedding batch failed; retrying file by file", "err", batchErr)
+	}
 	// Retry file by file: texts whose vector is still missing, grouped by file.
 	failed := map[string]bool{}
 	failedFiles := map[int]error{}
@@ -149,7 +160,7 @@ func (w *writer) embed(files []*store.FileRecord) (map[string]bool, error) {
 		if len(ks) == 0 {
 			continue
 		}
-		var err error
+		err := w.unavailable
 		for start := 0; start < len(ks) && err == nil; start += bs {
 			end := min(start+bs, len(ks))
 			batch := make([]string, 0, end-start)
@@ -176,6 +187,9 @@ func (w *writer) embed(files []*store.FileRecord) (map[string]bool, error) {
 		if err != nil {
 			if w.ctx.Err() != nil {
 				return nil, fmt.Errorf("embed: %w", w.ctx.Err())
+			}
+			if errors.Is(err, embed.ErrUnavailable) {
+				w.unavailable = err
 			}
 			// Every file that shares one of these texts fails with it.
 			for _, k := range ks {

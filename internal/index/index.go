@@ -239,15 +239,18 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 
 // writer owns the collector side of a run: batching, embedding, writing.
 type writer struct {
-	opt      Options
-	ctx      context.Context
-	proj     *store.Project
-	model    string
-	dims     int // the model's vector size: recorded, or learned from this run's first vectors
-	sum      *Summary
-	progress func(Progress)
-	total    int
-	done     int
+	opt   Options
+	ctx   context.Context
+	proj  *store.Project
+	model string
+	dims  int // the model's vector size: recorded, or learned from this run's first vectors
+	// unavailable is set once the embedding service failed to answer:
+	// later batches do not call it again.
+	unavailable error
+	sum         *Summary
+	progress    func(Progress)
+	total       int
+	done        int
 
 	mu          sync.Mutex // guards sum, fileIDs and names (collector and writer goroutines)
 	fileIDs     []int64
