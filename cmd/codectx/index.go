@@ -48,6 +48,10 @@ func indexCmd() *cobra.Command {
 			}
 			sum, err := p.Index(cmd.Context(), codectx.IndexOptions{Rebuild: rebuild, Progress: prog.update, OnWait: onWait})
 			prog.finish()
+			var intr *codectx.InterruptedError
+			if errors.As(err, &intr) {
+				return fmt.Errorf("%w; run codectx index again to finish", err)
+			}
 			if errors.Is(err, codectx.ErrDimensions) {
 				return fmt.Errorf("%w; the files written before stay indexed: fix the embedding server, or index with another --embedding-model", err)
 			}

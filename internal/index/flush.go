@@ -41,6 +41,7 @@ func (w *writer) flush(pending []outcome) error {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.batches++
 	w.fileIDs = append(w.fileIDs, res.FileIDs...)
 	w.names = append(w.names, res.Names...)
 	w.sum.Unchanged += len(touches)

@@ -27,6 +27,9 @@ type (
 	IndexProgress = index.Progress
 	Stats         = store.Stats
 	EmbedConfig   = embed.Config
+	// InterruptedError is Index's error when its context ends: it says
+	// what was committed and kept.
+	InterruptedError = index.InterruptedError
 	// WriterHolder is the process holding a project's writer lock.
 	WriterHolder = store.Holder
 )
