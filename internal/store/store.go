@@ -1,5 +1,6 @@
-// Package store owns the SQLite database: schema, migrations, and every query
-// that reads or writes files, chunks, vectors, full-text rows and relations.
+// Package store owns the SQLite database: schema, migrations, every query
+// that reads or writes files, chunks, vectors, full-text rows and relations,
+// and the per-project writer lock beside the database file.
 //
 // It must not parse code, walk directories, call embedders or decide ranking:
 // it stores what the pipeline hands it and answers lookups through indexes.
