@@ -37,7 +37,7 @@ picks the hops from the question: "how is X implemented" 2, "who calls X" 1
 			if err := checkContextFlags(budget, depth, k); err != nil {
 				return err
 			}
-			p, err := openProject(root, false)
+			p, err := openProject(root, openRead, false)
 			if err != nil {
 				return err
 			}

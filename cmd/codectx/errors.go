@@ -36,12 +36,12 @@ var errNoMatch = errors.New("nothing found")
 // error carries suggestions) and returns the exit code. It is the one error
 // printer of the CLI.
 func reportError(w io.Writer, err error) int {
-	switch {
-	case errors.Is(err, errNoMatch):
+	if errors.Is(err, errNoMatch) {
 		return exitNoMatch
-	case errors.Is(err, context.Canceled):
-		fmt.Fprintln(w, "codectx: interrupted")
-		return exitInterrupted
+	}
+	code := exitError
+	if errors.Is(err, context.Canceled) {
+		code = exitInterrupted
 	}
 	msg := strings.TrimSpace(err.Error())
 	var ue usageError
@@ -50,7 +50,7 @@ func reportError(w io.Writer, err error) int {
 		msg = msg[:i]
 	}
 	fmt.Fprintln(w, "codectx: "+msg)
-	return exitError
+	return code
 }
 
 // unknownCommand is the usage error for a word that is not a command of c,

@@ -51,7 +51,7 @@ language and per task kind, followed by the missed tasks.`,
 			if root == "" {
 				return usagef("%s has no {\"root\": ...} header: pass --root PATH", args[0])
 			}
-			p, err := openProject(root, false)
+			p, err := openProject(root, openRead, false)
 			if err != nil {
 				return err
 			}

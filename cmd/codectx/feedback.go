@@ -34,7 +34,7 @@ apply to queries with the same keywords after normalisation.`,
 			if (up != "" || down != "") && q == "" {
 				return usagef("--up and --down need the QUERY the result was for")
 			}
-			p, err := openProject(root, false)
+			p, err := openProject(root, openExisting, false)
 			if err != nil {
 				return err
 			}

@@ -33,7 +33,7 @@ path:line, unresolved ones are marked. Several matches are shown each.`,
 			if err := checkGraphFlags(direction, format, depth); err != nil {
 				return err
 			}
-			p, err := openProject(root, false)
+			p, err := openProject(root, openRead, false)
 			if err != nil {
 				return err
 			}

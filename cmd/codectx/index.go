@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -40,14 +41,24 @@ func indexCmd() *cobra.Command {
 				// heap double. Searches (which hold vectors) are not limited.
 				debug.SetMemoryLimit(indexMemoryLimit)
 			}
-			p, err := openProject(root, rebuild)
+			p, err := openProject(root, openWrite, rebuild)
 			if err != nil {
 				return err
 			}
 			defer p.Close()
 			prog := newProgress(os.Stderr, asJSON)
-			sum, err := p.Index(cmd.Context(), codectx.IndexOptions{Rebuild: rebuild, Progress: prog.update})
+			onWait := func(h codectx.WriterHolder) {
+				fmt.Fprintf(cmd.ErrOrStderr(), "codectx: %s is indexing %s; waiting for it to finish (Ctrl-C stops)\n", h, p.Root())
+			}
+			sum, err := p.Index(cmd.Context(), codectx.IndexOptions{Rebuild: rebuild, Progress: prog.update, OnWait: onWait})
 			prog.finish()
+			var intr *codectx.InterruptedError
+			if errors.As(err, &intr) {
+				return fmt.Errorf("%w; run codectx index again to finish", err)
+			}
+			if errors.Is(err, codectx.ErrDimensions) {
+				return fmt.Errorf("%w; the files written before stay indexed: fix the embedding server, or index with another --embedding-model", err)
+			}
 			if err != nil {
 				return err
 			}
@@ -186,7 +197,7 @@ func statsCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			p, err := openProject(root, false)
+			p, err := openProject(root, openRead, false)
 			if err != nil {
 				return err
 			}

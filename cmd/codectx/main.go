@@ -4,6 +4,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -85,14 +87,29 @@ func projectRoot(ctx context.Context, root string) (string, error) {
 	return codectx.FindRoot(ctx, ".", flagDB)
 }
 
+// openMode says what a command does with the database.
+type openMode int
+
+const (
+	openWrite    openMode = iota // index: creates the database when missing
+	openRead                     // queries: create nothing, read-only files are fine
+	openExisting                 // feedback: writes, but only to an existing index
+)
+
 // openProject opens the project at root (see projectRoot) with the global flags.
-func openProject(root string, rebuild bool) (*codectx.Project, error) {
+func openProject(root string, mode openMode, rebuild bool) (*codectx.Project, error) {
 	abs, err := projectRoot(context.Background(), root)
 	if err != nil {
 		return nil, err
 	}
 	cfg := embedConfig()
-	return codectx.Open(abs, codectx.Options{DBPath: flagDB, Logger: logger(), Rebuild: rebuild, Embed: &cfg})
+	p, err := codectx.Open(abs, codectx.Options{DBPath: flagDB, Logger: logger(), Rebuild: rebuild, Embed: &cfg,
+		ReadOnly: mode == openRead, MustExist: mode == openExisting})
+	var noIndex *codectx.NoIndexError
+	if errors.As(err, &noIndex) {
+		return nil, fmt.Errorf("%w; run codectx index", err)
+	}
+	return p, err
 }
 
 // embedConfig is the environment's embedding configuration with flags applied.

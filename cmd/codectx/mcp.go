@@ -34,7 +34,7 @@ re-indexed incrementally. Diagnostics go to stderr (-v for more).`,
 			if err := checkServeRoot(abs); err != nil {
 				return err
 			}
-			p, err := openProject(abs, false)
+			p, err := openProject(abs, openWrite, false)
 			if err != nil {
 				return err
 			}

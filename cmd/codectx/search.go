@@ -36,7 +36,7 @@ with embedding similarity; the first lines summarise where to start reading.`,
 			if err := checkSearchFlags(k, mode, ranker); err != nil {
 				return err
 			}
-			p, err := openProject(root, false)
+			p, err := openProject(root, openRead, false)
 			if err != nil {
 				return err
 			}

@@ -32,7 +32,7 @@ func shellCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			p, err := openProject(root, false)
+			p, err := openProject(root, openWrite, false)
 			if err != nil {
 				return err
 			}
@@ -181,7 +181,7 @@ func (s *shell) index(arg string) error {
 		printSummary(s.out, s.out, sum)
 		return nil
 	}
-	p, err := openProject(arg, false)
+	p, err := openProject(arg, openWrite, false)
 	if err != nil {
 		return fmt.Errorf("%w; staying on %s", err, s.proj.Root())
 	}

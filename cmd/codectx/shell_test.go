@@ -24,7 +24,7 @@ func TestShellSession(t *testing.T) {
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		os.WriteFile(p, []byte(body), 0o644)
 	}
-	p, err := openProject(a, false)
+	p, err := openProject(a, openWrite, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ system) it polls with a stat pass every --poll instead.`,
 			if debounce <= 0 || poll <= 0 {
 				return usagef("--debounce and --poll must be positive")
 			}
-			p, err := openProject(root, false)
+			p, err := openProject(root, openWrite, false)
 			if err != nil {
 				return err
 			}

@@ -491,6 +491,8 @@ func (s *Server) status(ctx context.Context, _ statusIn) (answer, error) {
 	var b strings.Builder
 	b.WriteString(st.Text())
 	switch {
+	case ks.Running && ks.Phase == "wait":
+		fmt.Fprintf(&b, "indexing: waiting for %s, which is writing this project; this pass runs after it\n", ks.WaitingFor)
 	case ks.Running:
 		fmt.Fprintf(&b, "indexing: running, %d%% (%s: %d/%d files, %d chunks)\n", ks.Percent, ks.Phase, ks.Done, ks.Total, ks.Chunks)
 	case ks.LastError != "":
