@@ -76,4 +76,3 @@ func fileFromFD(fd int, name string) (*os.File, error) {
 	}
 	return os.NewFile(uintptr(fd), name), nil
 }
-
