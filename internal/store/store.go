@@ -20,7 +20,7 @@ import (
 )
 
 // SchemaVersion is the version this build reads and writes.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // ErrNewerSchema is returned when the database was written by a newer codectx.
 var ErrNewerSchema = errors.New("database schema is newer than this codectx")
@@ -215,6 +215,15 @@ CREATE INDEX IF NOT EXISTS feedback_key ON feedback(project_id, query_key);
 	`
 ALTER TABLE files ADD COLUMN parser TEXT NOT NULL DEFAULT '';
 `,
+	// version 4: resolution kind, receiver and derived flag on relations,
+	// and the typefacts table: run by migrateGraph (graph.go), not as text
+	"",
+}
+
+// migrationFuncs are the steps that are Go code rather than SQL text,
+// keyed by the version they produce; each is idempotent.
+var migrationFuncs = map[int]func(context.Context, *sql.Tx) error{
+	4: migrateGraph,
 }
 
 func (db *DB) migrate(ctx context.Context) error {
@@ -257,6 +266,12 @@ func (db *DB) migrate(ctx context.Context) error {
 		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
 			tx.Rollback()
 			return db.classify(fmt.Sprintf("migrate to schema %d", i+1), err)
+		}
+		if f := migrationFuncs[i+1]; f != nil {
+			if err := f(ctx, tx); err != nil {
+				tx.Rollback()
+				return db.classify(fmt.Sprintf("migrate to schema %d", i+1), err)
+			}
 		}
 		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", i+1)); err != nil {
 			tx.Rollback()
