@@ -38,6 +38,9 @@ func (w *writer) flush(pending []outcome) error {
 	if err != nil {
 		return err
 	}
+	if crashHook != nil {
+		crashHook("batch")
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.fileIDs = append(w.fileIDs, res.FileIDs...)

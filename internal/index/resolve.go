@@ -16,6 +16,11 @@ var selfQualifiers = map[string]bool{"": true, "this": true, "self": true, "cls"
 // free function or a constructor, never a method of the enclosing class.
 var bareCallsAreFree = map[string]bool{"python": true, "javascript": true, "typescript": true, "tsx": true, "go": true, "rust": true, "php": true}
 
+// crashHook, set only by the crash tests of this package, is called where
+// they stop a run: "batch" after each committed batch, "resolve" after
+// resolution computed the edges and before it writes them.
+var crashHook func(point string)
+
 // builtinMethods are methods of a language's builtin types (Python dict,
 // list, str, set, bytes; JavaScript Array, String, Map, Promise): a call of
 // one on a value of unknown type is taken as the builtin's.
@@ -95,6 +100,9 @@ func Resolve(ctx context.Context, db *store.DB, projectID int64, root string) (i
 		}
 	}
 	derived = append(derived, r.goImplementsEdges()...)
+	if crashHook != nil {
+		crashHook("resolve")
+	}
 	if err := db.ApplyResolution(ctx, projectID, updates, derived); err != nil {
 		return 0, err
 	}
@@ -264,6 +272,9 @@ func (r *resolver) pick(e store.EdgeRow, ok func(*store.SymbolRow) bool, call bo
 	sameUnit := func(s *store.SymbolRow) bool { return s.FileID == e.FileID || path.Dir(s.Path) == dir }
 	if call {
 		q := e.Qualifier
+		if q == "" && e.Recv == "?" {
+			q = "?" // a receiver expression of unknown type
+		}
 		switch {
 		case !selfQualifiers[q]:
 			// A qualifier that names a type: that type's member.
