@@ -251,6 +251,11 @@ func (r *resolver) pick(e store.EdgeRow, ok func(*store.SymbolRow) bool, call bo
 		}
 		return unresolved("")
 	}
+	// A name the language's scoping rules bind (a type reference, a bare
+	// call, a member of the caller's own type) resolved by one candidate of
+	// a scope rule is exact; a member call on a value of unknown type that
+	// only the name connects is inferred.
+	scoped := !call || e.Qualifier == "" && e.Recv == "" || selfQualifiers[e.Qualifier] && e.Recv == ""
 	tier := func(rule string, match func(*store.SymbolRow) bool, sameType bool) (edgeOut, bool) {
 		var found []int
 		for _, i := range cands {
@@ -258,12 +263,16 @@ func (r *resolver) pick(e store.EdgeRow, ok func(*store.SymbolRow) bool, call bo
 				found = append(found, i)
 			}
 		}
+		mk := inferred
+		if scoped && rule != "unique name" {
+			mk = exact
+		}
 		switch {
 		case len(found) == 1:
-			return inferred(r.syms[found[0]].ID).with(rule), true
+			return mk(r.syms[found[0]].ID).with(rule), true
 		case len(found) > 1 && sameType:
 			// overloads of one type: the first in source order
-			return inferred(r.syms[found[0]].ID).with(rule), true
+			return mk(r.syms[found[0]].ID).with(rule), true
 		case len(found) > 1:
 			return ambiguous(len(found)), true
 		}

@@ -280,7 +280,7 @@ func (db *DB) relationsIn(ctx context.Context, col string, ids []int64, kinds []
 
 // UnresolvedTo returns unresolved relations (no target chunk) of a project
 // whose target is one of names (index relations_target), other than
-// imports, ordered by id, at most limit rows (limit <= 0: 1000).
+// imports and calls known to leave the project (resolution external), ordered by id, at most limit rows (limit <= 0: 1000).
 func (db *DB) UnresolvedTo(ctx context.Context, projectID int64, names []string, limit int) ([]GraphRelation, error) {
 	if len(names) == 0 {
 		return nil, nil
@@ -297,7 +297,7 @@ func (db *DB) UnresolvedTo(ctx context.Context, projectID int64, names []string,
 		}
 		args = append(args, limit-len(out))
 		rows, err := db.sql.QueryContext(ctx, "SELECT "+graphRelCols+" FROM relations WHERE project_id = ? AND target IN ("+
-			placeholders(end-start)+") AND +dst_chunk IS NULL AND kind != 'imports' ORDER BY id LIMIT ?", args...)
+			placeholders(end-start)+") AND +dst_chunk IS NULL AND kind != 'imports' AND resolution != 'external' ORDER BY id LIMIT ?", args...)
 		if err != nil {
 			return nil, db.classify("read relations", err)
 		}
