@@ -285,7 +285,7 @@ func expandContext(ctx context.Context, db *store.DB, projectID int64, frontier 
 	}
 	for _, r := range out {
 		f := byID[r.SrcChunk]
-		if f == nil || r.DstChunk <= 0 || r.DstChunk == r.SrcChunk {
+		if f == nil || !Expandable(r) || r.DstChunk == r.SrcChunk {
 			continue
 		}
 		switch r.Kind {
@@ -302,7 +302,7 @@ func expandContext(ctx context.Context, db *store.DB, projectID int64, frontier 
 	hasContainer := map[int64]bool{}
 	for _, r := range in {
 		f := byID[r.DstChunk]
-		if f == nil || r.SrcChunk <= 0 || r.SrcChunk == r.DstChunk {
+		if f == nil || r.SrcChunk <= 0 || !Expandable(r) || r.SrcChunk == r.DstChunk {
 			continue
 		}
 		switch r.Kind {

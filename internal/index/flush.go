@@ -39,6 +39,9 @@ func (w *writer) flush(pending []outcome) error {
 	if err != nil {
 		return err
 	}
+	if crashHook != nil {
+		crashHook("batch")
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.batches++

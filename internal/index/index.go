@@ -252,18 +252,10 @@ func Run(ctx context.Context, opt Options) (sum *Summary, err error) {
 	phase = "resolve"
 	progress(Progress{Phase: "resolve", Done: w.done, Total: len(jobs), Chunks: sum.Chunks})
 	if fullResolve || len(w.fileIDs) > 0 || len(w.names) > 0 {
-		var fileIDs []int64
-		var names []string
-		if !fullResolve {
-			fileIDs, names = w.fileIDs, w.names
-			if fileIDs == nil {
-				fileIDs = []int64{}
-			}
-			if names == nil {
-				names = []string{}
-			}
-		}
-		n, err := Resolve(ctx, opt.DB, proj.ID, fileIDs, names)
+		// Resolution is recomputed for the whole project: an edge's target
+		// depends on type facts of other files, and the result must not
+		// depend on which files changed or in which order.
+		n, err := Resolve(ctx, opt.DB, proj.ID, opt.Root)
 		if err != nil {
 			return sum, err
 		}
@@ -438,7 +430,7 @@ func work(j job, model string) outcome {
 	res := lang.Parse(j.file.Path, j.file.Lang, src)
 	rec := &store.FileRecord{
 		Path: j.file.Path, Lang: j.file.Lang, Size: j.file.Size, MTime: j.file.ModTime,
-		SHA256: hash, Parser: lang.Version, Fallback: res.Fallback, Relations: res.Relations,
+		SHA256: hash, Parser: lang.Version, Fallback: res.Fallback, Relations: res.Relations, Facts: res.Facts,
 		Chunks: make([]store.ChunkRecord, len(res.Chunks)),
 	}
 	ftsPath := query.IndexText(j.file.Path)

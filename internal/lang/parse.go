@@ -89,7 +89,7 @@ func Parse(path, language string, src []byte) (res Result) {
 	if cap(x.prevs) > cap(sc.prevs) {
 		sc.prevs = x.prevs
 	}
-	res = Result{Language: language, Chunks: x.chunks, Relations: x.rels}
+	res = Result{Language: language, Chunks: x.chunks, Relations: x.rels, Facts: x.facts}
 	sanitize(&res)
 	return res
 }
@@ -121,6 +121,14 @@ func sanitize(res *Result) {
 		fix(&r.Source)
 		fix(&r.Target)
 		fix(&r.Qualifier)
+		fix(&r.Recv)
+	}
+	for k := range res.Facts {
+		f := &res.Facts[k]
+		fix(&f.Owner)
+		fix(&f.Name)
+		fix(&f.Type)
+		fix(&f.Sig)
 	}
 }
 

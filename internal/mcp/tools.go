@@ -76,6 +76,8 @@ type graphIn struct {
 	Name      string `json:"name" jsonschema:"symbol to start from: a type (UserService), a member (UserService.findById), a function name, or a file path"`
 	Direction string `json:"direction,omitempty" jsonschema:"out: what it calls/extends/implements/contains; in: what calls or extends it; both (default)"`
 	Depth     int    `json:"depth,omitempty" jsonschema:"hops to expand (default 1)"`
+	// MinConfidence filters edges by how their target was resolved.
+	MinConfidence string `json:"min_confidence,omitempty" jsonschema:"exact: only edges resolved by type, scope or import; inferred: also one-candidate rules; name: also calls matched only by name; all (default)"`
 }
 
 type statusIn struct{}
@@ -141,9 +143,11 @@ func (s *Server) register() {
 		Name:  ToolGraph,
 		Title: "Call and type graph",
 		Description: "Relations of a symbol from the index: calls, extends, implements, contains and imports, followed depth hops in one or both directions. " +
-			"Use it for who calls X, what X calls, and type hierarchies. An unknown name answers with close matches.",
+			"Use it for who calls X, what X calls, and type hierarchies. Every edge has a resolution (exact, inferred, name, external, unresolved); " +
+			"dispatch edges are calls through an interface to its implementations. An unknown name answers with close matches.",
 		Annotations: ro,
-	}, withEnum[graphIn](map[string][]any{"direction": {codectx.DirectionOut, codectx.DirectionIn, codectx.DirectionBoth}}), s.graph)
+	}, withEnum[graphIn](map[string][]any{"direction": {codectx.DirectionOut, codectx.DirectionIn, codectx.DirectionBoth},
+		"min_confidence": {"exact", "inferred", "name", "all"}}), s.graph)
 	addTool(s, &sdk.Tool{
 		Name:  ToolStatus,
 		Title: "Index status",
@@ -421,7 +425,7 @@ func (s *Server) graph(ctx context.Context, in graphIn) (answer, error) {
 		return answer{}, fmt.Errorf("depth must be positive, got %d", in.Depth)
 	}
 	f := s.svc.Fresh(ctx, s.opt.FreshWait)
-	res, err := s.p.Graph(ctx, codectx.GraphOptions{Name: name, Direction: in.Direction, Depth: in.Depth})
+	res, err := s.p.Graph(ctx, codectx.GraphOptions{Name: name, Direction: in.Direction, Depth: in.Depth, MinConfidence: in.MinConfidence})
 	if err != nil {
 		if errors.Is(err, codectx.ErrNotIndexed) && f.Indexing {
 			return answer{}, fmt.Errorf("the index is being built (%s); try again shortly, or use grep_code", f.Note)

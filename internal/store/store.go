@@ -22,7 +22,7 @@ import (
 )
 
 // SchemaVersion is the version this build reads and writes.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // ErrNewerSchema is returned when the database was written by a newer codectx.
 var ErrNewerSchema = errors.New("database schema is newer than this codectx")
@@ -343,6 +343,9 @@ INSERT OR IGNORE INTO embedding_models(model, dims)
 		WHERE length(vec) > 0 AND length(vec) % 4 = 0 GROUP BY model, n)
 	GROUP BY model HAVING c = max(c);
 `)},
+	// Resolution kind, receiver and derived flag on relations, and the
+	// typefacts table (graph.go).
+	{"graph resolution", migrateGraph},
 }
 
 // execSQL is a step made of statements that are idempotent by themselves.

@@ -59,6 +59,9 @@ func (db *DB) DeleteProject(ctx context.Context, id int64) error {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM relations WHERE project_id = ?", id); err != nil {
 			return err
 		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM typefacts WHERE project_id = ?", id); err != nil {
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, "DELETE FROM chunks WHERE project_id = ?", id); err != nil {
 			return err
 		}
@@ -129,6 +132,7 @@ type FileRecord struct {
 	Fallback  bool
 	Chunks    []ChunkRecord
 	Relations []lang.Relation
+	Facts     []lang.Fact
 }
 
 // Touch updates size and mtime of a file whose content hash did not change.
@@ -190,7 +194,8 @@ func (db *DB) WriteBatch(ctx context.Context, projectID int64, model string, b B
 		// A vector is only sent for a cache miss; REPLACE overwrites a
 		// cached vector of the wrong size (see CachedVectors).
 		vecs := newBulk(tx, "INSERT OR REPLACE INTO vectors(model, text_hash, vec)", 3)
-		rels := newBulk(tx, "INSERT INTO relations(project_id, file_id, kind, src_chunk, src_symbol, target, qualifier, line)", 8)
+		rels := newBulk(tx, "INSERT INTO relations(project_id, file_id, kind, src_chunk, src_symbol, target, qualifier, line, recv)", 9)
+		facts := newBulk(tx, "INSERT INTO typefacts(project_id, file_id, kind, owner, name, type, sig)", 7)
 		now := time.Now().Unix()
 		for i := range b.Files {
 			f := &b.Files[i]
@@ -234,12 +239,17 @@ func (db *DB) WriteBatch(ctx context.Context, projectID int64, model string, b B
 				if id := sourceChunk(f.Chunks, ids, rel); id != 0 {
 					src = id
 				}
-				if err := rels.add(ctx, projectID, fileID, rel.Kind, src, rel.Source, rel.Target, rel.Qualifier, rel.Line); err != nil {
+				if err := rels.add(ctx, projectID, fileID, rel.Kind, src, rel.Source, rel.Target, rel.Qualifier, rel.Line, rel.Recv); err != nil {
 					return fmt.Errorf("write relation %s: %w", f.Path, err)
 				}
 			}
+			for _, ft := range f.Facts {
+				if err := facts.add(ctx, projectID, fileID, ft.Kind, ft.Owner, ft.Name, ft.Type, ft.Sig); err != nil {
+					return fmt.Errorf("write type fact %s: %w", f.Path, err)
+				}
+			}
 		}
-		for _, b := range []*bulk{chunks, fts, vecs, rels} {
+		for _, b := range []*bulk{chunks, fts, vecs, rels, facts} {
 			if err := b.flush(ctx); err != nil {
 				return err
 			}
@@ -314,6 +324,7 @@ func clearFile(ctx context.Context, tx *sql.Tx, projectID int64, path string, na
 		"UPDATE relations SET dst_chunk = NULL WHERE dst_chunk IN (SELECT id FROM chunks WHERE file_id = ?1) AND file_id != ?1",
 		"DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE file_id = ?1)",
 		"DELETE FROM relations WHERE file_id = ?1",
+		"DELETE FROM typefacts WHERE file_id = ?1",
 		"DELETE FROM chunks WHERE file_id = ?1",
 	}
 	for _, s := range stmts {
