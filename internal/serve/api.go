@@ -33,8 +33,13 @@ func (s *Server) routes() http.Handler {
 		mux.Handle("GET /api/"+name, s.api(op, false))
 		mux.Handle("POST /api/"+name, s.api(op, false))
 	}
-	mux.Handle("POST /api/reindex", s.api(reindexOp, true))
-	mux.Handle("POST /api/feedback", s.api(feedbackOp, true))
+	for name, op := range map[string]operation{"reindex": reindexOp, "feedback": feedbackOp} {
+		mux.Handle("POST /api/"+name, s.api(op, true))
+		mux.HandleFunc("/api/"+name, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Allow", http.MethodPost)
+			writeError(w, http.StatusMethodNotAllowed, fmt.Sprintf("%s writes: use POST", name), nil)
+		})
+	}
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("no API endpoint %s", r.URL.Path), nil)
 	})

@@ -72,6 +72,8 @@ type Server struct {
 	log      *slog.Logger
 	projects []*project
 	handler  http.Handler
+	// onShutdown, when set (tests), runs when the graceful shutdown begins.
+	onShutdown func()
 }
 
 // New builds a server over the open projects (at least one). Each project
@@ -149,6 +151,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		// In-flight requests must outlive ctx (the signal): Shutdown waits
 		// for them.
 		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	if s.onShutdown != nil {
+		hs.RegisterOnShutdown(s.onShutdown)
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()

@@ -24,7 +24,7 @@
       else if (k === "style") el.style.cssText = v; // CSSOM: allowed by the page's CSP
       else el.setAttribute(k, v === true ? "" : String(v));
     }
-    for (const kid of kids.flat()) {
+    for (const kid of kids.flat(Infinity)) {
       if (kid === undefined || kid === null || kid === false) continue;
       el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
     }
@@ -32,7 +32,7 @@
   }
 
   function show(...kids) {
-    main.replaceChildren(...kids.flat().filter(Boolean));
+    main.replaceChildren(...kids.flat(Infinity).filter(Boolean));
   }
 
   function errorBox(err) {
@@ -367,7 +367,7 @@
         role: "link", "aria-label": label, dataset: { key: n.key, name: label },
       },
       h("svg:rect", { width: p.w, height: p.h, rx: 6 }),
-      h("svg:text", { class: "k", x: 8, y: 15 }, (n.kind || (n.resolved ? "" : "unresolved")) + (n.path ? "  " + clip(n.path, 24) : "")),
+      h("svg:text", { class: "k", x: 8, y: 15 }, (n.kind || (n.resolved ? "" : "unresolved")).toUpperCase() + (n.path ? "  " + clip(n.path, 26) : "")),
       h("svg:text", { x: 8, y: 33 }, clip(label, 30)),
       h("svg:title", {}, (n.signature || label) + (n.path ? `\n${n.path}:${n.start_line}-${n.end_line}` : "\n(not in the index)")));
       const follow = () => {
@@ -466,7 +466,7 @@
       h("div", { class: "ctx-meta", id: "context-meta" },
         h("span", {}, h("b", { id: "ctx-tokens" }, c.tokens), " / ", c.budget, " tokens"),
         h("div", { class: "meter", title: pct + "% of the budget" }, h("div", { style: `width:${pct}%` })),
-        h("span", {}, "intent ", h("b", {}, c.intent), ", depth ", h("b", {}, c.depth)),
+        h("span", {}, "intent ", h("b", {}, (c.intent && c.intent.kind) || "—"), ", depth ", h("b", {}, c.depth)),
         h("span", {}, chunks.length, " chunks in ", (c.files || []).length, " files"),
         h("span", { class: c.dropped ? "elided" : "muted", id: "ctx-elided" }, `elided: ${c.dropped} of ${c.candidates} candidates did not fit, ${shortened.length} shortened`)),
       (c.warnings || []).map((w) => h("p", { class: "warn" }, "warning: " + w)),
@@ -512,7 +512,7 @@
         h("dt", {}, "indexing"), h("dd", { id: "st-indexing" }, ix.running
           ? [h("div", {}, `${ix.phase || "running"}: ${ix.done}/${ix.total} files, ${ix.chunks} chunks (${ix.percent}%)`), h("div", { class: "progress" }, h("div", { style: `width:${ix.percent}%` }))]
           : "idle" + (ix.last_error ? "; last pass failed: " + ix.last_error : "")),
-        ix.last_summary ? [h("dt", {}, "last pass"), h("dd", {}, `${ix.last_summary.scanned} scanned, ${ix.last_summary.changed} changed, ${ix.last_summary.removed} removed in ${ix.last_summary.elapsed_sec.toFixed(2)} s`)] : null),
+        ix.last_summary ? [h("dt", {}, "last pass"), h("dd", {}, `${ix.last_summary.scanned} scanned, ${ix.last_summary.changed} changed, ${ix.last_summary.removed} removed in ${ix.last_summary.elapsed_seconds.toFixed(2)} s`)] : null),
       h("div", { class: "more" }, reindex));
     // Live progress: poll while a pass runs.
     if (ix.running || ix.queued) state.statusTimer = setTimeout(() => { if (parseRoute().view === "status") statusView(); }, 1000);
