@@ -168,21 +168,16 @@ func (s *Server) register() {
 		Description: "Record whether a search_code result answered a query: up promotes it, down demotes it, for that query and queries with the same keywords. " +
 			"Use it after you checked a result with read_file; it never deletes anything.",
 		Annotations: &sdk.ToolAnnotations{OpenWorldHint: new(false)},
-	}, withEnum[rateIn](map[string][]any{"vote": {"up", "down"}}), s.rate)
+	}, withEnum[rateIn](map[string][]any{"vote": {codectx.VoteUp, codectx.VoteDown}}), s.rate)
 }
 
 func (s *Server) rate(ctx context.Context, in rateIn) (answer, error) {
 	if strings.TrimSpace(in.Query) == "" || strings.TrimSpace(in.ResultID) == "" {
 		return answer{}, errors.New("query and result_id are required")
 	}
-	vote := 0
-	switch in.Vote {
-	case "up":
-		vote = 1
-	case "down":
-		vote = -1
-	default:
-		return answer{}, fmt.Errorf("vote must be up or down, got %q", in.Vote)
+	vote, err := codectx.ParseVote(in.Vote)
+	if err != nil {
+		return answer{}, err
 	}
 	j, err := s.p.Feedback(ctx, in.Query, in.ResultID, vote)
 	if err != nil {
@@ -420,9 +415,6 @@ func (s *Server) graph(ctx context.Context, in graphIn) (answer, error) {
 	name := strings.TrimSpace(in.Name)
 	if name == "" {
 		return answer{}, errors.New("name must not be empty: give a type, method, function or file")
-	}
-	if in.Depth < 0 {
-		return answer{}, fmt.Errorf("depth must be positive, got %d", in.Depth)
 	}
 	f := s.svc.Fresh(ctx, s.opt.FreshWait)
 	res, err := s.p.Graph(ctx, codectx.GraphOptions{Name: name, Direction: in.Direction, Depth: in.Depth, MinConfidence: in.MinConfidence})

@@ -55,11 +55,11 @@ func (p *Project) Feedback(ctx context.Context, q, resultID string, vote int) (*
 		return nil, ErrEmptyQuery
 	}
 	if vote == 0 {
-		return nil, fmt.Errorf("a vote is up or down")
+		return nil, badInput(fmt.Errorf("a vote is up or down"))
 	}
 	key := QueryKey(q)
 	if key == "" {
-		return nil, fmt.Errorf("the query %q has no keywords to remember", q)
+		return nil, badInput(fmt.Errorf("the query %q has no keywords to remember", q))
 	}
 	pr, err := p.project(ctx)
 	if err != nil {
@@ -110,11 +110,12 @@ func (p *Project) resolveResultID(ctx context.Context, pr *store.Project, id str
 	id = strings.TrimSpace(id)
 	if i := strings.LastIndex(id, "#"); i > 0 {
 		path, sym := id[:i], id[i+1:]
-		if ok, err := p.db.HasChunk(ctx, pr.ID, path, sym); err != nil || !ok {
-			if err == nil {
-				err = fmt.Errorf("no chunk %s in %s", sym, path)
-			}
+		ok, err := p.db.HasChunk(ctx, pr.ID, path, sym)
+		if err != nil {
 			return "", "", err
+		}
+		if !ok {
+			return "", "", badInput(fmt.Errorf("no chunk %s in %s", sym, path))
 		}
 		return path, sym, nil
 	}
@@ -134,7 +135,7 @@ func (p *Project) resolveResultID(ctx context.Context, pr *store.Project, id str
 			return path, sym, nil
 		}
 	}
-	return "", "", fmt.Errorf("result id %q: use FILE:LINE (as printed by search) or FILE#SYMBOL", id)
+	return "", "", badInput(fmt.Errorf("result id %q: use FILE:LINE (as printed by search) or FILE#SYMBOL", id))
 }
 
 // Text says what the vote did and where the result now ranks.

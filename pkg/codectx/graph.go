@@ -2,6 +2,9 @@ package codectx
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"strings"
 
 	"codectx/internal/graph"
 )
@@ -60,9 +63,29 @@ var GraphConfidences = graph.Confidences
 // calls) around every chunk the name denotes, Depth hops out, at most
 // GraphMaxNodes nodes.
 func (p *Project) Graph(ctx context.Context, opt GraphOptions) (*GraphResult, error) {
+	if err := opt.validate(); err != nil {
+		return nil, badInput(err)
+	}
 	pr, err := p.project(ctx)
 	if err != nil {
 		return nil, err
 	}
 	return graph.Build(ctx, p.db, pr.ID, graph.Options{Name: opt.Name, Direction: opt.Direction, Depth: opt.Depth, MinConfidence: opt.MinConfidence})
+}
+
+// validate rejects an empty name, an unknown direction and a negative depth
+// before the index is consulted.
+func (o GraphOptions) validate() error {
+	if strings.TrimSpace(o.Name) == "" {
+		return errors.New("name must not be empty: give a type, method, function or file")
+	}
+	switch o.Direction {
+	case "", DirectionOut, DirectionIn, DirectionBoth:
+	default:
+		return fmt.Errorf("direction must be out, in or both, got %q", o.Direction)
+	}
+	if o.Depth < 0 {
+		return fmt.Errorf("depth must be positive, got %d", o.Depth)
+	}
+	return nil
 }
