@@ -2,9 +2,15 @@ package codectx
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
 
 	"codectx/internal/eval"
 	"codectx/internal/orient"
+	"codectx/internal/scan"
+	"codectx/internal/store"
 )
 
 // Orientation types re-exported for callers.
@@ -106,4 +112,121 @@ func (p *Project) EvaluateMap(ctx context.Context, set *GoldenSet, ranks []strin
 		}
 	}
 	return out, nil
+}
+
+// Impact types re-exported for callers.
+type (
+	// ImpactResult is the impact of the work tree's changes; Text() renders it.
+	ImpactResult = orient.ImpactResult
+	// ChangedSymbol is a definition a change touched.
+	ChangedSymbol = orient.ChangedSymbol
+	// ImpactRef is a chunk named in an impact answer.
+	ImpactRef = orient.Ref
+)
+
+// Impact limits.
+const (
+	DefaultImpactDepth = orient.DefaultImpactDepth
+	MaxImpactDepth     = orient.MaxImpactDepth
+)
+
+// ErrBadBase matches (errors.Is) a base ref that names no commit.
+var ErrBadBase = orient.ErrBadBase
+
+// ErrNotGit matches (errors.Is) a base ref given for a project outside git.
+var ErrNotGit = errors.New("not inside a git work tree")
+
+// ImpactOptions configure Impact.
+type ImpactOptions struct {
+	// Base is the git ref the work tree is compared with; "" means HEAD.
+	// Outside git it must be empty: the files changed since the last index
+	// (by the stored fingerprints) are the change.
+	Base string
+	// Depth is how many hops of callers, implementers and dependants to
+	// follow; 0 means 2, at most 5.
+	Depth int
+	// Reindex brings the index up to date when it is stale for the changed
+	// files; nil runs Index. (The MCP server passes its own keeper's pass.)
+	Reindex func(ctx context.Context) error
+}
+
+// Impact reports what the work tree's changes touch: the changed files
+// (staged, unstaged, untracked, renames and deletions) against Base, the
+// changed symbols (diff hunks mapped onto chunks, old and new side), their
+// direct callers and implementers, what depends on them up to Depth hops,
+// the tests that reach them, and a risk summary. When the index is stale it
+// is brought up to date first (incrementally) and a note says so.
+func (p *Project) Impact(ctx context.Context, opt ImpactOptions) (*ImpactResult, error) {
+	if opt.Depth < 0 || opt.Depth > MaxImpactDepth {
+		return nil, fmt.Errorf("depth must be between 1 and %d, got %d", MaxImpactDepth, opt.Depth)
+	}
+	pr, err := p.project(ctx)
+	if err != nil {
+		return nil, err
+	}
+	useGit := scan.UsesGit(p.root)
+	if !useGit && opt.Base != "" {
+		return nil, fmt.Errorf("%s is %w: a base ref needs git (without --base, the files changed since the last index are used)", p.root, ErrNotGit)
+	}
+	reindex := opt.Reindex
+	if reindex == nil {
+		reindex = func(ctx context.Context) error {
+			_, err := p.Index(ctx, IndexOptions{})
+			return err
+		}
+	}
+	fps, err := p.db.Fingerprints(ctx, pr.ID)
+	if err != nil {
+		return nil, err
+	}
+	changedF, addedF, removedF, err := p.staleFiles(ctx, fps, p.emb.ModelID())
+	if err != nil {
+		return nil, err
+	}
+	io := orient.ImpactOptions{Root: p.root, Git: useGit, Depth: opt.Depth}
+	if useGit {
+		io.Base = opt.Base
+		if io.Base == "" {
+			io.Base = "HEAD"
+		}
+		if io.Changes, err = orient.GitChanges(ctx, p.root, io.Base); err != nil {
+			return nil, err
+		}
+	} else {
+		io.OldChunks = map[string][]store.GraphChunk{}
+		for _, list := range [][]string{changedF, removedF} {
+			for _, path := range list {
+				cs, err := p.db.FileChunks(ctx, pr.ID, path)
+				if err != nil {
+					return nil, err
+				}
+				io.OldChunks[path] = cs
+			}
+		}
+		for _, path := range changedF {
+			io.Changes = append(io.Changes, orient.FileChange{Status: "M", Path: path, OldPath: path, Whole: true})
+		}
+		for _, path := range addedF {
+			io.Changes = append(io.Changes, orient.FileChange{Status: "A", Path: path, Whole: true})
+		}
+		for _, path := range removedF {
+			io.Changes = append(io.Changes, orient.FileChange{Status: "D", OldPath: path, Whole: true})
+		}
+	}
+	if stale := len(changedF) + len(addedF) + len(removedF); stale > 0 {
+		if err := reindex(ctx); err != nil {
+			return nil, fmt.Errorf("re-index stale files: %w", err)
+		}
+		names := append(append(append([]string(nil), changedF...), addedF...), removedF...)
+		sort.Strings(names)
+		if len(names) > 10 {
+			names = append(names[:10], fmt.Sprintf("… %d more", stale-10))
+		}
+		io.Notes = append(io.Notes, fmt.Sprintf("the index was stale for %d files (%s); re-indexed them first", stale, strings.Join(names, ", ")))
+	}
+	g, err := orient.Load(ctx, p.db, pr.ID)
+	if err != nil {
+		return nil, err
+	}
+	return orient.BuildImpact(ctx, p.db, pr.ID, g, io)
 }
