@@ -230,3 +230,34 @@ func (p *Project) Impact(ctx context.Context, opt ImpactOptions) (*ImpactResult,
 	}
 	return orient.BuildImpact(ctx, p.db, pr.ID, g, io)
 }
+
+// Overview types re-exported for callers.
+type (
+	// OverviewResult is a project overview; Text() renders it.
+	OverviewResult = orient.OverviewResult
+)
+
+// Overview summarises the project in about 1,500 tokens: languages and
+// sizes, top-level packages with one line each, entry points, hub symbols,
+// test layout and the index's freshness.
+func (p *Project) Overview(ctx context.Context) (*OverviewResult, error) {
+	pr, err := p.project(ctx)
+	if err != nil {
+		return nil, err
+	}
+	fps, err := p.db.Fingerprints(ctx, pr.ID)
+	if err != nil {
+		return nil, err
+	}
+	changed, added, removed, err := p.staleFiles(ctx, fps, p.emb.ModelID())
+	if err != nil {
+		return nil, err
+	}
+	stale := append(append(append([]string(nil), changed...), added...), removed...)
+	sort.Strings(stale)
+	g, err := orient.Load(ctx, p.db, pr.ID)
+	if err != nil {
+		return nil, err
+	}
+	return orient.BuildOverview(ctx, p.db, pr.ID, g, orient.OverviewOptions{Root: p.root, IndexedAt: pr.IndexedAt, Stale: stale, Git: scan.UsesGit(p.root)})
+}
