@@ -27,6 +27,10 @@ const (
 	RankSize     = "size" // file size, then chunk length
 )
 
+// ErrNoDefinitions is returned for a project whose index holds no
+// definitions (no source file in a parsed language).
+var ErrNoDefinitions = errors.New("no definitions in the index (no source files in a parsed language)")
+
 // ErrBudgetTooSmall is returned when not even one symbol fits the budget.
 var ErrBudgetTooSmall = errors.New("budget too small for a repository map")
 
@@ -107,9 +111,7 @@ func BuildMap(ctx context.Context, db *store.DB, projectID int64, g *Graph, opt 
 	lay := newLayout(g, score)
 	res.TotalFiles, res.TotalSymbols = len(lay.files), len(lay.cands)
 	if len(lay.cands) == 0 {
-		res.text = res.header()
-		res.Tokens, _ = graph.CountTokens(res.text)
-		return res, nil
+		return nil, ErrNoDefinitions
 	}
 	// Signatures for every candidate that could fit: a line costs at least
 	// about four tokens.
@@ -441,6 +443,9 @@ func (m *MapResult) render() string {
 		if len(f.More) > 0 {
 			fmt.Fprintf(&b, "  %s\n", moreText(f.More))
 		}
+	}
+	if rest := m.TotalFiles - len(m.Files); rest > 0 && len(m.Files) > 0 {
+		fmt.Fprintf(&b, "… %d more files\n", rest)
 	}
 	return b.String()
 }

@@ -32,6 +32,9 @@ const (
 	MapRankSize      = orient.RankSize
 )
 
+// ErrNoDefinitions matches (errors.Is) a map of a project without definitions.
+var ErrNoDefinitions = orient.ErrNoDefinitions
+
 // ErrBudgetTooSmall matches (errors.Is) a map budget that holds nothing.
 var ErrBudgetTooSmall = orient.ErrBudgetTooSmall
 
