@@ -35,9 +35,9 @@ size (size).`,
 			}
 			for _, r := range ranks {
 				switch r {
-				case codectx.MapRankPageRank, codectx.MapRankRefs, codectx.MapRankSize:
+				case codectx.MapRankPageRank, codectx.MapRankRefs, codectx.MapRankSize, codectx.MapRankUniform:
 				default:
-					return usagef("--rank must be pagerank, refs or size, got %q", r)
+					return usagef("--rank must be pagerank, pagerank-uniform, refs or size, got %q", r)
 				}
 			}
 			f, err := os.Open(args[0])
@@ -85,7 +85,7 @@ size (size).`,
 	fl := c.Flags()
 	fl.StringVar(&root, "root", "", "project root (default: the golden set's header root)")
 	fl.IntSliceVar(&budget, "budget", []int{2000, 4000}, "token budget(s), comma-separated")
-	fl.StringSliceVar(&ranks, "rank", []string{codectx.MapRankPageRank, codectx.MapRankRefs, codectx.MapRankSize}, "rankings, comma-separated")
+	fl.StringSliceVar(&ranks, "rank", []string{codectx.MapRankPageRank, codectx.MapRankUniform, codectx.MapRankRefs, codectx.MapRankSize}, "rankings, comma-separated")
 	fl.BoolVar(&asJSON, "json", false, "print the rows as JSON")
 	return c
 }

@@ -33,9 +33,9 @@ their key types and functions as signatures, within --budget tokens
 				return usagef("--budget must be at least %d tokens, got %d", codectx.MinMapBudget, budget)
 			}
 			switch rank {
-			case codectx.MapRankPageRank, codectx.MapRankRefs, codectx.MapRankSize:
+			case codectx.MapRankPageRank, codectx.MapRankRefs, codectx.MapRankSize, codectx.MapRankUniform:
 			default:
-				return usagef("--rank must be pagerank, refs or size, got %q", rank)
+				return usagef("--rank must be pagerank, pagerank-uniform, refs or size, got %q", rank)
 			}
 			if len(args) == 1 {
 				root = args[0]
@@ -74,7 +74,7 @@ their key types and functions as signatures, within --budget tokens
 	f.StringVar(&root, "root", ".", "project root (or PATH)")
 	f.IntVar(&budget, "budget", codectx.DefaultMapBudget, "most tokens of the map (cl100k_base)")
 	f.StringSliceVar(&focus, "focus", nil, "files, directories or symbols to rank toward, comma-separated or repeated")
-	f.StringVar(&rank, "rank", codectx.MapRankPageRank, "ranking: pagerank, or the baselines refs and size (for evaluation)")
+	f.StringVar(&rank, "rank", codectx.MapRankPageRank, "ranking: pagerank, or the baselines pagerank-uniform, refs and size (for evaluation)")
 	f.BoolVar(&asJSON, "json", false, "print the map as JSON")
 	return c
 }

@@ -25,6 +25,9 @@ const (
 	RankPageRank = "pagerank"
 	RankRefs     = "refs" // resolved incoming relations
 	RankSize     = "size" // file size, then chunk length
+	// RankUniform is PageRank whose random surfer starts at a random
+	// definition instead of a random line (a baseline).
+	RankUniform = "pagerank-uniform"
 )
 
 // ErrNoDefinitions is returned for a project whose index holds no
@@ -169,8 +172,8 @@ func rankChunks(ctx context.Context, db *store.DB, projectID int64, g *Graph, op
 	n := len(g.Chunks)
 	score := make([]float64, n)
 	switch opt.Rank {
-	case RankPageRank:
-		personal, warnings := focusVector(g, opt.Focus)
+	case RankPageRank, RankUniform:
+		personal, warnings := focusVector(g, opt.Focus, opt.Rank == RankPageRank)
 		return g.PageRank(personal), warnings, nil
 	case RankRefs:
 		for i := range g.Chunks {
@@ -186,17 +189,32 @@ func rankChunks(ctx context.Context, db *store.DB, projectID int64, g *Graph, op
 			score[i] = float64(sizes[c.Path])*1e6 + float64(c.EndLine-c.StartLine+1)
 		}
 	default:
-		return nil, nil, fmt.Errorf("unknown ranking %q (want %s, %s or %s)", opt.Rank, RankPageRank, RankRefs, RankSize)
+		return nil, nil, fmt.Errorf("unknown ranking %q (want %s, %s, %s or %s)", opt.Rank, RankPageRank, RankRefs, RankSize, RankUniform)
 	}
 	return score, nil, nil
 }
 
-// focusVector is the teleport vector: a fifth of the mass spread over
-// every chunk, the rest over the chunks the focus names (a file, a
-// directory prefix, or a symbol by full name or last segment).
-func focusVector(g *Graph, focus []string) ([]float64, []string) {
+// focusVector is the teleport vector. Without focus the random surfer
+// starts at a random line of code (loc: each chunk weighs its line count,
+// so one-line stubs do not rank like whole algorithms) or at a random
+// definition (!loc). With focus that base keeps a fifth of the mass and
+// the chunks the focus names (a file, a directory prefix, or a symbol by
+// full name or last segment) share the rest.
+func focusVector(g *Graph, focus []string, loc bool) ([]float64, []string) {
+	base := make([]float64, len(g.Chunks))
+	var total float64
+	for i, c := range g.Chunks {
+		base[i] = 1
+		if loc {
+			base[i] = float64(max(c.EndLine-c.StartLine+1, 1))
+		}
+		total += base[i]
+	}
+	for i := range base {
+		base[i] /= total
+	}
 	if len(focus) == 0 {
-		return nil, nil
+		return base, nil
 	}
 	hit := map[int]bool{}
 	var warnings []string
@@ -217,12 +235,11 @@ func focusVector(g *Graph, focus []string) ([]float64, []string) {
 		}
 	}
 	if len(hit) == 0 {
-		return nil, warnings
+		return base, warnings
 	}
-	n := float64(len(g.Chunks))
 	p := make([]float64, len(g.Chunks))
 	for i := range p {
-		p[i] = 0.2 / n
+		p[i] = 0.2 * base[i]
 		if hit[i] {
 			p[i] += 0.8 / float64(len(hit))
 		}
@@ -421,6 +438,9 @@ func rankWords(rank string, edges int) string {
 		return "incoming references"
 	case RankSize:
 		return "file size"
+	}
+	if rank == RankUniform {
+		return fmt.Sprintf("PageRank (uniform teleport) over %d resolved relations", edges)
 	}
 	return fmt.Sprintf("PageRank over %d resolved relations", edges)
 }

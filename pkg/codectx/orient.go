@@ -30,6 +30,7 @@ const (
 	MapRankPageRank  = orient.RankPageRank
 	MapRankRefs      = orient.RankRefs
 	MapRankSize      = orient.RankSize
+	MapRankUniform   = orient.RankUniform
 )
 
 // ErrNoDefinitions matches (errors.Is) a map of a project without definitions.
@@ -45,7 +46,8 @@ type MapOptions struct {
 	// Focus lists files, directories or symbols to personalise the ranking
 	// toward (the files an agent has open or mentioned).
 	Focus []string
-	// Rank is "pagerank" ("") or a baseline ("refs", "size") for evaluation.
+	// Rank is "pagerank" ("") or a baseline ("pagerank-uniform", "refs",
+	// "size") for evaluation.
 	Rank string
 }
 
