@@ -75,9 +75,9 @@ size (size).`,
 			}
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "%s: %d tasks, root %s\n\n", filepath.Base(args[0]), len(set.Tasks), p.Root())
-			fmt.Fprintf(w, "%-8s %6s | %6s %7s %5s | %7s %6s\n", "rank", "budget", "share", "targets", "found", "tokens", "shown")
+			fmt.Fprintf(w, "%-16s %6s | %6s %7s %5s | %7s %6s %6s\n", "rank", "budget", "share", "targets", "found", "tokens", "shown", "named")
 			for _, r := range rows {
-				fmt.Fprintf(w, "%-8s %6d | %6.3f %7d %5d | %7d %6d\n", r.Rank, r.Budget, r.Coverage.Share(), r.Coverage.Targets, r.Coverage.Found, r.Tokens, r.Shown)
+				fmt.Fprintf(w, "%-16s %6d | %6.3f %7d %5d | %7d %6d %6d\n", r.Rank, r.Budget, r.Coverage.Share(), r.Coverage.Targets, r.Coverage.Found, r.Tokens, r.Shown, r.Named)
 			}
 			return nil
 		},

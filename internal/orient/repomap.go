@@ -60,7 +60,10 @@ type MapSymbol struct {
 	Members   []MapSymbol `json:"members,omitempty"`
 	// More counts the members of a type that are not shown, by kind.
 	More map[string]int `json:"more,omitempty"`
-	idx  int
+	// Names lists, best first, members not shown as signatures whose
+	// names fit the budget (counted in More).
+	Names []string `json:"names,omitempty"`
+	idx   int
 }
 
 // MapFile is one file of the map with its shown top-level definitions.
@@ -70,6 +73,10 @@ type MapFile struct {
 	Symbols []MapSymbol `json:"symbols"`
 	// More counts the file's top-level definitions not shown, by kind.
 	More map[string]int `json:"more,omitempty"`
+	// Names lists, best first, the symbols of definitions not shown as
+	// signatures (top-level ones, and members whose type is not shown)
+	// whose names fit the budget.
+	Names []string `json:"names,omitempty"`
 }
 
 // MapResult is a repository map.
@@ -81,7 +88,8 @@ type MapResult struct {
 	TotalFiles   int       `json:"total_files"`
 	TotalSymbols int       `json:"total_symbols"`
 	Edges        int       `json:"edges"`
-	Shown        int       `json:"shown"`
+	Shown        int       `json:"shown"` // definitions shown as signatures
+	Named        int       `json:"named"` // definitions shown by name only
 	Files        []MapFile `json:"files"`
 	Warnings     []string  `json:"warnings,omitempty"`
 	text         string
@@ -129,14 +137,16 @@ func BuildMap(ctx context.Context, db *store.DB, projectID int64, g *Graph, opt 
 	if err := lay.loadSignatures(ctx, db, need); err != nil {
 		return nil, err
 	}
-	render := func(n int) (*MapResult, int, error) {
+	render := func(n, k int) (*MapResult, int, error) {
 		r := *res
-		r.Files = lay.files4(n)
-		r.Shown = 0
+		r.Files = lay.files4(n, k)
+		r.Shown, r.Named = 0, 0
 		for _, f := range r.Files {
 			r.Shown += len(f.Symbols)
+			r.Named += len(f.Names)
 			for _, s := range f.Symbols {
 				r.Shown += len(s.Members)
+				r.Named += len(s.Names)
 			}
 		}
 		r.text = r.render()
@@ -144,25 +154,48 @@ func BuildMap(ctx context.Context, db *store.DB, projectID int64, g *Graph, opt 
 		r.Tokens = t
 		return &r, t, err
 	}
-	best, t, err := render(1)
+	// fit returns the largest x in [lo, hi] whose map fits within limit
+	// (lo must fit), by binary search.
+	fit := func(lo, hi, limit int, mk func(x int) (int, int)) (*MapResult, int, error) {
+		best, _, err := render(mk(lo))
+		if err != nil {
+			return nil, 0, err
+		}
+		for lo < hi {
+			mid := (lo + hi + 1) / 2
+			r, t, err := render(mk(mid))
+			if err != nil {
+				return nil, 0, err
+			}
+			if t <= limit {
+				lo, best = mid, r
+			} else {
+				hi = mid - 1
+			}
+		}
+		return best, lo, nil
+	}
+	_, t, err := render(1, 0)
 	if err != nil {
 		return nil, err
 	}
 	if t > opt.Budget {
 		return nil, fmt.Errorf("%w: %d tokens; one symbol needs %d", ErrBudgetTooSmall, opt.Budget, t)
 	}
-	lo, hi := 1, maxN // best fits with lo
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		r, t, err := render(mid)
-		if err != nil {
-			return nil, err
-		}
-		if t <= opt.Budget {
-			lo, best = mid, r
-		} else {
-			hi = mid - 1
-		}
+	// Signatures for the top definitions within half the budget (at least
+	// one), then the names of the next ones in the "… more" lines until
+	// the whole budget is spent: a signature line costs about five names.
+	sigLimit := opt.Budget / 2
+	if _, t1, _ := render(1, 0); t1 > sigLimit {
+		sigLimit = opt.Budget
+	}
+	_, n, err := fit(1, maxN, sigLimit, func(x int) (int, int) { return x, 0 })
+	if err != nil {
+		return nil, err
+	}
+	best, _, err := fit(0, len(lay.cands)-n, opt.Budget, func(x int) (int, int) { return n, x })
+	if err != nil {
+		return nil, err
 	}
 	return best, nil
 }
@@ -256,11 +289,12 @@ type layout struct {
 	members   map[int][]int    // type → its candidate members in the same file
 	files     map[string]int   // path → number of top-level candidates
 	top       map[string][]int // path → its top-level candidates in source order
+	fileTypes map[string][]int // path → its types that have members
 	sig       map[int]string
 }
 
 func newLayout(g *Graph, score []float64) *layout {
-	l := &layout{g: g, score: score, container: map[int]int{}, members: map[int][]int{}, files: map[string]int{}, top: map[string][]int{}, sig: map[int]string{}}
+	l := &layout{g: g, score: score, container: map[int]int{}, members: map[int][]int{}, files: map[string]int{}, top: map[string][]int{}, fileTypes: map[string][]int{}, sig: map[int]string{}}
 	types := map[[2]string]int{}
 	for i, c := range g.Chunks {
 		if isType(c) {
@@ -281,6 +315,9 @@ func newLayout(g *Graph, score []float64) *layout {
 		}
 		if t, ok := types[[2]string{c.Path, c.Container}]; ok && isMember(c) && t != i {
 			l.container[i] = t
+			if len(l.members[t]) == 0 {
+				l.fileTypes[c.Path] = append(l.fileTypes[c.Path], t)
+			}
 			l.members[t] = append(l.members[t], i)
 			continue
 		}
@@ -309,8 +346,9 @@ func (l *layout) loadSignatures(ctx context.Context, db *store.DB, need map[int]
 	return nil
 }
 
-// files4 lays out the top n candidates per file.
-func (l *layout) files4(n int) []MapFile {
+// files4 lays out the top n candidates per file as signatures and the
+// next k by name.
+func (l *layout) files4(n, k int) []MapFile {
 	shown := map[int]bool{}
 	for _, i := range l.cands[:n] {
 		shown[i] = true
@@ -318,15 +356,33 @@ func (l *layout) files4(n int) []MapFile {
 			shown[t] = true
 		}
 	}
-	byFile := map[string][]int{}
+	named := l.cands[n:min(n+k, len(l.cands))]
 	fileScore := map[string]float64{}
-	for _, i := range l.cands[:n] {
+	for _, i := range l.cands[:min(n+k, len(l.cands))] {
 		p := l.g.Chunks[i].Path
 		fileScore[p] = max(fileScore[p], l.score[i])
 	}
+	byFile := map[string][]int{}
 	for i := range shown {
 		p := l.g.Chunks[i].Path
 		byFile[p] = append(byFile[p], i)
+	}
+	// names go to their shown type, else to their file
+	typeNames := map[int][]string{}
+	fileNames := map[string][]string{}
+	for _, i := range named {
+		c := l.g.Chunks[i]
+		if c.Kind == "file" {
+			continue // declaration groups have no single name; counted in More
+		}
+		if t, ok := l.container[i]; ok && shown[t] {
+			typeNames[t] = append(typeNames[t], c.Short)
+			continue
+		}
+		fileNames[c.Path] = append(fileNames[c.Path], c.Symbol)
+		if _, ok := byFile[c.Path]; !ok {
+			byFile[c.Path] = nil
+		}
 	}
 	paths := make([]string, 0, len(byFile))
 	for p := range byFile {
@@ -342,31 +398,34 @@ func (l *layout) files4(n int) []MapFile {
 	for _, p := range paths {
 		list := byFile[p]
 		sort.Ints(list) // Chunks are in path and source order
-		f := MapFile{Path: p, Score: fileScore[p]}
-		top := 0
+		f := MapFile{Path: p, Score: fileScore[p], Names: fileNames[p]}
 		for _, i := range list {
 			if _, isMem := l.container[i]; isMem {
 				continue
 			}
-			top++
 			s := l.symbol(i)
-			if mem := l.members[i]; len(mem) > 0 {
-				for _, m := range mem {
-					if shown[m] {
-						s.Members = append(s.Members, l.symbol(m))
-					} else {
-						s.More = addKind(s.More, l.g.Chunks[m].Kind)
-					}
+			for _, m := range l.members[i] {
+				if shown[m] {
+					s.Members = append(s.Members, l.symbol(m))
+				} else {
+					s.More = addKind(s.More, l.g.Chunks[m].Kind)
 				}
 			}
+			s.Names = typeNames[i]
 			f.Symbols = append(f.Symbols, s)
 		}
-		if rest := l.files[p] - top; rest > 0 {
-			// count the unshown top-level definitions by kind
-			for _, i := range l.top[p] {
-				if !shown[i] {
-					f.More = addKind(f.More, l.g.Chunks[i].Kind)
-				}
+		for _, i := range l.top[p] {
+			if !shown[i] {
+				f.More = addKind(f.More, l.g.Chunks[i].Kind)
+			}
+		}
+		// members of types that are not shown count with the file
+		for _, t := range l.fileTypes[p] {
+			if shown[t] {
+				continue
+			}
+			for _, m := range l.members[t] {
+				f.More = addKind(f.More, l.g.Chunks[m].Kind)
 			}
 		}
 		out = append(out, f)
@@ -391,8 +450,9 @@ func addKind(m map[string]int, kind string) map[string]int {
 	return m
 }
 
-// moreText is "… 12 more methods, 2 more types".
-func moreText(m map[string]int) string {
+// moreText is "… 12 more methods, 2 more types", followed by the names
+// that fit: ": a, b, c (+11)".
+func moreText(m map[string]int, names []string) string {
 	kinds := make([]string, 0, len(m))
 	for k := range m {
 		kinds = append(kinds, k)
@@ -407,7 +467,18 @@ func moreText(m map[string]int) string {
 	for i, k := range kinds {
 		parts[i] = fmt.Sprintf("%d more %s", m[k], plural(k, m[k]))
 	}
-	return "… " + strings.Join(parts, ", ")
+	text := "… " + strings.Join(parts, ", ")
+	if len(names) > 0 {
+		total := 0
+		for _, n := range m {
+			total += n
+		}
+		text += ": " + strings.Join(names, ", ")
+		if rest := total - len(names); rest > 0 {
+			text += fmt.Sprintf(" (+%d)", rest)
+		}
+	}
+	return text
 }
 
 func plural(kind string, n int) string {
@@ -425,7 +496,7 @@ func plural(kind string, n int) string {
 }
 
 func (m *MapResult) header() string {
-	h := fmt.Sprintf("# repository map: %d of %d definitions in %d files, ranked by %s", m.Shown, m.TotalSymbols, m.TotalFiles, rankWords(m.Rank, m.Edges))
+	h := fmt.Sprintf("# repository map: %d of %d definitions in %d files (%d more by name), ranked by %s", m.Shown, m.TotalSymbols, m.TotalFiles, m.Named, rankWords(m.Rank, m.Edges))
 	if len(m.Focus) > 0 {
 		h += ", focus " + strings.Join(m.Focus, ", ")
 	}
@@ -457,11 +528,11 @@ func (m *MapResult) render() string {
 				fmt.Fprintf(&b, "    %d: %s\n", mem.Line, mem.Signature)
 			}
 			if len(s.More) > 0 {
-				fmt.Fprintf(&b, "    %s\n", moreText(s.More))
+				fmt.Fprintf(&b, "    %s\n", moreText(s.More, s.Names))
 			}
 		}
 		if len(f.More) > 0 {
-			fmt.Fprintf(&b, "  %s\n", moreText(f.More))
+			fmt.Fprintf(&b, "  %s\n", moreText(f.More, f.Names))
 		}
 	}
 	if rest := m.TotalFiles - len(m.Files); rest > 0 && len(m.Files) > 0 {

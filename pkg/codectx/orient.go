@@ -73,6 +73,7 @@ type MapEvalRow struct {
 	Budget   int              `json:"budget"`
 	Tokens   int              `json:"tokens"`
 	Shown    int              `json:"shown"`
+	Named    int              `json:"named"`
 	Coverage eval.MapCoverage `json:"coverage"`
 	Missed   []eval.Target    `json:"missed,omitempty"`
 }
@@ -98,14 +99,20 @@ func (p *Project) EvaluateMap(ctx context.Context, set *GoldenSet, ranks []strin
 			}
 			var hits []eval.Hit
 			for _, f := range m.Files {
+				for _, n := range f.Names {
+					hits = append(hits, eval.Hit{File: f.Path, Name: n})
+				}
 				for _, s := range f.Symbols {
 					hits = append(hits, eval.Hit{File: f.Path, Name: s.Name})
 					for _, mem := range s.Members {
 						hits = append(hits, eval.Hit{File: f.Path, Name: mem.Name})
 					}
+					for _, n := range s.Names {
+						hits = append(hits, eval.Hit{File: f.Path, Name: s.Symbol + "." + n})
+					}
 				}
 			}
-			row := MapEvalRow{Rank: r, Budget: b, Tokens: m.Tokens, Shown: m.Shown, Coverage: eval.CoverMap(set.Tasks, hits)}
+			row := MapEvalRow{Rank: r, Budget: b, Tokens: m.Tokens, Shown: m.Shown, Named: m.Named, Coverage: eval.CoverMap(set.Tasks, hits)}
 			for _, t := range set.Tasks {
 				for _, tg := range t.Targets {
 					if tg.Symbol != "" && eval.CoverMap([]eval.Task{{Targets: []eval.Target{tg}}}, hits).Found == 0 {
