@@ -51,7 +51,7 @@ language and per task kind, followed by the missed tasks.`,
 			if root == "" {
 				return usagef("%s has no {\"root\": ...} header: pass --root PATH", args[0])
 			}
-			p, err := openProject(root, openRead, false)
+			p, err := openProject(root, openWrite, false)
 			if err != nil {
 				return err
 			}

@@ -19,15 +19,18 @@ import (
 
 // Tool names.
 const (
-	ToolGlob    = "glob_files"
-	ToolGrep    = "grep_code"
-	ToolRead    = "read_file"
-	ToolSearch  = "search_code"
-	ToolContext = "get_context"
-	ToolGraph   = "code_graph"
-	ToolStatus  = "index_status"
-	ToolReindex = "reindex"
-	ToolRate    = "rate_result"
+	ToolGlob     = "glob_files"
+	ToolGrep     = "grep_code"
+	ToolRead     = "read_file"
+	ToolSearch   = "search_code"
+	ToolContext  = "get_context"
+	ToolGraph    = "code_graph"
+	ToolStatus   = "index_status"
+	ToolReindex  = "reindex"
+	ToolRate     = "rate_result"
+	ToolMap      = "repo_map"
+	ToolImpact   = "change_impact"
+	ToolOverview = "project_overview"
 )
 
 // Tool inputs. Fields without omitempty are required in the schema; the
@@ -81,6 +84,18 @@ type graphIn struct {
 }
 
 type statusIn struct{}
+
+type mapIn struct {
+	Budget int      `json:"budget,omitempty" jsonschema:"most tokens of the map (default 2000, at least 64)"`
+	Focus  []string `json:"focus,omitempty" jsonschema:"files, directories or symbols you are working on; the ranking is personalised toward them"`
+}
+
+type impactIn struct {
+	Base  string `json:"base,omitempty" jsonschema:"git ref the work tree is compared with (default HEAD); leave empty outside git"`
+	Depth int    `json:"depth,omitempty" jsonschema:"hops of callers and dependants to follow (default 2, at most 5)"`
+}
+
+type overviewIn struct{}
 
 type rateIn struct {
 	Query    string `json:"query" jsonschema:"the query the result was returned for"`
@@ -169,6 +184,7 @@ func (s *Server) register() {
 			"Use it after you checked a result with read_file; it never deletes anything.",
 		Annotations: &sdk.ToolAnnotations{OpenWorldHint: new(false)},
 	}, withEnum[rateIn](map[string][]any{"vote": {codectx.VoteUp, codectx.VoteDown}}), s.rate)
+	s.registerOrientation(ro)
 }
 
 func (s *Server) rate(ctx context.Context, in rateIn) (answer, error) {
