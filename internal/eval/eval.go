@@ -2,10 +2,12 @@
 // golden-set JSON Lines format (docs in the eval sets' FORMAT.md), matches
 // ranked results against each task's targets at file and symbol level, and
 // computes Recall@1/5/10 and MRR@10 overall, per query language and per task
-// kind.
+// kind. It also mines file-level tasks from a project's git history (the
+// text of `git log`, parsed here; the caller runs git) and flags queries
+// that give their answer away.
 //
-// Its functions are pure: it must not open databases, run searches, read
-// environment variables or know anything about a particular golden set
+// Its functions are pure: it must not open databases, run searches or
+// processes, read environment variables or know anything about a particular golden set
 // beyond the format. The caller supplies the results and the variable lookup.
 package eval
 

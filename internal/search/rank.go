@@ -399,3 +399,57 @@ func IsStubPath(p string) bool {
 	low := strings.ToLower(p)
 	return strings.HasSuffix(low, ".pyi") || strings.HasSuffix(low, ".d.ts") || strings.HasSuffix(low, ".d.mts") || strings.HasSuffix(low, ".d.cts")
 }
+
+// FileClass is what a file is for, from its path alone.
+type FileClass int
+
+// File classes.
+const (
+	ClassSource    FileClass = iota // program source
+	ClassDoc                        // documentation: Markdown, reStructuredText, plain text
+	ClassBuild                      // build, package and lock files, CI and container configuration
+	ClassData                       // configuration and data: JSON, YAML, TOML, XML, properties, locale files
+	ClassGenerated                  // generated code: *.pb.go, *_generated.*, *.gen.*, zz_generated*, *_pb2.py
+)
+
+// buildFiles are base names (lower case) of build, package and lock files.
+var buildFiles = map[string]bool{
+	"makefile": true, "gnumakefile": true, "cmakelists.txt": true, "dockerfile": true, "containerfile": true,
+	"pom.xml": true, "build.gradle": true, "build.gradle.kts": true, "settings.gradle": true, "settings.gradle.kts": true,
+	"gradle.properties": true, "build.xml": true, "build.sbt": true, "package.json": true, "package-lock.json": true,
+	"yarn.lock": true, "pnpm-lock.yaml": true, "bun.lockb": true, "go.mod": true, "go.sum": true, "go.work": true,
+	"go.work.sum": true, "cargo.toml": true, "cargo.lock": true, "pyproject.toml": true, "setup.py": true,
+	"setup.cfg": true, "requirements.txt": true, "pipfile": true, "pipfile.lock": true, "poetry.lock": true,
+	"uv.lock": true, "tox.ini": true, "gemfile": true, "gemfile.lock": true, "composer.json": true,
+	"composer.lock": true, "tsconfig.json": true, "babel.config.js": true, "webpack.config.js": true,
+	"rollup.config.js": true, "vite.config.ts": true, "vite.config.js": true, "jest.config.js": true,
+	".gitlab-ci.yml": true, ".travis.yml": true, "build.bazel": true, "workspace": true, "meson.build": true,
+	"configure.ac": true, "justfile": true, "taskfile.yml": true, "goreleaser.yml": true, ".goreleaser.yml": true,
+}
+
+// ClassifyPath classifies a file by conventions of its path: build and
+// lock files by name, CI workflow directories, documentation, data and
+// configuration by extension, generated code by the usual name markers.
+// Everything else is source.
+func ClassifyPath(p string) FileClass {
+	low := strings.ToLower(p)
+	base := path.Base(low)
+	ext := path.Ext(base)
+	if buildFiles[base] || strings.HasSuffix(base, ".lock") || strings.Contains(low, ".github/workflows/") ||
+		strings.HasPrefix(base, "dockerfile") || ext == ".gradle" || ext == ".mk" || ext == ".cmake" || ext == ".bzl" {
+		return ClassBuild
+	}
+	switch {
+	case strings.HasSuffix(base, ".pb.go"), strings.HasSuffix(base, "_pb2.py"), strings.HasSuffix(base, "_pb2_grpc.py"),
+		strings.Contains(base, "_generated."), strings.Contains(base, ".generated."), strings.Contains(base, ".gen."),
+		strings.HasPrefix(base, "zz_generated"), strings.HasSuffix(base, ".min.js"):
+		return ClassGenerated
+	}
+	switch ext {
+	case ".md", ".markdown", ".rst", ".txt", ".adoc", ".asciidoc", ".textile", ".rdoc":
+		return ClassDoc
+	case ".json", ".yaml", ".yml", ".toml", ".xml", ".properties", ".ini", ".cfg", ".conf", ".csv", ".tsv", ".po", ".pot":
+		return ClassData
+	}
+	return ClassSource
+}
