@@ -104,5 +104,8 @@ func printSearch(w io.Writer, r *codectx.SearchResult) {
 	for i, h := range r.Results {
 		fmt.Fprintf(w, "\n%2d. %.3f  %-8s %s  %s:%d-%d\n", i+1, h.Score, h.Kind, h.Name, h.File, h.StartLine, h.EndLine)
 		fmt.Fprintf(w, "    %s\n", codectx.Preview(h.Snippet, previewRunes))
+		if len(h.Also) > 0 {
+			fmt.Fprintf(w, "    also in: %s\n", strings.Join(h.Also, ", "))
+		}
 	}
 }
