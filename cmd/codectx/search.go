@@ -128,5 +128,8 @@ func printSearch(w io.Writer, r *codectx.SearchResult) {
 		fmt.Fprintf(w, "\n%2d. %s  %s %s  %s\n", i+1, st.dim(fmt.Sprintf("%.3f", h.Score)), st.dim(fmt.Sprintf("%-8s", h.Kind)),
 			st.name(h.Name), st.path(fmt.Sprintf("%s:%d-%d", h.File, h.StartLine, h.EndLine)))
 		fmt.Fprintf(w, "    %s\n", codectx.Preview(h.Snippet, previewRunes))
+		if len(h.Also) > 0 {
+			fmt.Fprintf(w, "    also in: %s\n", strings.Join(h.Also, ", "))
+		}
 	}
 }
