@@ -57,8 +57,8 @@ func TestCLIBadInput(t *testing.T) {
 			if tc.usage != errors.As(err, &ue) {
 				t.Fatalf("usage error = %v, want %v (%v)", !tc.usage, tc.usage, err)
 			}
-			if tc.wantErr != "" && !strings.Contains(err.Error(), tc.wantErr) {
-				t.Fatalf("error %q lacks %q", err, tc.wantErr)
+			if tc.wantErr != "" && !strings.Contains(printed(err), tc.wantErr) {
+				t.Fatalf("printed %q lacks %q", printed(err), tc.wantErr)
 			}
 			if tc.name == "no index" && !errors.Is(err, codectx.ErrNoIndex) {
 				t.Fatalf("want ErrNoIndex, got %v", err)
@@ -74,7 +74,7 @@ func TestCLIBadInput(t *testing.T) {
 	os.Remove(db + "-wal")
 	os.Remove(db + "-shm")
 	_, err := runCLI(t, "index", proj, "--db", db)
-	if err == nil || !strings.Contains(err.Error(), "--rebuild") {
+	if err == nil || !strings.Contains(printed(err), "--rebuild") {
 		t.Fatalf("corrupt database: %v", err)
 	}
 	out, err := runCLI(t, "index", proj, "--db", db, "--rebuild")

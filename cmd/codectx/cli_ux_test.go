@@ -208,3 +208,41 @@ func TestDoctorJSON(t *testing.T) {
 		t.Fatalf("bad provider: %v\n%s", err, out)
 	}
 }
+
+// printed is what the CLI prints for err (the one error printer, with its
+// hint).
+func printed(err error) string {
+	var b bytes.Buffer
+	reportError(&b, err)
+	return b.String()
+}
+
+// Suggested reads and the next step after a search are runnable as printed
+// from any directory; library text names no command.
+func TestCLIHintsRunnableAnywhere(t *testing.T) {
+	repo, db := uxProject(t)
+	out, err := runCLI(t, "grep", "Betamax", "--root", repo, "--db", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "codectx read --root " + shellQuote(repo) + " sub/b.go --offset 1 --limit "
+	if !strings.Contains(out, want) {
+		t.Fatalf("grep output lacks %q:\n%s", want, out)
+	}
+	out, err = runCLI(t, "search", "betamax", "--root", repo, "--db", db)
+	if err != nil || !strings.Contains(out, "next: codectx read --root "+shellQuote(repo)+" sub/b.go --offset ") {
+		t.Fatalf("search output: %v\n%s", err, out)
+	}
+	// Run the printed command from another directory: it reads the file.
+	line := out[strings.Index(out, "next: ")+len("next: "):]
+	line = strings.TrimSpace(line[:strings.IndexByte(line, '\n')])
+	t.Chdir(t.TempDir())
+	args := strings.Fields(strings.TrimPrefix(line, "codectx "))
+	got, err := runCLI(t, append(args, "--db", db)...)
+	if err != nil || !strings.Contains(got, "Betamax") {
+		t.Fatalf("%s from elsewhere: %v\n%s", line, err, got)
+	}
+	if code := reportError(&bytes.Buffer{}, codectx.ErrNotIndexed); code != exitError || !strings.Contains(printed(codectx.ErrNotIndexed), "run codectx index") {
+		t.Fatalf("not indexed prints %q", printed(codectx.ErrNotIndexed))
+	}
+}

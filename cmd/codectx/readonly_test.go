@@ -48,8 +48,8 @@ func TestReadCommandsCreateNothing(t *testing.T) {
 			if err == nil {
 				t.Fatalf("%v: no error", args)
 			}
-			if want := "no index at " + db + "; run codectx index"; err.Error() != want {
-				t.Errorf("%v: error %q, want %q", args, err, want)
+			if want := "codectx: no index at " + db + "; run codectx index\n"; printed(err) != want {
+				t.Errorf("%v: printed %q, want %q", args, printed(err), want)
 			}
 			if !errors.Is(err, codectx.ErrNoIndex) {
 				t.Errorf("%v: error is not ErrNoIndex: %v", args, err)

@@ -56,6 +56,10 @@ with embedding similarity; the first lines summarise where to start reading.`,
 				return noMatchIf(len(res.Results) == 0)
 			}
 			printSearch(cmd.OutOrStdout(), res)
+			if len(res.Results) > 0 {
+				h := res.Results[0]
+				fmt.Fprintf(cmd.OutOrStdout(), "\nnext: %s\n", cliRead(p.Root(), h.File, h.StartLine, h.EndLine-h.StartLine+1))
+			}
 			return noMatchIf(len(res.Results) == 0)
 		},
 	}

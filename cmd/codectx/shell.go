@@ -160,7 +160,11 @@ func (s *shell) exec(line string) bool {
 		err = fmt.Errorf("unknown command %s (try /help)", cmd)
 	}
 	if err != nil {
-		fmt.Fprintln(s.out, "error: "+firstLine(err.Error()))
+		msg := firstLine(err.Error())
+		if hint := shellErrorHint(err); hint != "" {
+			msg += "; " + hint
+		}
+		fmt.Fprintln(s.out, "error: "+msg)
 	}
 	return false
 }
@@ -236,6 +240,10 @@ func (s *shell) search(arg string) error {
 		return err
 	}
 	printSearch(s.out, res)
+	if len(res.Results) > 0 {
+		h := res.Results[0]
+		fmt.Fprintf(s.out, "\nnext: /read %s %d %d\n", shellQuote(h.File), h.StartLine, h.EndLine-h.StartLine+1)
+	}
 	return nil
 }
 
@@ -307,7 +315,7 @@ func (s *shell) grep(arg string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprint(s.out, ensureNewline(res.Text()))
+	fmt.Fprint(s.out, ensureNewline(res.Render(shellReadHint)))
 	return nil
 }
 

@@ -153,5 +153,5 @@ Pick tools in this order:
 2. Vague descriptions ("where are retries handled?", "the code that checks tokens"), or when exact search found nothing after a couple of tries: search_code (ranked code chunks) or get_context (one budgeted bundle: the best chunks plus the code they call and are called by). Pass keywords: the identifiers and English terms you expect in the code.
 3. code_graph: who calls a function, what it calls, what a type extends or implements.
 
-Paths are relative to the project root. Where an answer suggests ` + "`codectx read FILE --offset N --limit M`" + `, call read_file with file, offset and limit instead. index_status shows whether the index is built and current; the server re-indexes changed files by itself, so reindex is rarely needed.`
+Paths are relative to the project root; suggested reads name the read_file call to make. index_status shows whether the index is built and current; the server re-indexes changed files by itself, so reindex is rarely needed.`
 }

@@ -286,7 +286,7 @@ func semanticChannel(ctx context.Context, ix Index, snap *snapshot, q parsed) ([
 		return nil, nil // nothing to embed (punctuation only): no semantic hits
 	}
 	if len(vecs[0]) != m.Dim() {
-		return nil, fmt.Errorf("%w: the query vector has %d dimensions, the index %d; run `codectx index` to re-embed",
+		return nil, fmt.Errorf("%w: the query vector has %d dimensions, the index %d",
 			ErrModelMismatch, len(vecs[0]), m.Dim())
 	}
 	hits := m.TopK(vecs[0], semCandidates)

@@ -191,7 +191,7 @@ func Search(ctx context.Context, ix Index, opt Options) (*Result, error) {
 			return nil, errors.New("search: no embedder configured")
 		}
 		if mid := ix.Embedder.ModelID(); mid != ix.Project.Model {
-			msg := fmt.Sprintf("the index was embedded with %q but the configured embedder is %q; run `codectx index` to re-embed with the configured model (or configure %q again)",
+			msg := fmt.Sprintf("the index was embedded with %q but the configured embedder is %q (configure %q again, or index again to re-embed)",
 				ix.Project.Model, mid, ix.Project.Model)
 			if opt.Mode == ModeSemantic {
 				return nil, fmt.Errorf("%w: %s", ErrModelMismatch, msg)

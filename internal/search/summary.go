@@ -62,8 +62,8 @@ func Summarize(r *Result) string {
 		signals = joinAnd(r.Signals)
 	}
 	lines := top.EndLine - top.StartLine + 1
-	fmt.Fprintf(&b, " Ranking used %s with %s; next, read result 1 with `codectx read %s --offset %d --limit %d`.",
-		used, signals, top.File, top.StartLine, max(lines, 1))
+	fmt.Fprintf(&b, " Ranking used %s with %s; next, read result 1: %s lines %d-%d.",
+		used, signals, top.File, top.StartLine, top.StartLine+max(lines, 1)-1)
 	return b.String()
 }
 

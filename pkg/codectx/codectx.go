@@ -35,7 +35,15 @@ type (
 )
 
 // ErrNotIndexed means the project has no index yet: run Index first.
-var ErrNotIndexed = errors.New("project is not indexed yet: run `codectx index` first")
+var ErrNotIndexed = errors.New("project is not indexed yet")
+
+// ErrCorrupt matches an error from a database file that is not a usable
+// codectx database (Options.Rebuild removes it).
+var ErrCorrupt = store.ErrCorrupt
+
+// ErrNewerSchema matches an error from a database written by a newer
+// codectx (Options.Rebuild removes it).
+var ErrNewerSchema = store.ErrNewerSchema
 
 // Options configure Open.
 type Options struct {
