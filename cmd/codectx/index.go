@@ -24,7 +24,8 @@ func init() { commands = append(commands, indexCmd, statsCmd) }
 const indexMemoryLimit = 256 << 20
 
 func indexCmd() *cobra.Command {
-	var asJSON, rebuild, noWait bool
+	var noWait bool
+	var asJSON, rebuild bool
 	c := &cobra.Command{
 		Use:   "index [PATH]",
 		Short: "Index a project incrementally (chunks, relations, vectors)",
