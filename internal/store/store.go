@@ -126,8 +126,10 @@ func Open(ctx context.Context, path string, opt Options) (*DB, error) {
 		}
 	} else {
 		q.Add("_pragma", "journal_mode(WAL)")
+		// Every write transaction takes the write lock when it begins, so
+		// it never fails half-way upgrading a read snapshot.
+		q.Set("_txlock", "immediate")
 	}
-	q.Set("_txlock", "immediate")
 	dsn := "file:" + uriPath(path) + "?" + q.Encode()
 	sdb, err := sql.Open("sqlite", dsn)
 	if err != nil {

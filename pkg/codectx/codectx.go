@@ -181,13 +181,20 @@ type IndexOptions struct {
 	// OnWait is called once when another process is writing this project;
 	// Index waits for it (ctx cancels the wait).
 	OnWait func(WriterHolder)
+	// NoWait returns an error matching ErrBusy, naming the other process,
+	// instead of waiting for it.
+	NoWait bool
 }
+
+// ErrBusy is matched by Index's error under NoWait when another process is
+// writing the project.
+var ErrBusy = store.ErrBusy
 
 // Index brings the project's index up to date incrementally.
 func (p *Project) Index(ctx context.Context, opt IndexOptions) (*IndexSummary, error) {
 	return index.Run(ctx, index.Options{
 		Root: p.root, DB: p.db, Embedder: p.emb, Threads: p.opt.Threads,
-		Rebuild: opt.Rebuild, Progress: opt.Progress, OnWait: opt.OnWait, Logger: p.log,
+		Rebuild: opt.Rebuild, Progress: opt.Progress, OnWait: opt.OnWait, NoWait: opt.NoWait, Logger: p.log,
 	})
 }
 
