@@ -59,10 +59,6 @@ func wordSet(words string) map[string]bool {
 // from the go.mod files above its packages). It returns how many edges
 // changed.
 func Resolve(ctx context.Context, db *store.DB, projectID int64, root string) (int, error) {
-	edges, err := db.EdgesToResolve(ctx, projectID, nil, nil)
-	if err != nil {
-		return 0, err
-	}
 	syms, err := db.Symbols(ctx, projectID)
 	if err != nil {
 		return 0, err
@@ -81,23 +77,42 @@ func Resolve(ctx context.Context, db *store.DB, projectID int64, root string) (i
 	}
 	r := newResolver(syms, imports, files)
 	r.goInit(root, facts)
+	facts = nil
 	var updates []store.EdgeResolution
 	var derived []store.DerivedRelation
-	for i, e := range edges {
-		if i%4096 == 0 {
+	type pair struct{ src, dst int64 }
+	dispatched := map[pair]bool{}
+	n := 0
+	err = db.ForEachEdge(ctx, projectID, func(e *store.EdgeRow) error {
+		if n++; n%4096 == 0 {
 			if err := ctx.Err(); err != nil {
-				return 0, err
+				return err
 			}
 		}
-		out := r.resolve(e)
+		out := r.resolve(*e)
+		out.detail = r.intern(out.detail)
 		if out.dst != e.DstChunk || out.res != e.Resolution || out.detail != e.Detail {
 			updates = append(updates, store.EdgeResolution{ID: e.ID, DstChunk: out.dst, Resolution: out.res, Detail: out.detail})
 		}
+		// one dispatch edge per caller and implementation, for interfaces
+		// with at most maxDispatch implementations
+		if len(out.dispatch) > maxDispatch {
+			return nil
+		}
 		for _, d := range out.dispatch {
 			s := &r.syms[d]
-			derived = append(derived, store.DerivedRelation{FileID: e.FileID, Kind: "dispatch", SrcChunk: e.SrcChunk, SrcSymbol: e.SrcSymbol,
+			if e.SrcChunk == 0 || dispatched[pair{e.SrcChunk, s.ID}] {
+				continue
+			}
+			dispatched[pair{e.SrcChunk, s.ID}] = true
+			src := &r.syms[r.byID[e.SrcChunk]]
+			derived = append(derived, store.DerivedRelation{FileID: e.FileID, Kind: "dispatch", SrcChunk: e.SrcChunk, SrcSymbol: src.Symbol,
 				Target: s.Symbol, Line: e.Line, DstChunk: s.ID, Resolution: store.ResExact, Detail: "dynamic"})
 		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
 	}
 	derived = append(derived, r.goImplementsEdges()...)
 	if crashHook != nil {
@@ -107,6 +122,24 @@ func Resolve(ctx context.Context, db *store.DB, projectID int64, root string) (i
 		return 0, err
 	}
 	return len(updates), nil
+}
+
+// maxDispatch bounds the implementations a call through an interface method
+// gets dispatch edges to: an interface implemented all over the project
+// (a writer, a stringer) would otherwise multiply every call site.
+const maxDispatch = 32
+
+// intern returns one shared copy of a detail string.
+func (r *resolver) intern(s string) string {
+	if s == "" {
+		return ""
+	}
+	if v, ok := r.details[s]; ok {
+		return v
+	}
+	s = strings.Clone(s)
+	r.details[s] = s
+	return s
 }
 
 // edgeOut is the resolution of one edge.
@@ -136,6 +169,7 @@ type resolver struct {
 	fileLang map[int64]string
 	imports  map[int64]map[string]bool // file → last segments of its imports
 	g        *goResolver
+	details  map[string]string // interned detail strings
 }
 
 func newResolver(syms []store.SymbolRow, imports map[int64][]string, files map[int64]string) *resolver {
@@ -143,6 +177,7 @@ func newResolver(syms []store.SymbolRow, imports map[int64][]string, files map[i
 		syms: syms, byID: make(map[int64]int, len(syms)),
 		byShort: map[string][]int{}, bySymbol: map[string][]int{},
 		fileDir: map[int64]string{}, fileLang: map[int64]string{}, imports: map[int64]map[string]bool{},
+		details: map[string]string{},
 	}
 	for id, p := range files {
 		r.fileDir[id] = path.Dir(p)

@@ -533,7 +533,7 @@ func (r *resolver) goCall(e store.EdgeRow, dir string) edgeOut {
 		if i, ok := g.types[key2(d, name)]; ok {
 			return exact(r.syms[i].ID)
 		}
-		return unresolved("not declared in " + ip)
+		return unresolved("not declared in the package")
 	}
 	t := g.eval(e.Recv, dir, 0)
 	switch {
@@ -559,6 +559,9 @@ func (r *resolver) goCall(e store.EdgeRow, dir string) edgeOut {
 				return unresolved("")
 			}
 			o := exact(r.syms[ti].ID).with("interface method")
+			if len(g.impls[t.key()]) > maxDispatch {
+				return o
+			}
 			for _, impl := range g.impls[t.key()] {
 				d, n, _ := strings.Cut(impl, "\x00")
 				if mi, _ := g.findMethod(gtype{dir: d, name: n}, name, 0); mi >= 0 {
@@ -573,7 +576,7 @@ func (r *resolver) goCall(e store.EdgeRow, dir string) edgeOut {
 	if g.fieldType(t, name, 0).known() || g.hasField(t, name) {
 		return unresolved("function-typed field")
 	}
-	return unresolved("no method " + name + " on " + t.name)
+	return unresolved("no such method")
 }
 
 // computeImplements finds, for every project interface with a known method

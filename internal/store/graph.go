@@ -683,3 +683,25 @@ func (db *DB) ApplyResolution(ctx context.Context, projectID int64, updates []Ed
 		return b.flush(ctx)
 	})
 }
+
+// ForEachEdge calls fn for every relation of a project that resolution
+// decides (all but imports and derived rows), in id order, streaming: the
+// row passed to fn is reused between calls.
+func (db *DB) ForEachEdge(ctx context.Context, projectID int64, fn func(*EdgeRow) error) error {
+	rows, err := db.sql.QueryContext(ctx, `SELECT id, file_id, kind, COALESCE(src_chunk,0), target, qualifier, recv, line,
+		COALESCE(dst_chunk,0), resolution, detail FROM relations WHERE project_id = ? AND kind != 'imports' AND derived = 0 ORDER BY id`, projectID)
+	if err != nil {
+		return db.classify("read relations", err)
+	}
+	defer rows.Close()
+	var e EdgeRow
+	for rows.Next() {
+		if err := rows.Scan(&e.ID, &e.FileID, &e.Kind, &e.SrcChunk, &e.Target, &e.Qualifier, &e.Recv, &e.Line, &e.DstChunk, &e.Resolution, &e.Detail); err != nil {
+			return db.classify("read relations", err)
+		}
+		if err := fn(&e); err != nil {
+			return err
+		}
+	}
+	return db.classify("read relations", rows.Err())
+}
