@@ -216,6 +216,9 @@ func removeFile(t *testing.T, root, p string) {
 // orders and batches and through incremental edits, renames, deletions and
 // re-additions, and compares the full relation set with a clean index.
 func TestResolutionIsAFunctionOfTheTree(t *testing.T) {
+	// resolved edges are written in several transactions here
+	defer func(v int) { updateBatch = v }(updateBatch)
+	updateBatch = 16
 	_, _, want := cleanSets(t, graphTree)
 	paths := slices.Sorted(maps.Keys(graphTree))
 

@@ -82,7 +82,7 @@ func Resolve(ctx context.Context, db *store.DB, projectID int64, root string) (i
 	var derived []store.DerivedRelation
 	type pair struct{ src, dst int64 }
 	dispatched := map[pair]bool{}
-	n := 0
+	n, changed := 0, 0
 	err = db.ForEachEdge(ctx, projectID, func(e *store.EdgeRow) error {
 		if n++; n%4096 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -93,6 +93,16 @@ func Resolve(ctx context.Context, db *store.DB, projectID int64, root string) (i
 		out.detail = r.intern(out.detail)
 		if out.dst != e.DstChunk || out.res != e.Resolution || out.detail != e.Detail {
 			updates = append(updates, store.EdgeResolution{ID: e.ID, DstChunk: out.dst, Resolution: out.res, Detail: out.detail})
+			if len(updates) == updateBatch {
+				// Written as they come so memory stays flat; an interrupted
+				// run leaves the project dirty and the next one recomputes
+				// every edge anyway.
+				if err := db.ApplyResolution(ctx, projectID, updates, nil, false); err != nil {
+					return err
+				}
+				changed += len(updates)
+				updates = updates[:0]
+			}
 		}
 		// one dispatch edge per caller and implementation, for interfaces
 		// with at most maxDispatch implementations
@@ -118,11 +128,14 @@ func Resolve(ctx context.Context, db *store.DB, projectID int64, root string) (i
 	if crashHook != nil {
 		crashHook("resolve")
 	}
-	if err := db.ApplyResolution(ctx, projectID, updates, derived); err != nil {
+	if err := db.ApplyResolution(ctx, projectID, updates, derived, true); err != nil {
 		return 0, err
 	}
-	return len(updates), nil
+	return changed + len(updates), nil
 }
+
+// updateBatch is how many resolved edges are written per transaction.
+var updateBatch = 50000
 
 // maxDispatch bounds the implementations a call through an interface method
 // gets dispatch edges to: an interface implemented all over the project

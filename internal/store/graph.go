@@ -630,11 +630,11 @@ type DerivedRelation struct {
 	Detail     string
 }
 
-// ApplyResolution stores resolved targets and kinds for many relations and
-// replaces the project's derived relations, in one transaction: the
-// updates go into a temporary table with multi-row inserts, then one
-// UPDATE … FROM applies them.
-func (db *DB) ApplyResolution(ctx context.Context, projectID int64, updates []EdgeResolution, derived []DerivedRelation) error {
+// ApplyResolution stores resolved targets and kinds for many relations
+// and, when replaceDerived is set, replaces the project's derived relations
+// with derived, in one transaction: the updates go into a temporary table
+// with multi-row inserts, then one UPDATE … FROM applies them.
+func (db *DB) ApplyResolution(ctx context.Context, projectID int64, updates []EdgeResolution, derived []DerivedRelation, replaceDerived bool) error {
 	slices.SortFunc(updates, func(a, b EdgeResolution) int { return cmp.Compare(a.ID, b.ID) }) // rowid order: sequential pages
 	return db.inTx(ctx, "resolve relations", func(tx *sql.Tx) error {
 		if len(updates) > 0 {
@@ -663,6 +663,9 @@ func (db *DB) ApplyResolution(ctx context.Context, projectID int64, updates []Ed
 			if _, err := tx.ExecContext(ctx, "DELETE FROM temp.resolved"); err != nil {
 				return err
 			}
+		}
+		if !replaceDerived {
+			return nil
 		}
 		if _, err := tx.ExecContext(ctx, "DELETE FROM relations WHERE project_id = ? AND derived = 1", projectID); err != nil {
 			return err
