@@ -65,6 +65,10 @@ type Flusher interface {
 	Flush() error
 }
 
+type Acceptor interface {
+	Accept(h *Holder, n int) error
+}
+
 type Holder struct {
 	t *tarx.Writer
 	z *z.Writer
@@ -79,6 +83,14 @@ func (h *Holder) FlushAll() {
 	w.Close()
 	w.Close()
 }
+`,
+	"plug/plug.go": `package plug
+
+import "example.com/proj/sink"
+
+type P struct{}
+
+func (P) Accept(h *sink.Holder, n int) error { return nil }
 `,
 	"py/store.py": `class Store:
     def __init__(self):
@@ -226,14 +238,16 @@ func TestResolutionIsAFunctionOfTheTree(t *testing.T) {
 	for _, w := range []string{
 		"zipx/writer.go | calls | Writer.Close | 12 | Flush | w | Writer | 14 | zipx/writer.go | Writer.Flush | 10 | exact",
 		"tarx/writer.go | calls | Writer.Close | 9 | Flush | w | Writer | 9 | tarx/writer.go | Writer.Flush | 7 | exact",
-		"sink/sink.go | calls | Holder.FlushAll | 18 | Flush |  | Holder .t | 19 | tarx/writer.go | Writer.Flush | 7 | exact",
-		"sink/sink.go | calls | Holder.FlushAll | 18 | Flush |  | Holder .z | 20 | zipx/writer.go | Writer.Flush | 10 | exact",
-		"sink/sink.go | calls | Holder.FlushAll | 18 | Close | w | =example.com/proj/tarx#NewWriter | 23 | tarx/writer.go | Writer.Close | 9 | exact",
-		"sink/sink.go | calls | Holder.FlushAll | 18 | Close | w | =example.com/proj/tarx#NewWriter | 24 | tarx/writer.go | Writer.Close | 9 | exact",
+		"sink/sink.go | calls | Holder.FlushAll | 22 | Flush |  | Holder .t | 23 | tarx/writer.go | Writer.Flush | 7 | exact",
+		"sink/sink.go | calls | Holder.FlushAll | 22 | Flush |  | Holder .z | 24 | zipx/writer.go | Writer.Flush | 10 | exact",
+		"sink/sink.go | calls | Holder.FlushAll | 22 | Close | w | =example.com/proj/tarx#NewWriter | 27 | tarx/writer.go | Writer.Close | 9 | exact",
+		"sink/sink.go | calls | Holder.FlushAll | 22 | Close | w | =example.com/proj/tarx#NewWriter | 28 | tarx/writer.go | Writer.Close | 9 | exact",
 		"zipx/writer.go | calls | Writer.Flush | 10 | Flush |  | Writer .buf | 10 |  |  | 0 | external | bufio",
 		"zipx/writer.go | calls | Writer.Close | 12 | count |  | Writer .cw | 13 | zipx/count.go | countWriter.count | 5 | exact",
 		"tarx/writer.go | implements | Writer | 3 | Flusher |  |  | 3 | sink/sink.go | Flusher | 8 | exact | method set | 1",
-		"sink/sink.go | dispatch | Holder.FlushAll | 18 | Writer.Flush |  |  | 21 | zipx/writer.go | Writer.Flush | 10 | exact | dynamic | 1",
+		// the signature names the parameter type from another package
+		"plug/plug.go | implements | P | 5 | Acceptor |  |  | 5 | sink/sink.go | Acceptor | 12 | exact | method set | 1",
+		"sink/sink.go | dispatch | Holder.FlushAll | 22 | Writer.Flush |  |  | 25 | zipx/writer.go | Writer.Flush | 10 | exact | dynamic | 1",
 		// a builtin's method on a value of unknown type, never the calling method
 		"py/store.py | calls | Store.get | 5 | get |  | ? | 6 |  |  | 0 | external | builtin",
 	} {
