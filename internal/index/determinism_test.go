@@ -113,6 +113,18 @@ def warm(keys):
     for k in keys:
         s.save(k, 1)
 `,
+	"py/derived.py": `from py.store import Store
+
+
+class Special(Store):
+    def save(self, key, value):
+        super().save(key, value)
+        self.check(key)
+
+
+def use(s: Store):
+    s.save(1, 2)
+`,
 	"java/com/acme/Repo.java": `package com.acme;
 
 public class Repo {
@@ -248,6 +260,12 @@ func TestResolutionIsAFunctionOfTheTree(t *testing.T) {
 		// the signature names the parameter type from another package
 		"plug/plug.go | implements | P | 5 | Acceptor |  |  | 5 | sink/sink.go | Acceptor | 12 | exact | method set | 1",
 		"sink/sink.go | dispatch | Holder.FlushAll | 22 | Writer.Flush |  |  | 25 | zipx/writer.go | Writer.Flush | 10 | exact | dynamic | 1",
+		// Python: super() and inherited members through the project's
+		// classes, receivers typed by annotations and constructor calls
+		"py/derived.py | calls | Special.save | 5 | save |  | super | 6 | py/store.py | Store.save | 8 | exact | base class",
+		"py/derived.py | calls | Special.save | 5 | check | self |  | 7 | py/store.py | Store.check | 12 | exact | base class",
+		"py/derived.py | calls | use | 10 | save | s | :Store | 11 | py/store.py | Store.save | 8 | exact | receiver type",
+		"py/cache.py | calls | warm | 3 | save | s | :Store | 6 | py/store.py | Store.save | 8 | exact | receiver type",
 		// a builtin's method on a value of unknown type, never the calling method
 		"py/store.py | calls | Store.get | 5 | get |  | ? | 6 |  |  | 0 | external | builtin",
 	} {

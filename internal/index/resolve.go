@@ -327,6 +327,37 @@ func (r *resolver) pick(e store.EdgeRow, ok func(*store.SymbolRow) bool, call bo
 		return edgeOut{}, false
 	}
 	sameUnit := func(s *store.SymbolRow) bool { return s.FileID == e.FileID || path.Dir(s.Path) == dir }
+	if call && lang != "go" {
+		switch {
+		case e.Recv == "super" && src != nil:
+			// the first base (depth first, left to right) that has it
+			if ti := r.ownType(src); ti >= 0 {
+				if m := r.inBases(ti, short, 0, map[int]bool{}); m >= 0 {
+					return exact(r.syms[m].ID).with("base class")
+				}
+			}
+			return unresolved("base class outside the project")
+		case strings.HasPrefix(e.Recv, ":"):
+			if ti := r.findType(e.Recv[1:], e.FileID, imps); ti >= 0 {
+				if m := r.member(ti, short); m >= 0 {
+					return exact(r.syms[m].ID).with("receiver type")
+				}
+				if m := r.inBases(ti, short, 0, map[int]bool{}); m >= 0 {
+					return exact(r.syms[m].ID).with("base class")
+				}
+				return unresolved("no such method")
+			}
+		case (e.Qualifier == "self" || e.Qualifier == "this" || e.Qualifier == "cls") && src != nil:
+			if ti := r.ownType(src); ti >= 0 {
+				if m := r.member(ti, short); m >= 0 {
+					return exact(r.syms[m].ID).with("own type")
+				}
+				if m := r.inBases(ti, short, 0, map[int]bool{}); m >= 0 {
+					return exact(r.syms[m].ID).with("base class")
+				}
+			}
+		}
+	}
 	if call {
 		q := e.Qualifier
 		if q == "" && e.Recv == "?" {
@@ -394,6 +425,98 @@ func (r *resolver) pick(e store.EdgeRow, ok func(*store.SymbolRow) bool, call bo
 		return inferred(r.syms[cands[0]].ID).with("unique name")
 	}
 	return ambiguous(len(cands))
+}
+
+// ownType is the type chunk a member chunk belongs to (same file), or -1.
+func (r *resolver) ownType(src *store.SymbolRow) int {
+	name := src.Container
+	if src.Kind == "type" {
+		name = src.Symbol
+	}
+	if name == "" {
+		return -1
+	}
+	for _, i := range r.bySymbol[name] {
+		if s := &r.syms[i]; s.Kind == "type" && s.FileID == src.FileID {
+			return i
+		}
+	}
+	return -1
+}
+
+// findType finds the project type a name used in a file denotes: in the
+// file, in its directory, in a module it imports, or the only one of that
+// name; -1 when none or ambiguous.
+func (r *resolver) findType(name string, fileID int64, imps map[string]bool) int {
+	name = store.ShortName(name)
+	var types []int
+	for _, i := range r.byShort[name] {
+		if r.syms[i].Kind == "type" {
+			types = append(types, i)
+		}
+	}
+	dir := r.fileDir[fileID]
+	for _, match := range []func(*store.SymbolRow) bool{
+		func(s *store.SymbolRow) bool { return s.FileID == fileID },
+		func(s *store.SymbolRow) bool { return path.Dir(s.Path) == dir },
+		func(s *store.SymbolRow) bool {
+			return imps[path.Base(strings.TrimSuffix(s.Path, path.Ext(s.Path)))] || imps[path.Base(path.Dir(s.Path))] || imps[name]
+		},
+		func(*store.SymbolRow) bool { return true },
+	} {
+		found := -1
+		for _, i := range types {
+			if match(&r.syms[i]) {
+				if found >= 0 {
+					return -1 // ambiguous
+				}
+				found = i
+			}
+		}
+		if found >= 0 {
+			return found
+		}
+	}
+	return -1
+}
+
+// member is the method m of type chunk ti (first in source order), or -1.
+func (r *resolver) member(ti int, m string) int {
+	t := &r.syms[ti]
+	for _, i := range r.byShort[m] {
+		if s := &r.syms[i]; s.Container == t.Symbol && s.FileID == t.FileID && s.Kind != "type" {
+			return i
+		}
+	}
+	return -1
+}
+
+// inBases looks m up in the bases of type chunk ti, depth first and left to
+// right (the method resolution order of single and simple multiple
+// inheritance), or -1.
+func (r *resolver) inBases(ti int, m string, depth int, seen map[int]bool) int {
+	if depth > 8 || seen[ti] {
+		return -1
+	}
+	seen[ti] = true
+	t := &r.syms[ti]
+	if t.Extends == "" {
+		return -1
+	}
+	imps := r.imports[t.FileID]
+	for _, b := range strings.Split(t.Extends, ",") {
+		bi := r.findType(b, t.FileID, imps)
+		if bi < 0 || bi == ti {
+			continue
+		}
+		if k := r.member(bi, m); k >= 0 {
+			return k
+		}
+		if k := r.inBases(bi, m, depth+1, seen); k >= 0 {
+			return k
+		}
+	}
+	return -1
 }
 
 // sameContainer reports whether s's container, named q, is one the file can

@@ -67,6 +67,7 @@ type SymbolRow struct {
 	Symbol    string
 	Short     string
 	Container string
+	Extends   string // comma-separated, as the chunk records them
 	StartLine int
 	EndLine   int
 }
@@ -74,7 +75,7 @@ type SymbolRow struct {
 // Symbols loads every chunk's symbol data of a project (methods, functions,
 // types and file-level declarations).
 func (db *DB) Symbols(ctx context.Context, projectID int64) ([]SymbolRow, error) {
-	rows, err := db.sql.QueryContext(ctx, "SELECT id, file_id, path, lang, kind, symbol, short, container, start_line, end_line FROM chunks WHERE project_id = ? AND kind != 'text' ORDER BY path, start_line, id", projectID)
+	rows, err := db.sql.QueryContext(ctx, "SELECT id, file_id, path, lang, kind, symbol, short, container, CASE WHEN kind = 'type' THEN extends ELSE '' END, start_line, end_line FROM chunks WHERE project_id = ? AND kind != 'text' ORDER BY path, start_line, id", projectID)
 	if err != nil {
 		return nil, db.classify("read symbols", err)
 	}
@@ -82,7 +83,7 @@ func (db *DB) Symbols(ctx context.Context, projectID int64) ([]SymbolRow, error)
 	var out []SymbolRow
 	for rows.Next() {
 		var r SymbolRow
-		if err := rows.Scan(&r.ID, &r.FileID, &r.Path, &r.Lang, &r.Kind, &r.Symbol, &r.Short, &r.Container, &r.StartLine, &r.EndLine); err != nil {
+		if err := rows.Scan(&r.ID, &r.FileID, &r.Path, &r.Lang, &r.Kind, &r.Symbol, &r.Short, &r.Container, &r.Extends, &r.StartLine, &r.EndLine); err != nil {
 			return nil, db.classify("read symbols", err)
 		}
 		out = append(out, r)
