@@ -197,8 +197,17 @@ func (x *extractor) goFuncFact(fn int32) {
 		}
 	}
 	res := t.field(fn, "result")
+	ref := x.goResultRef(res)
+	if owner == "" {
+		// a function's fact types its callers' results; only methods
+		// need the signature (method sets for implements)
+		if ref != "" {
+			x.facts = append(x.facts, Fact{Kind: FactResult, Name: t.text(t.field(fn, "name")), Type: ref})
+		}
+		return
+	}
 	x.facts = append(x.facts, Fact{Kind: FactResult, Owner: owner, Name: t.text(t.field(fn, "name")),
-		Type: x.goResultRef(res), Sig: x.goSig(t.field(fn, "parameters"), res)})
+		Type: ref, Sig: x.goSig(t.field(fn, "parameters"), res)})
 }
 
 // goResultRef is the type references of a function's results, joined by ";".

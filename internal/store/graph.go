@@ -579,11 +579,21 @@ func (db *DB) TypeFacts(ctx context.Context, projectID int64) ([]FactRow, error)
 	}
 	defer rows.Close()
 	var out []FactRow
+	// kinds, owners, names and types repeat a lot: one copy of each
+	seen := map[string]string{}
+	intern := func(s string) string {
+		if v, ok := seen[s]; ok {
+			return v
+		}
+		seen[s] = s
+		return s
+	}
 	for rows.Next() {
 		var f FactRow
 		if err := rows.Scan(&f.FileID, &f.Kind, &f.Owner, &f.Name, &f.Type, &f.Sig); err != nil {
 			return nil, db.classify("read type facts", err)
 		}
+		f.Kind, f.Owner, f.Name, f.Type, f.Sig = intern(f.Kind), intern(f.Owner), intern(f.Name), intern(f.Type), intern(f.Sig)
 		out = append(out, f)
 	}
 	return out, db.classify("read type facts", rows.Err())
