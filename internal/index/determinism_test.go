@@ -125,6 +125,23 @@ class Special(Store):
 def use(s: Store):
     s.save(1, 2)
 `,
+	"java/com/acme/app/App.java": `package com.acme.app;
+
+import com.acme.Repo;
+
+public class App {
+    String run(Repo r) { return r.find(1); }
+}
+`,
+	"web/main.ts": `import { guard } from "./policy/Guard.js";
+import { util } from "./lib";
+
+export function main() { return guard(util()); }
+`,
+	"web/policy/Guard.ts": `export function guard(x: number) { return x; }
+`,
+	"web/lib/index.ts": `export function util() { return 1; }
+`,
 	"java/com/acme/Repo.java": `package com.acme;
 
 public class Repo {
@@ -266,6 +283,12 @@ func TestResolutionIsAFunctionOfTheTree(t *testing.T) {
 		"py/derived.py | calls | Special.save | 5 | check | self |  | 7 | py/store.py | Store.check | 12 | exact | base class",
 		"py/derived.py | calls | use | 10 | save | s | :Store | 11 | py/store.py | Store.save | 8 | exact | receiver type",
 		"py/cache.py | calls | warm | 3 | save | s | :Store | 6 | py/store.py | Store.save | 8 | exact | receiver type",
+		// imports to project files
+		"py/cache.py | imports |  | 0 | py.store |  |  | 1 | py/store.py | Store | 1 | exact | module",
+		"sink/sink.go | imports |  | 0 | example.com/proj/tarx |  |  | 4 | tarx/writer.go | Writer | 3 | exact | package",
+		"java/com/acme/app/App.java | imports |  | 0 | com.acme.Repo |  |  | 3 | java/com/acme/Repo.java | Repo | 3 | exact | type",
+		"web/main.ts | imports |  | 0 | ./policy/Guard.js |  |  | 1 | web/policy/Guard.ts | guard | 1 | exact | module",
+		"web/main.ts | imports |  | 0 | ./lib |  |  | 2 | web/lib/index.ts | util | 1 | exact | module",
 		// a builtin's method on a value of unknown type, never the calling method
 		"py/store.py | calls | Store.get | 5 | get |  | ? | 6 |  |  | 0 | external | builtin",
 	} {

@@ -183,6 +183,8 @@ type resolver struct {
 	imports  map[int64]map[string]bool // file → last segments of its imports
 	g        *goResolver
 	details  map[string]string // interned detail strings
+	byPath   map[string]int    // file path → its first chunk
+	byDir    map[string]int    // directory → first chunk of its first file (lazy)
 }
 
 func newResolver(syms []store.SymbolRow, imports map[int64][]string, files map[int64]string) *resolver {
@@ -190,12 +192,15 @@ func newResolver(syms []store.SymbolRow, imports map[int64][]string, files map[i
 		syms: syms, byID: make(map[int64]int, len(syms)),
 		byShort: map[string][]int{}, bySymbol: map[string][]int{},
 		fileDir: map[int64]string{}, fileLang: map[int64]string{}, imports: map[int64]map[string]bool{},
-		details: map[string]string{},
+		details: map[string]string{}, byPath: map[string]int{},
 	}
 	for id, p := range files {
 		r.fileDir[id] = path.Dir(p)
 	}
 	for i, s := range syms {
+		if _, ok := r.byPath[s.Path]; !ok {
+			r.byPath[s.Path] = i
+		}
 		r.byID[s.ID] = i
 		r.byShort[s.Short] = append(r.byShort[s.Short], i)
 		r.bySymbol[s.Symbol] = append(r.bySymbol[s.Symbol], i)
@@ -225,6 +230,8 @@ func (r *resolver) resolve(e store.EdgeRow) edgeOut {
 		}
 	}
 	switch e.Kind {
+	case "imports":
+		return r.resolveImport(e)
 	case "contains":
 		// The member in the same file; among overloads, the one whose lines
 		// hold the relation's line (else the first).
@@ -425,6 +432,124 @@ func (r *resolver) pick(e store.EdgeRow, ok func(*store.SymbolRow) bool, call bo
 		return inferred(r.syms[cands[0]].ID).with("unique name")
 	}
 	return ambiguous(len(cands))
+}
+
+// resolveImport links an import to the project file (its first chunk, or
+// the imported type) it names: Go import paths through go.mod; Java
+// package + type to the type's file; Python modules and packages, relative
+// imports included; TypeScript/JavaScript relative paths, a compiled ".js"
+// extension standing for ".ts"/".tsx", and index files. Anything else that
+// names no project file is external.
+func (r *resolver) resolveImport(e store.EdgeRow) edgeOut {
+	target := strings.TrimSpace(e.Target)
+	dir := r.fileDir[e.FileID]
+	first := func(p string) (int, bool) {
+		i, ok := r.byPath[path.Clean(p)]
+		return i, ok
+	}
+	switch r.fileLang[e.FileID] {
+	case "go":
+		if r.g != nil {
+			if d, ok := r.g.dirOf(target); ok {
+				for _, i := range r.dirFirst(d) {
+					return exact(r.syms[i].ID).with("package")
+				}
+			}
+		}
+		return external(target)
+	case "java":
+		name := strings.TrimPrefix(target, "static ")
+		if strings.HasSuffix(name, ".*") {
+			return external(name)
+		}
+		parts := strings.Split(name, ".")
+		// the longest prefix that is a file: a.b.Type or a.b.Type.Inner / a.b.Type.member
+		for k := len(parts); k > 0; k-- {
+			file := strings.Join(parts[:k], "/") + ".java"
+			for _, i := range r.byShort[parts[k-1]] {
+				s := &r.syms[i]
+				if s.Kind == "type" && (s.Path == file || strings.HasSuffix(s.Path, "/"+file)) {
+					return exact(s.ID).with("type")
+				}
+			}
+		}
+		return external(name)
+	case "python":
+		mod := target
+		base := ""
+		if strings.HasPrefix(mod, ".") {
+			n := len(mod) - len(strings.TrimLeft(mod, "."))
+			base = dir
+			for range n - 1 {
+				base = path.Dir(base)
+			}
+			mod = mod[n:]
+		}
+		rel := strings.ReplaceAll(mod, ".", "/")
+		var cands []string
+		if base != "" || strings.HasPrefix(target, ".") {
+			cands = []string{path.Join(base, rel) + ".py", path.Join(base, rel, "__init__.py")}
+		} else {
+			// absolute: from the project root or from a source folder above the file
+			for d := dir; ; d = path.Dir(d) {
+				cands = append(cands, path.Join(d, rel)+".py", path.Join(d, rel, "__init__.py"))
+				if d == "." || d == "/" || d == "" {
+					break
+				}
+			}
+		}
+		for _, c := range cands {
+			if i, ok := first(c); ok {
+				return exact(r.syms[i].ID).with("module")
+			}
+		}
+		if strings.HasPrefix(target, ".") {
+			return unresolved("module not in the index")
+		}
+		return external(target)
+	case "typescript", "tsx", "javascript":
+		if !strings.HasPrefix(target, ".") {
+			return external(target)
+		}
+		p := path.Join(dir, target)
+		stem := p
+		switch ext := path.Ext(p); ext {
+		case ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts":
+			stem = strings.TrimSuffix(p, ext)
+		}
+		cands := []string{p}
+		for _, ext := range []string{".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mts", ".mjs", ".cjs"} {
+			cands = append(cands, stem+ext)
+		}
+		for _, idx := range []string{"index.ts", "index.tsx", "index.js", "index.jsx"} {
+			cands = append(cands, path.Join(p, idx))
+		}
+		for _, c := range cands {
+			if i, ok := first(c); ok {
+				return exact(r.syms[i].ID).with("module")
+			}
+		}
+		return unresolved("module not in the index")
+	}
+	return edgeOut{}
+}
+
+// dirFirst lists the first chunk of the first file (in path order)
+// directly in dir, computed once for all directories.
+func (r *resolver) dirFirst(dir string) []int {
+	if r.byDir == nil {
+		r.byDir = map[string]int{}
+		for p, i := range r.byPath {
+			d := path.Dir(p)
+			if j, ok := r.byDir[d]; !ok || r.syms[i].Path < r.syms[j].Path {
+				r.byDir[d] = i
+			}
+		}
+	}
+	if i, ok := r.byDir[dir]; ok {
+		return []int{i}
+	}
+	return nil
 }
 
 // ownType is the type chunk a member chunk belongs to (same file), or -1.
