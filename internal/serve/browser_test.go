@@ -236,6 +236,11 @@ func TestBrowser(t *testing.T) {
 		t.Fatalf("status: %q", st)
 	}
 
+	// Nothing was loaded from elsewhere.
+	if foreign := eval(`performance.getEntriesByType("resource").map(e => e.name).filter(u => !u.startsWith(location.origin)).join(" ")`); foreign != "" {
+		t.Fatalf("the page loaded from elsewhere: %s", foreign)
+	}
+
 	// An error is one readable line, not a blank page.
 	run("unknown symbol", chromedp.Navigate(f.ts.URL+"/#/graph?name=RetryPaymnt"), visible(`.error`))
 	if e := text(".error"); !strings.Contains(e, "RetryPayment") {
