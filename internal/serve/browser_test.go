@@ -184,6 +184,7 @@ func TestBrowser(t *testing.T) {
 	if ln := text(`#code tr#L1 td.ln`); ln != "1" {
 		t.Fatalf("line number of line 1: %q", ln)
 	}
+	screenshot(t, ctx, shots, "file")
 
 	// The graph of the result: callers, callees, drawn as SVG.
 	run("open the graph from the result", chromedp.Navigate(f.ts.URL+"/#/search?q=exponential+backoff+retry"), visible(`#hit-0 .actions`),
