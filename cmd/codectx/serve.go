@@ -41,7 +41,7 @@ as ?token=TOKEN). reindex and feedback need --allow-writes.`,
 				return usagef("%v: pass --token TOKEN (or set CODECTX_TOKEN), or listen on 127.0.0.1", err)
 			}
 			if len(args) == 0 {
-				args = []string{"."}
+				args = []string{""} // the project holding the current directory
 			}
 			var projects []*codectx.Project
 			defer func() {
@@ -50,10 +50,14 @@ as ?token=TOKEN). reindex and feedback need --allow-writes.`,
 				}
 			}()
 			for _, root := range args {
-				if err := checkServeRoot(root); err != nil {
+				abs, err := projectRoot(cmd.Context(), root)
+				if err != nil {
 					return err
 				}
-				p, err := openProject(root, false)
+				if err := checkServeRoot(abs); err != nil {
+					return err
+				}
+				p, err := openProject(abs, openWrite, false)
 				if err != nil {
 					return err
 				}

@@ -47,23 +47,28 @@ func TestToolsOverStdio(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := map[string][]string{
-			"glob_files":   {"pattern"},
-			"grep_code":    {"pattern"},
-			"read_file":    {"file"},
-			"search_code":  {"query"},
-			"get_context":  {"query"},
-			"code_graph":   {"name"},
-			"index_status": nil,
-			"reindex":      nil,
-			"rate_result":  {"query", "result_id", "vote"},
+			"glob_files":       {"pattern"},
+			"grep_code":        {"pattern"},
+			"read_file":        {"file"},
+			"search_code":      {"query"},
+			"get_context":      {"query"},
+			"code_graph":       {"name"},
+			"index_status":     nil,
+			"reindex":          nil,
+			"rate_result":      {"query", "result_id", "vote"},
+			"repo_map":         nil,
+			"change_impact":    nil,
+			"project_overview": nil,
 		}
 		props := map[string][]string{
-			"glob_files":  {"pattern", "path", "limit", "sort"},
-			"grep_code":   {"pattern", "path", "glob", "ignore_case", "fixed", "context", "head_limit", "max_results", "max_chars"},
-			"read_file":   {"file", "offset", "limit"},
-			"search_code": {"query", "top_k", "mode", "keywords"},
-			"get_context": {"query", "budget", "depth", "keywords"},
-			"code_graph":  {"name", "direction", "depth"},
+			"glob_files":    {"pattern", "path", "limit", "sort"},
+			"grep_code":     {"pattern", "path", "glob", "ignore_case", "fixed", "context", "head_limit", "max_results", "max_chars"},
+			"read_file":     {"file", "offset", "limit"},
+			"search_code":   {"query", "top_k", "mode", "keywords"},
+			"get_context":   {"query", "budget", "depth", "keywords"},
+			"code_graph":    {"name", "direction", "depth"},
+			"repo_map":      {"budget", "focus"},
+			"change_impact": {"base", "depth"},
 		}
 		seen := map[string]bool{}
 		for _, tool := range res.Tools {
@@ -103,7 +108,7 @@ func TestToolsOverStdio(t *testing.T) {
 					t.Errorf("%s.%s has no description: %s", tool.Name, p, raw)
 				}
 			}
-			if tool.Annotations == nil || (tool.Name != "reindex" && tool.Name != "rate_result" && !tool.Annotations.ReadOnlyHint) {
+			if tool.Annotations == nil || (tool.Name != "reindex" && tool.Name != "rate_result" && tool.Name != "change_impact" && !tool.Annotations.ReadOnlyHint) {
 				t.Errorf("%s is not annotated read-only", tool.Name)
 			}
 		}
@@ -210,6 +215,27 @@ func TestToolsOverStdio(t *testing.T) {
 		}
 		if len(list(m, "nodes")) < 2 {
 			t.Errorf("nodes = %v", m["nodes"])
+		}
+	})
+
+	t.Run("orientation", func(t *testing.T) {
+		text, m := callOK(t, cs, "repo_map", map[string]any{"budget": 300})
+		if !strings.HasPrefix(text, "# repository map") || m["tokens"].(float64) > 300 || len(list(m, "files")) == 0 {
+			t.Errorf("repo_map: %v\n%s", m["tokens"], text)
+		}
+		if res := call(t, cs, "repo_map", map[string]any{"budget": 10}); !res.IsError {
+			t.Error("repo_map with budget 10 must be an error")
+		}
+		text, _ = callOK(t, cs, "project_overview", map[string]any{})
+		if !strings.Contains(text, "# project overview") || !strings.Contains(text, "freshness:") {
+			t.Errorf("project_overview:\n%s", text)
+		}
+		text, m = callOK(t, cs, "change_impact", map[string]any{})
+		if !strings.Contains(text, "# change impact") || m["git"] != false {
+			t.Errorf("change_impact outside git:\n%s", text)
+		}
+		if res := call(t, cs, "change_impact", map[string]any{"base": "HEAD"}); !res.IsError {
+			t.Error("change_impact with a base outside git must be an error")
 		}
 	})
 

@@ -49,7 +49,15 @@ type GraphOptions struct {
 	Direction string
 	// Depth is how many hops to expand; 0 means 1.
 	Depth int
+	// MinConfidence keeps only edges resolved at least this surely: "exact"
+	// (by type, scope or import), "inferred" (one candidate of a named rule),
+	// "name" (also calls matched only by name), "all" or "" (everything,
+	// external calls included). See GraphConfidences.
+	MinConfidence string
 }
+
+// GraphConfidences are the accepted GraphOptions.MinConfidence values.
+var GraphConfidences = graph.Confidences
 
 // Graph returns the relations (extends, implements, contains, imports,
 // calls) around every chunk the name denotes, Depth hops out, at most
@@ -62,7 +70,7 @@ func (p *Project) Graph(ctx context.Context, opt GraphOptions) (*GraphResult, er
 	if err != nil {
 		return nil, err
 	}
-	return graph.Build(ctx, p.db, pr.ID, graph.Options{Name: opt.Name, Direction: opt.Direction, Depth: opt.Depth})
+	return graph.Build(ctx, p.db, pr.ID, graph.Options{Name: opt.Name, Direction: opt.Direction, Depth: opt.Depth, MinConfidence: opt.MinConfidence})
 }
 
 // validate rejects an empty name, an unknown direction and a negative depth

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"codectx/internal/index"
 	"codectx/internal/scan"
 	"codectx/internal/store"
 )
@@ -67,34 +68,46 @@ func (p *Project) Status(ctx context.Context) (*Status, error) {
 			return nil, err
 		}
 	}
+	changed, added, removed, err := p.staleFiles(ctx, fps, st.ConfigModel)
+	if err != nil {
+		return nil, err
+	}
+	st.Stale.Changed, st.Stale.Added, st.Stale.Removed = len(changed), len(added), len(removed)
+	paths := append(append(append([]string(nil), changed...), added...), removed...)
+	sort.Strings(paths)
+	st.Stale.Paths = paths[:min(len(paths), maxStalePaths)]
+	return st, nil
+}
+
+// staleFiles compares a stat pass over the project with the stored
+// fingerprints with index.Fresh, the predicate Index uses:
+// indexed files that changed, files not indexed, and indexed files gone
+// from disk (or now ignored), each sorted.
+func (p *Project) staleFiles(ctx context.Context, fps map[string]store.Fingerprint, model string) (changed, added, removed []string, err error) {
 	sc, err := scan.Scan(ctx, p.root, scan.Options{})
 	if err != nil {
-		return nil, fmt.Errorf("status: %w", err)
+		return nil, nil, nil, fmt.Errorf("status: %w", err)
 	}
-	var paths []string
 	seen := make(map[string]bool, len(sc.Files))
 	for _, f := range sc.Files {
 		seen[f.Path] = true
 		fp, ok := fps[f.Path]
 		switch {
 		case !ok:
-			st.Stale.Added++
-		case fp.Size != f.Size || fp.MTime != f.ModTime || fp.Model != st.ConfigModel:
-			st.Stale.Changed++
-		default:
-			continue
+			added = append(added, f.Path)
+		case !index.Fresh(fp, f, model):
+			changed = append(changed, f.Path)
 		}
-		paths = append(paths, f.Path)
 	}
 	for path := range fps {
 		if !seen[path] {
-			st.Stale.Removed++
-			paths = append(paths, path)
+			removed = append(removed, path)
 		}
 	}
-	sort.Strings(paths)
-	st.Stale.Paths = paths[:min(len(paths), maxStalePaths)]
-	return st, nil
+	sort.Strings(changed)
+	sort.Strings(added)
+	sort.Strings(removed)
+	return changed, added, removed, nil
 }
 
 // indexTime converts the stored indexed_at (Unix seconds) to a time.

@@ -1,0 +1,241 @@
+// Package orient answers the questions an agent asks when it opens a
+// repository or has just edited one: what matters here (Map: the most
+// central definitions, ranked by personalised PageRank over the resolved
+// relations and cut to a token budget), what does my change touch (Impact:
+// changed symbols from git diff hunks, then their callers, implementers and
+// dependants, the tests that reach them and a risk summary), and what is
+// this project (Overview: languages, packages, entry points, hubs, tests,
+// index freshness).
+//
+// It reads the index through internal/store and runs git read-only
+// commands. It must not write to the database or the work tree, index files
+// itself (Impact takes a re-index callback from its caller), run searches,
+// embed text, print, or download anything.
+package orient
+
+import (
+	"context"
+	"math"
+	"sort"
+	"strings"
+
+	"codectx/internal/search"
+	"codectx/internal/store"
+)
+
+// Graph is a project's chunks and the resolved edges between them, loaded
+// once per answer.
+type Graph struct {
+	Chunks []store.GraphChunk
+	Edges  []store.Edge
+	byID   map[int64]int // chunk id → index in Chunks
+	out    [][]arc
+	in     [][]arc
+	// members lists, per type chunk index, its member chunk indexes.
+	members map[int][]int
+}
+
+// arc is an edge in index space; kind is the relation kind.
+type arc struct {
+	to   int
+	kind string
+	line int
+}
+
+// Load reads a project's chunks and resolved edges.
+func Load(ctx context.Context, db *store.DB, projectID int64) (*Graph, error) {
+	chunks, err := db.ProjectChunks(ctx, projectID)
+	if err != nil {
+		return nil, err
+	}
+	edges, err := db.ResolvedEdges(ctx, projectID)
+	if err != nil {
+		return nil, err
+	}
+	return newGraph(chunks, edges), nil
+}
+
+func newGraph(chunks []store.GraphChunk, edges []store.Edge) *Graph {
+	g := &Graph{Chunks: chunks, Edges: edges, byID: make(map[int64]int, len(chunks)),
+		out: make([][]arc, len(chunks)), in: make([][]arc, len(chunks)), members: map[int][]int{}}
+	for i, c := range chunks {
+		g.byID[c.ID] = i
+	}
+	for _, e := range edges {
+		s, ok1 := g.byID[e.Src]
+		d, ok2 := g.byID[e.Dst]
+		if !ok1 || !ok2 || s == d {
+			continue
+		}
+		g.out[s] = append(g.out[s], arc{d, e.Kind, e.Line})
+		g.in[d] = append(g.in[d], arc{s, e.Kind, e.Line})
+		if e.Kind == "contains" {
+			g.members[s] = append(g.members[s], d)
+		}
+	}
+	return g
+}
+
+// Index returns the position of a chunk id in Chunks.
+func (g *Graph) Index(id int64) (int, bool) {
+	i, ok := g.byID[id]
+	return i, ok
+}
+
+// isType reports whether a chunk declares a type (class, struct, interface…).
+func isType(c store.GraphChunk) bool {
+	switch c.Kind {
+	case "type", "class", "interface", "struct", "enum", "trait", "record", "module", "namespace", "impl":
+		return true
+	}
+	return false
+}
+
+// isMember reports whether a chunk is declared inside a type.
+func isMember(c store.GraphChunk) bool { return c.Container != "" }
+
+// PageRank ranks chunks by personalised PageRank over the resolved edges:
+// a call, import, extends or implements edge passes rank from its source to
+// its target, and containment links a type and its members both ways (a
+// type whose methods are used is central; a central type's members are
+// worth showing). Several relations between the same two chunks count as
+// the square root of their number. personal weights the teleport vector
+// (nil or all zero: uniform). Ties keep the order of Chunks, so the result
+// is deterministic for the same index.
+func (g *Graph) PageRank(personal []float64) []float64 {
+	n := len(g.Chunks)
+	if n == 0 {
+		return nil
+	}
+	type wedge struct {
+		to int
+		w  float64
+	}
+	adj := make([][]wedge, n)
+	for s := range g.out {
+		counts := map[int]float64{}
+		var order []int
+		add := func(d int, w float64) {
+			if _, ok := counts[d]; !ok {
+				order = append(order, d)
+			}
+			counts[d] += w
+		}
+		for _, a := range g.out[s] {
+			add(a.to, 1)
+		}
+		for _, a := range g.in[s] {
+			if a.kind == "contains" { // member → its type
+				add(a.to, 1)
+			}
+		}
+		for _, d := range order {
+			adj[s] = append(adj[s], wedge{d, math.Sqrt(counts[d])})
+		}
+	}
+	p := make([]float64, n)
+	var sum float64
+	for i := range p {
+		if personal != nil {
+			p[i] = personal[i]
+		}
+		sum += p[i]
+	}
+	if sum == 0 {
+		for i := range p {
+			p[i] = 1
+		}
+		sum = float64(n)
+	}
+	for i := range p {
+		p[i] /= sum
+	}
+	outW := make([]float64, n)
+	for s, list := range adj {
+		for _, e := range list {
+			outW[s] += e.w
+		}
+	}
+	const damping = 0.85
+	r := append([]float64(nil), p...)
+	next := make([]float64, n)
+	for iter := 0; iter < 100; iter++ {
+		var dangling float64
+		for i := range next {
+			next[i] = 0
+		}
+		for s, list := range adj {
+			if outW[s] == 0 {
+				dangling += r[s]
+				continue
+			}
+			share := damping * r[s] / outW[s]
+			for _, e := range list {
+				next[e.to] += share * e.w
+			}
+		}
+		var delta float64
+		for i := range next {
+			next[i] += (1-damping)*p[i] + damping*dangling*p[i]
+			delta += math.Abs(next[i] - r[i])
+		}
+		r, next = next, r
+		if delta < 1e-9 {
+			break
+		}
+	}
+	return r
+}
+
+// order returns chunk indexes sorted by score, highest first; ties by path
+// and line (the Chunks order).
+func order(score []float64) []int {
+	idx := make([]int, len(score))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return score[idx[a]] > score[idx[b]] })
+	return idx
+}
+
+// isTest reports whether a path is a test file (one rule for the project:
+// search.IsTestPath).
+func isTest(p string) bool { return search.IsTestPath(p) }
+
+// exported reports whether a symbol is part of a public API by its
+// language's convention: Go capitalised names (and methods of capitalised
+// types), Python names without a leading underscore, and names elsewhere
+// unless they start with "_" or "#".
+func exported(c store.GraphChunk) bool {
+	short := c.Short
+	if short == "" {
+		short = c.Symbol
+	}
+	if short == "" {
+		return false
+	}
+	switch c.Lang {
+	case "go":
+		if !upper(short) {
+			return false
+		}
+		if c.Container != "" {
+			last := c.Container
+			if i := strings.LastIndexByte(last, '.'); i >= 0 {
+				last = last[i+1:]
+			}
+			return upper(last)
+		}
+		return true
+	default:
+		if strings.HasPrefix(short, "_") || strings.HasPrefix(short, "#") {
+			return false
+		}
+		if c.Container != "" && strings.HasPrefix(c.Container, "_") {
+			return false
+		}
+		return true
+	}
+}
+
+func upper(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }

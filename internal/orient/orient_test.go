@@ -1,0 +1,123 @@
+package orient
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"codectx/internal/store"
+)
+
+func TestParseHunks(t *testing.T) {
+	diff := `diff --git a/a.go b/a.go
+index 1..2 100644
+--- a/a.go
++++ b/a.go
+@@ -3 +3,2 @@ func A() {
+-x
++y
++z
+@@ -10,2 +11,0 @@ func B() {
+diff --git a/old.go b/new.go
+similarity index 90%
+rename from old.go
+rename to new.go
+--- a/old.go
++++ b/new.go
+@@ -5,0 +6 @@
++w
+diff --git a/gone.go b/gone.go
+deleted file mode 100644
+--- a/gone.go
++++ /dev/null
+@@ -1,4 +0,0 @@
+`
+	got := parseHunks([]byte(diff))
+	want := map[string][]Hunk{
+		"a.go":    {{3, 1, 3, 2}, {10, 2, 11, 0}},
+		"new.go":  {{5, 0, 6, 1}},
+		"gone.go": {{1, 4, 0, 0}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("parseHunks = %v, want %v", got, want)
+	}
+}
+
+func FuzzParseHunks(f *testing.F) {
+	f.Add("--- a/x\n+++ b/x\n@@ -1,2 +3,4 @@\n")
+	f.Add("@@ -a +b @@")
+	f.Add("+++ /dev/null\n@@ -1 +0,0 @@")
+	f.Fuzz(func(t *testing.T, s string) {
+		for file, hunks := range parseHunks([]byte(s)) {
+			if file == "" {
+				t.Fatalf("hunks without a file: %v", hunks)
+			}
+		}
+	})
+}
+
+func TestSignature(t *testing.T) {
+	tests := []struct {
+		c       store.GraphChunk
+		content string
+		want    string
+	}{
+		{store.GraphChunk{Kind: "method", Short: "Do", Name: "Client.Do(req *Request)"},
+			"// Do sends a request.\n// Do is safe.\nfunc (c *Client) Do(req *Request) (*Response, error) {\n\treturn nil, nil\n}", "func (c *Client) Do(req *Request) (*Response, error)"},
+		{store.GraphChunk{Kind: "function", Short: "get_payload", Name: "get_payload(self, i=None)"},
+			"@cached\ndef get_payload(self, i=None,\n        decode=False):\n    pass", "def get_payload(self, i=None…)"},
+		{store.GraphChunk{Kind: "type", Short: "Item", Name: "Item"}, "type Item struct {\n}", "type Item struct"},
+		{store.GraphChunk{Kind: "file", Short: "X", Name: "X"}, "", "decl X"},
+	}
+	for _, tt := range tests {
+		if got := Signature(tt.c, tt.content); got != tt.want {
+			t.Errorf("Signature(%s) = %q, want %q", tt.c.Name, got, tt.want)
+		}
+	}
+	long := "func F(" + strings.Repeat("a, ", 100) + "b int)"
+	if got := Signature(store.GraphChunk{Short: "F"}, long); len([]rune(got)) != maxSignature {
+		t.Errorf("long signature not cut to %d runes: %d", maxSignature, len([]rune(got)))
+	}
+}
+
+func TestPageRank(t *testing.T) {
+	// a, b, c all call d; d calls e. d ranks first, e second; without any
+	// edge into them a, b and c tie and keep their order.
+	chunks := []store.GraphChunk{{ID: 1, Symbol: "a"}, {ID: 2, Symbol: "b"}, {ID: 3, Symbol: "c"}, {ID: 4, Symbol: "d"}, {ID: 5, Symbol: "e"}}
+	edges := []store.Edge{{Kind: "calls", Src: 1, Dst: 4}, {Kind: "calls", Src: 2, Dst: 4}, {Kind: "calls", Src: 3, Dst: 4}, {Kind: "calls", Src: 4, Dst: 5}}
+	g := newGraph(chunks, edges)
+	r := g.PageRank(nil)
+	var sum float64
+	for _, x := range r {
+		sum += x
+	}
+	if sum < 0.999 || sum > 1.001 {
+		t.Errorf("ranks sum to %v", sum)
+	}
+	if got := order(r); !reflect.DeepEqual(got, []int{4, 3, 0, 1, 2}) {
+		t.Errorf("order = %v (ranks %v)", got, r)
+	}
+	// Personalised toward a: a outranks b and c.
+	p := g.PageRank([]float64{1, 0, 0, 0, 0})
+	if !(p[0] > p[1] && p[0] > p[2]) {
+		t.Errorf("personalised ranks %v", p)
+	}
+}
+
+func TestExported(t *testing.T) {
+	tests := []struct {
+		c    store.GraphChunk
+		want bool
+	}{
+		{store.GraphChunk{Lang: "go", Short: "Do", Container: "Client"}, true},
+		{store.GraphChunk{Lang: "go", Short: "Do", Container: "client"}, false},
+		{store.GraphChunk{Lang: "go", Short: "do"}, false},
+		{store.GraphChunk{Lang: "python", Short: "_private"}, false},
+		{store.GraphChunk{Lang: "python", Short: "public"}, true},
+	}
+	for _, tt := range tests {
+		if got := exported(tt.c); got != tt.want {
+			t.Errorf("exported(%+v) = %v", tt.c, got)
+		}
+	}
+}

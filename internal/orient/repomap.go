@@ -1,0 +1,584 @@
+package orient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"codectx/internal/graph"
+	"codectx/internal/store"
+)
+
+// Map defaults and limits.
+const (
+	DefaultMapBudget = 2000
+	// MinMapBudget is the smallest budget a map accepts: the header and one
+	// file with one symbol need about this much.
+	MinMapBudget = 64
+)
+
+// Rankings a map can be ordered by. PageRank is the product; the others are
+// the baselines docs/EVAL.md compares it with.
+const (
+	RankPageRank = "pagerank"
+	RankRefs     = "refs" // resolved incoming relations
+	RankSize     = "size" // file size, then chunk length
+	// RankUniform is PageRank whose random surfer starts at a random
+	// definition instead of a random line (a baseline).
+	RankUniform = "pagerank-uniform"
+)
+
+// ErrNoDefinitions is returned for a project whose index holds no
+// definitions (no source file in a parsed language).
+var ErrNoDefinitions = errors.New("no definitions in the index (no source files in a parsed language)")
+
+// ErrBudgetTooSmall is returned when not even one symbol fits the budget.
+var ErrBudgetTooSmall = errors.New("budget too small for a repository map")
+
+// MapOptions configure BuildMap.
+type MapOptions struct {
+	// Budget is the most cl100k_base tokens of the rendered map; 0 means
+	// DefaultMapBudget.
+	Budget int
+	// Focus lists files, directories or symbols the map is personalised
+	// toward (files the agent has open or mentioned).
+	Focus []string
+	// Rank is RankPageRank ("") or a baseline.
+	Rank string
+}
+
+// MapSymbol is one definition shown in the map.
+type MapSymbol struct {
+	Symbol    string      `json:"symbol"`
+	Name      string      `json:"name"` // chunk name with its parameter list
+	Kind      string      `json:"kind"`
+	Line      int         `json:"line"`
+	Signature string      `json:"signature"`
+	Score     float64     `json:"score"`
+	Members   []MapSymbol `json:"members,omitempty"`
+	// More counts the members of a type that are not shown, by kind.
+	More map[string]int `json:"more,omitempty"`
+	// Names lists, best first, members not shown as signatures whose
+	// names fit the budget (counted in More).
+	Names []string `json:"names,omitempty"`
+	idx   int
+}
+
+// MapFile is one file of the map with its shown top-level definitions.
+type MapFile struct {
+	Path    string      `json:"path"`
+	Score   float64     `json:"score"`
+	Symbols []MapSymbol `json:"symbols"`
+	// More counts the file's top-level definitions not shown, by kind.
+	More map[string]int `json:"more,omitempty"`
+	// Names lists, best first, the symbols of definitions not shown as
+	// signatures (top-level ones, and members whose type is not shown)
+	// whose names fit the budget.
+	Names []string `json:"names,omitempty"`
+}
+
+// MapResult is a repository map.
+type MapResult struct {
+	Budget       int       `json:"budget"`
+	Tokens       int       `json:"tokens"`
+	Rank         string    `json:"rank"`
+	Focus        []string  `json:"focus,omitempty"`
+	TotalFiles   int       `json:"total_files"`
+	TotalSymbols int       `json:"total_symbols"`
+	Edges        int       `json:"edges"`
+	Shown        int       `json:"shown"` // definitions shown as signatures
+	Named        int       `json:"named"` // definitions shown by name only
+	Files        []MapFile `json:"files"`
+	Warnings     []string  `json:"warnings,omitempty"`
+	text         string
+}
+
+// Text is the rendered map (what the budget counts).
+func (m *MapResult) Text() string { return m.text }
+
+// BuildMap ranks a project's definitions and renders the largest map whose
+// token count fits the budget: the number of top-ranked definitions shown
+// is found by binary search, each file lists its shown definitions in
+// source order (members under their type), and what is left out is
+// counted ("… 12 more methods"). Lines are never cut.
+func BuildMap(ctx context.Context, db *store.DB, projectID int64, g *Graph, opt MapOptions) (*MapResult, error) {
+	if opt.Budget == 0 {
+		opt.Budget = DefaultMapBudget
+	}
+	if opt.Budget < MinMapBudget {
+		return nil, fmt.Errorf("%w: %d tokens (at least %d)", ErrBudgetTooSmall, opt.Budget, MinMapBudget)
+	}
+	if opt.Rank == "" {
+		opt.Rank = RankPageRank
+	}
+	res := &MapResult{Budget: opt.Budget, Rank: opt.Rank, Focus: opt.Focus, Edges: len(g.Edges)}
+	score, warnings, err := rankChunks(ctx, db, projectID, g, opt)
+	if err != nil {
+		return nil, err
+	}
+	res.Warnings = warnings
+	lay := newLayout(g, score)
+	res.TotalFiles, res.TotalSymbols = len(lay.files), len(lay.cands)
+	if len(lay.cands) == 0 {
+		return nil, ErrNoDefinitions
+	}
+	// Signatures for every candidate that could fit: a line costs at least
+	// about four tokens.
+	maxN := min(len(lay.cands), opt.Budget/4+1)
+	need := map[int]bool{}
+	for _, i := range lay.cands[:maxN] {
+		need[i] = true
+		if c, ok := lay.container[i]; ok {
+			need[c] = true
+		}
+	}
+	if err := lay.loadSignatures(ctx, db, need); err != nil {
+		return nil, err
+	}
+	render := func(n, k int) (*MapResult, int, error) {
+		r := *res
+		r.Files = lay.files4(n, k)
+		r.Shown, r.Named = 0, 0
+		for _, f := range r.Files {
+			r.Shown += len(f.Symbols)
+			r.Named += len(f.Names)
+			for _, s := range f.Symbols {
+				r.Shown += len(s.Members)
+				r.Named += len(s.Names)
+			}
+		}
+		r.text = r.render()
+		t, err := graph.CountTokens(r.text)
+		r.Tokens = t
+		return &r, t, err
+	}
+	// fit returns the largest x in [lo, hi] whose map fits within limit
+	// (lo must fit), by binary search.
+	fit := func(lo, hi, limit int, mk func(x int) (int, int)) (*MapResult, int, error) {
+		best, _, err := render(mk(lo))
+		if err != nil {
+			return nil, 0, err
+		}
+		for lo < hi {
+			mid := (lo + hi + 1) / 2
+			r, t, err := render(mk(mid))
+			if err != nil {
+				return nil, 0, err
+			}
+			if t <= limit {
+				lo, best = mid, r
+			} else {
+				hi = mid - 1
+			}
+		}
+		return best, lo, nil
+	}
+	_, t, err := render(1, 0)
+	if err != nil {
+		return nil, err
+	}
+	if t > opt.Budget {
+		return nil, fmt.Errorf("%w: %d tokens; one symbol needs %d", ErrBudgetTooSmall, opt.Budget, t)
+	}
+	// Signatures for the top definitions within half the budget (at least
+	// one), then the names of the next ones in the "… more" lines until
+	// the whole budget is spent: a signature line costs about five names.
+	sigLimit := opt.Budget / 2
+	if _, t1, _ := render(1, 0); t1 > sigLimit {
+		sigLimit = opt.Budget
+	}
+	_, n, err := fit(1, maxN, sigLimit, func(x int) (int, int) { return x, 0 })
+	if err != nil {
+		return nil, err
+	}
+	best, _, err := fit(0, len(lay.cands)-n, opt.Budget, func(x int) (int, int) { return n, x })
+	if err != nil {
+		return nil, err
+	}
+	return best, nil
+}
+
+// rankChunks scores every chunk by the chosen ranking.
+func rankChunks(ctx context.Context, db *store.DB, projectID int64, g *Graph, opt MapOptions) ([]float64, []string, error) {
+	n := len(g.Chunks)
+	score := make([]float64, n)
+	switch opt.Rank {
+	case RankPageRank, RankUniform:
+		personal, warnings := focusVector(g, opt.Focus, opt.Rank == RankPageRank)
+		return g.PageRank(personal), warnings, nil
+	case RankRefs:
+		for i := range g.Chunks {
+			score[i] = float64(len(g.in[i]))
+		}
+	case RankSize:
+		sizes, _, err := db.FileSizes(ctx, projectID)
+		if err != nil {
+			return nil, nil, err
+		}
+		for i, c := range g.Chunks {
+			// File size dominates; longer chunks first within a file.
+			score[i] = float64(sizes[c.Path])*1e6 + float64(c.EndLine-c.StartLine+1)
+		}
+	default:
+		return nil, nil, fmt.Errorf("unknown ranking %q (want %s, %s, %s or %s)", opt.Rank, RankPageRank, RankRefs, RankSize, RankUniform)
+	}
+	return score, nil, nil
+}
+
+// focusVector is the teleport vector. Without focus the random surfer
+// starts at a random line of code (loc: each chunk weighs its line count,
+// so one-line stubs do not rank like whole algorithms) or at a random
+// definition (!loc). With focus that base keeps a fifth of the mass and
+// the chunks the focus names (a file, a directory prefix, or a symbol by
+// full name or last segment) share the rest.
+func focusVector(g *Graph, focus []string, loc bool) ([]float64, []string) {
+	base := make([]float64, len(g.Chunks))
+	var total float64
+	for i, c := range g.Chunks {
+		base[i] = 1
+		if loc {
+			base[i] = float64(max(c.EndLine-c.StartLine+1, 1))
+		}
+		total += base[i]
+	}
+	for i := range base {
+		base[i] /= total
+	}
+	if len(focus) == 0 {
+		return base, nil
+	}
+	hit := map[int]bool{}
+	var warnings []string
+	for _, f := range focus {
+		f = strings.TrimSpace(strings.TrimPrefix(f, "./"))
+		if f == "" {
+			continue
+		}
+		dir := strings.TrimSuffix(f, "/") + "/"
+		found := false
+		for i, c := range g.Chunks {
+			if c.Path == f || strings.HasPrefix(c.Path, dir) || c.Symbol == f || c.Short == f || strings.HasSuffix(c.Symbol, "."+f) {
+				hit[i], found = true, true
+			}
+		}
+		if !found {
+			warnings = append(warnings, fmt.Sprintf("focus %q matches no indexed file or symbol", f))
+		}
+	}
+	if len(hit) == 0 {
+		return base, warnings
+	}
+	p := make([]float64, len(g.Chunks))
+	for i := range p {
+		p[i] = 0.2 * base[i]
+		if hit[i] {
+			p[i] += 0.8 / float64(len(hit))
+		}
+	}
+	return p, warnings
+}
+
+// layout holds what rendering needs, computed once per map.
+type layout struct {
+	g         *Graph
+	score     []float64
+	cands     []int            // candidate chunk indexes, best first
+	container map[int]int      // member → its type chunk in the same file
+	members   map[int][]int    // type → its candidate members in the same file
+	files     map[string]int   // path → number of top-level candidates
+	top       map[string][]int // path → its top-level candidates in source order
+	fileTypes map[string][]int // path → its types that have members
+	sig       map[int]string
+}
+
+func newLayout(g *Graph, score []float64) *layout {
+	l := &layout{g: g, score: score, container: map[int]int{}, members: map[int][]int{}, files: map[string]int{}, top: map[string][]int{}, fileTypes: map[string][]int{}, sig: map[int]string{}}
+	types := map[[2]string]int{}
+	for i, c := range g.Chunks {
+		if isType(c) {
+			types[[2]string{c.Path, c.Symbol}] = i
+		}
+	}
+	for _, i := range order(score) {
+		c := g.Chunks[i]
+		if isTest(c.Path) || c.Kind == "text" {
+			continue
+		}
+		l.cands = append(l.cands, i)
+	}
+	// members and top-level counts in source order (Chunks order)
+	for i, c := range g.Chunks {
+		if isTest(c.Path) || c.Kind == "text" {
+			continue
+		}
+		if t, ok := types[[2]string{c.Path, c.Container}]; ok && isMember(c) && t != i {
+			l.container[i] = t
+			if len(l.members[t]) == 0 {
+				l.fileTypes[c.Path] = append(l.fileTypes[c.Path], t)
+			}
+			l.members[t] = append(l.members[t], i)
+			continue
+		}
+		l.files[c.Path]++
+		l.top[c.Path] = append(l.top[c.Path], i)
+	}
+	return l
+}
+
+// loadSignatures reads the content of the needed chunks and keeps their
+// declaration lines.
+func (l *layout) loadSignatures(ctx context.Context, db *store.DB, need map[int]bool) error {
+	ids := make([]int64, 0, len(need))
+	for i := range need {
+		ids = append(ids, l.g.Chunks[i].ID)
+	}
+	sort.Slice(ids, func(a, b int) bool { return ids[a] < ids[b] })
+	rows, err := db.GraphChunks(ctx, ids, true)
+	if err != nil {
+		return err
+	}
+	for i := range need {
+		c := l.g.Chunks[i]
+		l.sig[i] = Signature(c, rows[c.ID].Content)
+	}
+	return nil
+}
+
+// files4 lays out the top n candidates per file as signatures and the
+// next k by name.
+func (l *layout) files4(n, k int) []MapFile {
+	shown := map[int]bool{}
+	for _, i := range l.cands[:n] {
+		shown[i] = true
+		if t, ok := l.container[i]; ok {
+			shown[t] = true
+		}
+	}
+	named := l.cands[n:min(n+k, len(l.cands))]
+	fileScore := map[string]float64{}
+	for _, i := range l.cands[:min(n+k, len(l.cands))] {
+		p := l.g.Chunks[i].Path
+		fileScore[p] = max(fileScore[p], l.score[i])
+	}
+	byFile := map[string][]int{}
+	for i := range shown {
+		p := l.g.Chunks[i].Path
+		byFile[p] = append(byFile[p], i)
+	}
+	// names go to their shown type, else to their file
+	typeNames := map[int][]string{}
+	fileNames := map[string][]string{}
+	for _, i := range named {
+		c := l.g.Chunks[i]
+		if c.Kind == "file" {
+			continue // declaration groups have no single name; counted in More
+		}
+		if t, ok := l.container[i]; ok && shown[t] {
+			typeNames[t] = append(typeNames[t], c.Short)
+			continue
+		}
+		fileNames[c.Path] = append(fileNames[c.Path], c.Symbol)
+		if _, ok := byFile[c.Path]; !ok {
+			byFile[c.Path] = nil
+		}
+	}
+	paths := make([]string, 0, len(byFile))
+	for p := range byFile {
+		paths = append(paths, p)
+	}
+	sort.Slice(paths, func(a, b int) bool {
+		if fileScore[paths[a]] != fileScore[paths[b]] {
+			return fileScore[paths[a]] > fileScore[paths[b]]
+		}
+		return paths[a] < paths[b]
+	})
+	out := make([]MapFile, 0, len(paths))
+	for _, p := range paths {
+		list := byFile[p]
+		sort.Ints(list) // Chunks are in path and source order
+		f := MapFile{Path: p, Score: fileScore[p], Names: fileNames[p]}
+		for _, i := range list {
+			if _, isMem := l.container[i]; isMem {
+				continue
+			}
+			s := l.symbol(i)
+			for _, m := range l.members[i] {
+				if shown[m] {
+					s.Members = append(s.Members, l.symbol(m))
+				} else {
+					s.More = addKind(s.More, l.g.Chunks[m].Kind)
+				}
+			}
+			s.Names = typeNames[i]
+			f.Symbols = append(f.Symbols, s)
+		}
+		for _, i := range l.top[p] {
+			if !shown[i] {
+				f.More = addKind(f.More, l.g.Chunks[i].Kind)
+			}
+		}
+		// members of types that are not shown count with the file
+		for _, t := range l.fileTypes[p] {
+			if shown[t] {
+				continue
+			}
+			for _, m := range l.members[t] {
+				f.More = addKind(f.More, l.g.Chunks[m].Kind)
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func (l *layout) symbol(i int) MapSymbol {
+	c := l.g.Chunks[i]
+	sig, ok := l.sig[i]
+	if !ok {
+		sig = Signature(c, "")
+	}
+	return MapSymbol{Symbol: c.Symbol, Name: c.Name, Kind: c.Kind, Line: c.StartLine, Signature: sig, Score: l.score[i], idx: i}
+}
+
+func addKind(m map[string]int, kind string) map[string]int {
+	if m == nil {
+		m = map[string]int{}
+	}
+	m[kind]++
+	return m
+}
+
+// moreText is "… 12 more methods, 2 more types", followed by the names
+// that fit: ": a, b, c (+11)".
+func moreText(m map[string]int, names []string) string {
+	kinds := make([]string, 0, len(m))
+	for k := range m {
+		kinds = append(kinds, k)
+	}
+	sort.Slice(kinds, func(a, b int) bool {
+		if m[kinds[a]] != m[kinds[b]] {
+			return m[kinds[a]] > m[kinds[b]]
+		}
+		return kinds[a] < kinds[b]
+	})
+	parts := make([]string, len(kinds))
+	for i, k := range kinds {
+		parts[i] = fmt.Sprintf("%d more %s", m[k], plural(k, m[k]))
+	}
+	text := "… " + strings.Join(parts, ", ")
+	if len(names) > 0 {
+		total := 0
+		for _, n := range m {
+			total += n
+		}
+		text += ": " + strings.Join(names, ", ")
+		if rest := total - len(names); rest > 0 {
+			text += fmt.Sprintf(" (+%d)", rest)
+		}
+	}
+	return text
+}
+
+func plural(kind string, n int) string {
+	word := kind
+	if kind == "file" {
+		word = "declaration"
+	}
+	if n == 1 {
+		return word
+	}
+	if strings.HasSuffix(word, "s") {
+		return word + "es"
+	}
+	return word + "s"
+}
+
+func (m *MapResult) header() string {
+	h := fmt.Sprintf("# repository map: %d of %d definitions in %d files (%d more by name), ranked by %s", m.Shown, m.TotalSymbols, m.TotalFiles, m.Named, rankWords(m.Rank, m.Edges))
+	if len(m.Focus) > 0 {
+		h += ", focus " + strings.Join(m.Focus, ", ")
+	}
+	return h + "\n"
+}
+
+func rankWords(rank string, edges int) string {
+	switch rank {
+	case RankRefs:
+		return "incoming references"
+	case RankSize:
+		return "file size"
+	}
+	if rank == RankUniform {
+		return fmt.Sprintf("PageRank (uniform teleport) over %d resolved relations", edges)
+	}
+	return fmt.Sprintf("PageRank over %d resolved relations", edges)
+}
+
+func (m *MapResult) render() string {
+	var b strings.Builder
+	b.WriteString(m.header())
+	for _, f := range m.Files {
+		b.WriteString(f.Path)
+		b.WriteString("\n")
+		for _, s := range f.Symbols {
+			fmt.Fprintf(&b, "  %d: %s\n", s.Line, s.Signature)
+			for _, mem := range s.Members {
+				fmt.Fprintf(&b, "    %d: %s\n", mem.Line, mem.Signature)
+			}
+			if len(s.More) > 0 {
+				fmt.Fprintf(&b, "    %s\n", moreText(s.More, s.Names))
+			}
+		}
+		if len(f.More) > 0 {
+			fmt.Fprintf(&b, "  %s\n", moreText(f.More, f.Names))
+		}
+	}
+	if rest := m.TotalFiles - len(m.Files); rest > 0 && len(m.Files) > 0 {
+		fmt.Fprintf(&b, "… %d more files\n", rest)
+	}
+	return b.String()
+}
+
+// maxSignature bounds a signature line in runes.
+const maxSignature = 160
+
+// Signature is a chunk's declaration line: the first line of its content
+// that is not a comment, blank or decorator and names the chunk, without a
+// trailing "{"; a declaration spread over lines is closed with "…)". With
+// no content (or no such line) it is the kind and the chunk name.
+func Signature(c store.GraphChunk, content string) string {
+	short := c.Short
+	if short == "" {
+		short = c.Symbol
+	}
+	for line := range strings.SplitSeq(content, "\n") {
+		t := strings.TrimSpace(line)
+		if t == "" || comment(t) || !strings.Contains(t, short) {
+			continue
+		}
+		t = strings.TrimSpace(strings.TrimSuffix(t, "{"))
+		if open, closed := strings.Count(t, "("), strings.Count(t, ")"); open > closed {
+			t = strings.TrimRight(t, ", ") + "…)"
+		}
+		if r := []rune(t); len(r) > maxSignature {
+			t = string(r[:maxSignature-1]) + "…"
+		}
+		return t
+	}
+	kind := c.Kind
+	if kind == "file" {
+		kind = "decl"
+	}
+	return kind + " " + c.Name
+}
+
+func comment(t string) bool {
+	for _, p := range []string{"//", "#", "/*", "*", "--", `"""`, "'''", "@", "<!--", ";"} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,79 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+)
+
+// This file holds the whole-project reads behind orientation (the repository
+// map, change impact and the project overview in internal/orient): every
+// non-text chunk of a project and every resolved edge between two chunks.
+// They cost one pass over the project's rows, done once per answer.
+
+// ProjectChunks returns every non-text chunk of a project (no content), in
+// path and source order.
+func (db *DB) ProjectChunks(ctx context.Context, projectID int64) ([]GraphChunk, error) {
+	rows, err := db.sql.QueryContext(ctx, "SELECT "+graphChunkCols+" FROM chunks WHERE project_id = ? AND kind != 'text' ORDER BY path, start_line, id", projectID)
+	if err != nil {
+		return nil, db.classify("read chunks", err)
+	}
+	out, err := scanGraphChunks(rows, false)
+	return out, db.classify("read chunks", err)
+}
+
+// Edge is a relation between two chunks of a project.
+type Edge struct {
+	Kind string
+	Src  int64
+	Dst  int64
+	Line int
+}
+
+// resolvedEdgeCond is the one definition of which stored relations count as
+// resolved edges between chunks. Today a relation is resolved when its
+// target chunk is known; when relations carry a resolution kind, this is
+// where orientation chooses which kinds to trust.
+const resolvedEdgeCond = "src_chunk IS NOT NULL AND dst_chunk IS NOT NULL"
+
+// ResolvedEdges returns every relation of a project whose source and target
+// chunks are both known, ordered by id.
+func (db *DB) ResolvedEdges(ctx context.Context, projectID int64) ([]Edge, error) {
+	rows, err := db.sql.QueryContext(ctx, "SELECT kind, src_chunk, dst_chunk, line FROM relations WHERE project_id = ? AND "+resolvedEdgeCond+" ORDER BY id", projectID)
+	if err != nil {
+		return nil, db.classify("read edges", err)
+	}
+	return scanEdges(rows, db)
+}
+
+func scanEdges(rows *sql.Rows, db *DB) ([]Edge, error) {
+	defer rows.Close()
+	var out []Edge
+	for rows.Next() {
+		var e Edge
+		if err := rows.Scan(&e.Kind, &e.Src, &e.Dst, &e.Line); err != nil {
+			return nil, db.classify("read edges", err)
+		}
+		out = append(out, e)
+	}
+	return out, db.classify("read edges", rows.Err())
+}
+
+// FileSizes returns path → size in bytes and path → language of every
+// indexed file of a project.
+func (db *DB) FileSizes(ctx context.Context, projectID int64) (map[string]int64, map[string]string, error) {
+	rows, err := db.sql.QueryContext(ctx, "SELECT path, size, lang FROM files WHERE project_id = ?", projectID)
+	if err != nil {
+		return nil, nil, db.classify("read files", err)
+	}
+	defer rows.Close()
+	sizes, langs := map[string]int64{}, map[string]string{}
+	for rows.Next() {
+		var p, l string
+		var n int64
+		if err := rows.Scan(&p, &n, &l); err != nil {
+			return nil, nil, db.classify("read files", err)
+		}
+		sizes[p], langs[p] = n, l
+	}
+	return sizes, langs, db.classify("read files", rows.Err())
+}

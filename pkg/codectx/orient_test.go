@@ -1,0 +1,347 @@
+package codectx
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"codectx/internal/embed"
+	"codectx/internal/graph"
+)
+
+// copyFixture copies testdata/name into a fresh directory.
+func copyFixture(t *testing.T, name string) string {
+	t.Helper()
+	src := filepath.Join("testdata", name)
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// openIndexed opens root with a fresh database and indexes it.
+func openIndexed(t *testing.T, root string) *Project {
+	t.Helper()
+	p, err := Open(root, Options{DBPath: filepath.Join(t.TempDir(), "index.db"), Embed: &embed.Config{Provider: embed.ProviderLocal}, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	if _, err := p.Index(context.Background(), IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// runGit runs git in dir, skipping the test when git is missing.
+func runGit(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed: the impact tests need a real repository")
+	}
+	cmd := exec.Command("git", append([]string{"-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "commit.gpgsign=false"}, args...)...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// gitFixture is the shop fixture committed to a new git repository.
+func gitFixture(t *testing.T) (string, *Project) {
+	t.Helper()
+	root := copyFixture(t, "shop")
+	runGit(t, root, "init", "-q")
+	runGit(t, root, "add", "-A")
+	runGit(t, root, "commit", "-q", "-m", "shop")
+	return root, openIndexed(t, root)
+}
+
+func mapped(m *MapResult) []string {
+	var out []string
+	for _, f := range m.Files {
+		for _, s := range f.Symbols {
+			out = append(out, s.Symbol)
+			for _, mem := range s.Members {
+				out = append(out, mem.Symbol)
+			}
+		}
+	}
+	return out
+}
+
+func TestMapFixture(t *testing.T) {
+	ctx := context.Background()
+	p := openIndexed(t, copyFixture(t, "shop"))
+	m, err := p.Map(ctx, MapOptions{Budget: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The central type comes first: everything goes through Store.
+	if m.Files[0].Path != "store/store.go" || m.Files[0].Symbols[0].Symbol != "Store" {
+		t.Fatalf("first file/symbol = %s %v\n%s", m.Files[0].Path, m.Files[0].Symbols, m.Text())
+	}
+	for _, s := range mapped(m) {
+		if strings.HasPrefix(s, "Test") {
+			t.Errorf("test function %s in the map", s)
+		}
+	}
+	if !strings.Contains(m.Text(), "14: func (s *Store) Lookup(id string) (Item, bool)\n") {
+		t.Errorf("signature line missing:\n%s", m.Text())
+	}
+	again, err := p.Map(ctx, MapOptions{Budget: 1000})
+	if err != nil || again.Text() != m.Text() {
+		t.Fatalf("map is not deterministic (%v):\n%s\n---\n%s", err, m.Text(), again.Text())
+	}
+
+	// Focus pulls util ahead of the rest.
+	f, err := p.Map(ctx, MapOptions{Budget: 1000, Focus: []string{"util/util.go"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Files[0].Path != "util/util.go" {
+		t.Errorf("focus on util: first file %s\n%s", f.Files[0].Path, f.Text())
+	}
+	w, err := p.Map(ctx, MapOptions{Budget: 1000, Focus: []string{"nosuch.go"}})
+	if err != nil || len(w.Warnings) != 1 {
+		t.Errorf("unknown focus: %v %v", err, w.Warnings)
+	}
+}
+
+func TestMapBudget(t *testing.T) {
+	ctx := context.Background()
+	p := openIndexed(t, copyFixture(t, "shop"))
+	full, err := p.Map(ctx, MapOptions{Budget: 4000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, budget := range []int{64, 80, 100, 150, 200, 400} {
+		m, err := p.Map(ctx, MapOptions{Budget: budget})
+		if errors.Is(err, ErrBudgetTooSmall) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, _ := graph.CountTokens(m.Text())
+		if n > budget || n != m.Tokens {
+			t.Errorf("budget %d: %d tokens (reported %d)", budget, n, m.Tokens)
+		}
+		// Every line is a whole line of the full map or an elision line.
+		for _, line := range strings.Split(strings.TrimSuffix(m.Text(), "\n"), "\n") {
+			if !strings.Contains(full.Text(), line) && !strings.Contains(line, "… ") && !strings.HasPrefix(line, "# ") {
+				t.Errorf("budget %d: line %q is not a whole line", budget, line)
+			}
+		}
+		if m.Shown < full.Shown && !strings.Contains(m.Text(), "more ") {
+			t.Errorf("budget %d: left-out definitions not summarised:\n%s", budget, m.Text())
+		}
+	}
+	if _, err := p.Map(ctx, MapOptions{Budget: 10}); !errors.Is(err, ErrBudgetTooSmall) {
+		t.Errorf("budget 10: %v", err)
+	}
+}
+
+func TestMapEmptyProject(t *testing.T) {
+	p := openIndexed(t, t.TempDir())
+	if _, err := p.Map(context.Background(), MapOptions{}); !errors.Is(err, ErrNoDefinitions) {
+		t.Fatalf("empty project: %v", err)
+	}
+	o, err := p.Overview(context.Background())
+	if err != nil || !strings.Contains(o.Text(), "0 files") {
+		t.Fatalf("overview of an empty project: %v\n%v", err, o)
+	}
+}
+
+func refSymbols(refs []ImpactRef) []string {
+	var out []string
+	for _, r := range refs {
+		out = append(out, r.Symbol)
+	}
+	return out
+}
+
+func changedBy(r *ImpactResult, symbol string) *ChangedSymbol {
+	for i := range r.Changed {
+		if r.Changed[i].Symbol == symbol {
+			return &r.Changed[i]
+		}
+	}
+	return nil
+}
+
+func TestImpactEditOneFunction(t *testing.T) {
+	ctx := context.Background()
+	root, p := gitFixture(t)
+	edit(t, filepath.Join(root, "store/store.go"), "it, ok := s.items[id]", "it, ok := s.items[strings.TrimSpace(id)]")
+	r, err := p.Impact(ctx, ImpactOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Changed) != 1 || r.Changed[0].Symbol != "Store.Lookup" || r.Changed[0].Change != "modified" {
+		t.Fatalf("changed = %+v\n%s", r.Changed, r.Text())
+	}
+	c := r.Changed[0]
+	if got, want := refSymbols(c.Callers), []string{"Show", "Price"}; !slices.Equal(got, want) {
+		t.Errorf("callers = %v, want %v", got, want)
+	}
+	if !c.Exported || c.FanIn != 2 || c.Tests != 1 {
+		t.Errorf("risk data = exported %v, fan-in %d, tests %d", c.Exported, c.FanIn, c.Tests)
+	}
+	if len(r.Tests) != 1 || r.Tests[0].Path != "api/api_test.go" || !slices.Contains(r.Tests[0].Tests, "TestShow") {
+		t.Errorf("tests = %+v", r.Tests)
+	}
+	if len(r.Notes) == 0 || !strings.Contains(r.Notes[0], "re-indexed") {
+		t.Errorf("the stale file was not re-indexed first: %v", r.Notes)
+	}
+	if r.Risk != "medium" {
+		t.Errorf("risk = %s %v", r.Risk, r.Reasons)
+	}
+	// Second run: the index is fresh, same answer, no note.
+	r2, err := p.Impact(ctx, ImpactOptions{})
+	if err != nil || len(r2.Notes) != 0 || len(r2.Changed) != 1 {
+		t.Errorf("second run: %v %v %+v", err, r2.Notes, r2.Changed)
+	}
+}
+
+func TestImpactRenameDeleteAdd(t *testing.T) {
+	ctx := context.Background()
+	root, p := gitFixture(t)
+	runGit(t, root, "mv", "util/util.go", "util/text.go")               // rename, unchanged
+	edit(t, filepath.Join(root, "store/store.go"), "// Count is", "/*") // delete Count
+	edit(t, filepath.Join(root, "store/store.go"), "return len(s.items)\n}", "return len(s.items)\n}\n*/")
+	if err := os.WriteFile(filepath.Join(root, "store/extra.go"), []byte("package store\n\nfunc Extra() int { return 1 }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(root, "cmd/shop/main.go")); err != nil {
+		t.Fatal(err)
+	}
+	r, err := p.Impact(ctx, ImpactOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	status := map[string]string{}
+	for _, f := range r.Files {
+		status[f.Path+"|"+f.OldPath] = f.Status
+	}
+	want := map[string]string{"util/text.go|util/util.go": "R", "store/store.go|store/store.go": "M", "store/extra.go|": "A", "|cmd/shop/main.go": "D"}
+	for k, v := range want {
+		if status[k] != v {
+			t.Errorf("file %s: status %q, want %q (all %v)", k, status[k], v, status)
+		}
+	}
+	cnt := changedBy(r, "Store.Count")
+	if cnt == nil || cnt.Change != "deleted" {
+		t.Fatalf("Store.Count not reported deleted:\n%s", r.Text())
+	}
+	if got := refSymbols(cnt.Dangling); !slices.Equal(got, []string{"Stock"}) {
+		t.Errorf("dangling callers of Count = %v, want [Stock]", got)
+	}
+	if r.Risk != "high" {
+		t.Errorf("deleting a called function must be high risk: %s %v", r.Risk, r.Reasons)
+	}
+	if ex := changedBy(r, "Extra"); ex == nil || ex.Change != "added" {
+		t.Errorf("Extra not reported added:\n%s", r.Text())
+	}
+	if m := changedBy(r, "main"); m == nil || m.Change != "deleted" {
+		t.Errorf("main not reported deleted:\n%s", r.Text())
+	}
+	if changedBy(r, "Missing") != nil {
+		t.Errorf("a pure rename changed no symbol:\n%s", r.Text())
+	}
+}
+
+func TestImpactBadInput(t *testing.T) {
+	ctx := context.Background()
+	_, p := gitFixture(t)
+	if _, err := p.Impact(ctx, ImpactOptions{Base: "no-such-branch"}); !errors.Is(err, ErrBadBase) {
+		t.Errorf("unknown base: %v", err)
+	}
+	if _, err := p.Impact(ctx, ImpactOptions{Base: "--output=x"}); !errors.Is(err, ErrBadBase) {
+		t.Errorf("option as base: %v", err)
+	}
+
+	// Outside git: a base is an error; without one, the files changed since
+	// the last index are the change.
+	root := copyFixture(t, "shop")
+	if _, err := exec.LookPath("git"); err == nil {
+		cmd := exec.Command("git", "rev-parse", "--show-toplevel")
+		cmd.Dir = root
+		if out, err := cmd.Output(); err == nil {
+			t.Skipf("temporary directory %s is inside a git work tree (%s)", root, strings.TrimSpace(string(out)))
+		}
+	}
+	np := openIndexed(t, root)
+	if _, err := np.Impact(ctx, ImpactOptions{Base: "HEAD"}); !errors.Is(err, ErrNotGit) {
+		t.Errorf("base outside git: %v", err)
+	}
+	edit(t, filepath.Join(root, "util/util.go"), `"no item "`, `"unknown item "`)
+	r, err := np.Impact(ctx, ImpactOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Git || changedBy(r, "Missing") == nil {
+		t.Errorf("fingerprint change not found:\n%s", r.Text())
+	}
+	if c := changedBy(r, "Missing"); c != nil && !slices.Equal(refSymbols(c.Callers), []string{"Show"}) {
+		t.Errorf("callers of Missing = %v", refSymbols(c.Callers))
+	}
+}
+
+func TestOverviewFixture(t *testing.T) {
+	p := openIndexed(t, copyFixture(t, "shop"))
+	o, err := p.Overview(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := o.Text()
+	for _, want := range []string{
+		"store (2 files, 791 B): Package store keeps the shop's items in memory.",
+		"cmd/shop (1 files, 235 B): Command shop prints one item.",
+		"main: main (cmd/shop/main.go:11)",
+		"tests: 1 files in api 1",
+		"the index matches the work tree",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("overview lacks %q:\n%s", want, text)
+		}
+	}
+	if o.Tokens > 1500 {
+		t.Errorf("overview uses %d tokens", o.Tokens)
+	}
+}
+
+func edit(t *testing.T, file, old, new string) {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), old) {
+		t.Fatalf("%s has no %q", file, old)
+	}
+	if err := os.WriteFile(file, []byte(strings.Replace(string(b), old, new, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
