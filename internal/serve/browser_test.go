@@ -195,6 +195,10 @@ func TestBrowser(t *testing.T) {
 	if n := count(`svg#graph path.edge[data-kind="calls"]`); n < 3 {
 		t.Fatalf("%d call edges, want 3 or more", n)
 	}
+	// Resolution kinds are visible on the edges (when the index has them).
+	if n := count(`svg#graph path.edge[data-resolution="exact"]`); n < 3 {
+		t.Fatalf("%d edges marked exact", n)
+	}
 	if rootName := attr(`svg#graph g.node.root`, "data-name"); rootName != "RetryPayment" {
 		t.Fatalf("root node %q", rootName)
 	}
