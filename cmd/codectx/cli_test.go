@@ -26,6 +26,7 @@ func runCLI(t *testing.T, args ...string) (string, error) {
 
 func TestCLIBadInput(t *testing.T) {
 	t.Setenv("EMBEDDING_PROVIDER", "local")
+	t.Setenv("CODECTX_TOKEN", "")
 	dir := t.TempDir()
 	db := filepath.Join(dir, "index.db")
 	proj := filepath.Join(dir, "proj")
@@ -46,6 +47,9 @@ func TestCLIBadInput(t *testing.T) {
 		{name: "empty search", args: []string{"search", "", "--root", proj, "--db", db}, usage: true},
 		{name: "bad flag", args: []string{"index", "--nope"}, usage: true},
 		{name: "empty grep", args: []string{"grep", "", "--root", proj}, usage: true},
+		{name: "serve everywhere without token", args: []string{"serve", proj, "--addr", "0.0.0.0:7777", "--db", db}, wantErr: "token is required", usage: true},
+		{name: "serve bad address", args: []string{"serve", proj, "--addr", "7777", "--db", db}, usage: true},
+		{name: "serve missing project", args: []string{"serve", filepath.Join(dir, "nope"), "--db", db}, wantErr: "no such directory"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

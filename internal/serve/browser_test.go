@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -134,12 +135,17 @@ func TestBrowser(t *testing.T) {
 	t.Logf("first render: %s ms after navigation start", attr("body", "data-first-render"))
 
 	// "/" focuses the search box; typing and Enter searches.
-	run("press /", chromedp.KeyEvent("/"))
+	// A real browser types nothing when the page cancels the key; CDP sends
+	// the character as a separate event, so it goes without text here.
+	noText := func(p *input.DispatchKeyEventParams) { p.Text, p.UnmodifiedText = "", "" }
+	run("press /", chromedp.KeyEvent("/", noText))
 	if active := eval(`document.activeElement.id`); active != "q" {
 		t.Fatalf("/ focused %q, want the search box", active)
 	}
-	// (CDP types the "/" into the box although the page cancels the key.)
-	run("search", chromedp.Clear(chromedp.CSS("#q")), chromedp.SendKeys(chromedp.CSS("#q"), "exponential backoff retry"+kb.Enter),
+	if v := eval(`document.getElementById("q").value`); v != "" {
+		t.Fatalf("the search box holds %q after /", v)
+	}
+	run("search", chromedp.SendKeys(chromedp.CSS("#q"), "exponential backoff retry"+kb.Enter),
 		visible(`#results li.hit`))
 	if first := text(`#hit-0 .name`); !strings.HasPrefix(first, "RetryPayment") {
 		t.Fatalf("first result %q, want RetryPayment", first)
@@ -178,6 +184,7 @@ func TestBrowser(t *testing.T) {
 	if ln := text(`#code tr#L1 td.ln`); ln != "1" {
 		t.Fatalf("line number of line 1: %q", ln)
 	}
+	screenshot(t, ctx, shots, "file")
 
 	// The graph of the result: callers, callees, drawn as SVG.
 	run("open the graph from the result", chromedp.Navigate(f.ts.URL+"/#/search?q=exponential+backoff+retry"), visible(`#hit-0 .actions`),
@@ -187,6 +194,10 @@ func TestBrowser(t *testing.T) {
 	}
 	if n := count(`svg#graph path.edge[data-kind="calls"]`); n < 3 {
 		t.Fatalf("%d call edges, want 3 or more", n)
+	}
+	// Resolution kinds are visible on the edges (when the index has them).
+	if n := count(`svg#graph path.edge[data-resolution="exact"]`); n < 3 {
+		t.Fatalf("%d edges marked exact", n)
 	}
 	if rootName := attr(`svg#graph g.node.root`, "data-name"); rootName != "RetryPayment" {
 		t.Fatalf("root node %q", rootName)
@@ -234,6 +245,11 @@ func TestBrowser(t *testing.T) {
 	run("status", chromedp.Navigate(f.ts.URL+"/#/status"), visible(`#status`))
 	if st := text("#status"); !strings.Contains(st, "yes") || text("#st-files") != "4" {
 		t.Fatalf("status: %q", st)
+	}
+
+	// Nothing was loaded from elsewhere.
+	if foreign := eval(`performance.getEntriesByType("resource").map(e => e.name).filter(u => !u.startsWith(location.origin)).join(" ")`); foreign != "" {
+		t.Fatalf("the page loaded from elsewhere: %s", foreign)
 	}
 
 	// An error is one readable line, not a blank page.

@@ -230,7 +230,7 @@
 
   // ---- graph ----
 
-  const edgeColor = { calls: "var(--calls)", contains: "var(--contains)", extends: "var(--extends)", implements: "var(--implements)", imports: "var(--imports)" };
+  const edgeColor = { calls: "var(--calls)", dispatch: "var(--dispatch)", contains: "var(--contains)", extends: "var(--extends)", implements: "var(--implements)", imports: "var(--imports)" };
 
   async function graphView(params) {
     const name = params.get("name") || "";
@@ -277,8 +277,8 @@
     for (const e of g.edges) {
       for (const r of roots) {
         let label, other;
-        if (e.from === r.key) { label = { contains: "contains", calls: "calls (callees)", extends: "extends", implements: "implements", imports: "imports" }[e.kind] || e.kind; other = byKey[e.to]; }
-        else if (e.to === r.key) { label = { contains: "contained in", calls: "called by (callers)", extends: "extended by", implements: "implemented by", imports: "imported by" }[e.kind] || e.kind; other = byKey[e.from]; }
+        if (e.from === r.key) { label = { contains: "contains", calls: "calls (callees)", dispatch: "dispatches to (implementations)", extends: "extends", implements: "implements", imports: "imports" }[e.kind] || e.kind; other = byKey[e.to]; }
+        else if (e.to === r.key) { label = { contains: "contained in", calls: "called by (callers)", dispatch: "dispatched from (interface callers)", extends: "extended by", implements: "implemented by", imports: "imported by" }[e.kind] || e.kind; other = byKey[e.from]; }
         else continue;
         (groups[label] = groups[label] || []).push({ e, other });
       }
@@ -354,7 +354,7 @@
       }
       const color = edgeColor[e.kind] || "var(--muted)";
       const res = e.resolution || (e.resolved ? "" : "unresolved");
-      const title = `${nodeLabel(byKey[e.from] || {})} ${e.kind} ${nodeLabel(byKey[e.to] || {})}\n${e.path}:${e.line}${res ? "\nresolution: " + res : ""}`;
+      const title = `${nodeLabel(byKey[e.from] || {})} ${e.kind} ${nodeLabel(byKey[e.to] || {})}\n${e.path}:${e.line}${res ? "\nresolution: " + res : ""}${e.detail ? " (" + e.detail + ")" : ""}`;
       view.append(h("svg:path", { class: "edge " + e.kind + (e.resolved ? "" : " unresolved"), d, style: "stroke:" + color, "marker-end": `url(#arrow-${edgeColor[e.kind] ? e.kind : "calls"})`, dataset: { kind: e.kind, resolution: res } },
         h("svg:title", {}, title)));
       view.append(h("svg:text", { class: "elabel", x: mx, y: my - 4, "text-anchor": "middle" }, e.kind + (e.resolution ? " · " + e.resolution : "")));
