@@ -385,10 +385,11 @@ func danglingRefs(ctx context.Context, db *store.DB, projectID int64, deleted []
 	return nil
 }
 
-// walkImpact follows incoming dependency relations from the changed
-// symbols: up to depth hops for the impacted list, up to testDepth hops to
-// find the tests. Impacted symbols are ranked by depth, then by how many
-// changed symbols they reach, then by their own fan-in.
+// walkImpact follows incoming dependency relations from each changed
+// symbol: up to depth hops for the impacted list, up to testDepth hops to
+// find the tests (a path may pass through other changed symbols).
+// Impacted symbols are ranked by depth, then by how many changed symbols
+// they reach, then by their own fan-in.
 func walkImpact(g *Graph, changed []ChangedSymbol, depth int) ([]Impacted, []TestFile) {
 	type state struct {
 		depth   int
@@ -396,62 +397,71 @@ func walkImpact(g *Graph, changed []ChangedSymbol, depth int) ([]Impacted, []Tes
 		reaches map[string]bool
 	}
 	seen := map[int]*state{}
-	var frontier []int
+	isChanged := map[int]bool{}
+	for _, cs := range changed {
+		if cs.idx >= 0 {
+			isChanged[cs.idx] = true
+		}
+	}
+	maxD := max(depth, testDepth)
+	var tests []TestFile
 	for _, cs := range changed {
 		if cs.idx < 0 {
 			continue
 		}
-		seen[cs.idx] = &state{depth: 0, reaches: map[string]bool{cs.Symbol: true}}
-		frontier = append(frontier, cs.idx)
-	}
-	maxD := max(depth, testDepth)
-	for d := 1; d <= maxD && len(frontier) > 0; d++ {
-		var next []int
-		for _, i := range frontier {
-			for _, a := range g.in[i] {
-				if !dependsKind(a.kind) {
-					continue
-				}
-				st, ok := seen[a.to]
-				if !ok {
-					via := a.kind
-					if d > 1 {
-						via = seen[i].via
+		dist := map[int]int{cs.idx: 0}
+		via := map[int]string{}
+		frontier := []int{cs.idx}
+		for d := 1; d <= maxD && len(frontier) > 0; d++ {
+			var next []int
+			for _, i := range frontier {
+				for _, a := range g.in[i] {
+					if !dependsKind(a.kind) {
+						continue
 					}
-					st = &state{depth: d, via: via, reaches: map[string]bool{}}
-					seen[a.to] = st
+					if _, ok := dist[a.to]; ok {
+						continue
+					}
+					dist[a.to] = d
+					via[a.to] = a.kind
+					if d > 1 {
+						via[a.to] = via[i]
+					}
 					next = append(next, a.to)
 				}
-				if st.depth == d { // reaches accumulate along shortest paths
-					for r := range seen[i].reaches {
-						st.reaches[r] = true
-					}
-				}
 			}
+			frontier = next
 		}
-		sort.Ints(next)
-		frontier = next
+		for i, d := range dist {
+			if d == 0 || isChanged[i] {
+				continue
+			}
+			c := g.Chunks[i]
+			if isTest(c.Path) {
+				tests = addTest(tests, c.Path, c.Symbol, cs.Symbol, d)
+			}
+			if d > depth {
+				continue
+			}
+			st, ok := seen[i]
+			if !ok || d < st.depth {
+				if !ok {
+					st = &state{reaches: map[string]bool{}}
+					seen[i] = st
+				}
+				st.depth, st.via = d, via[i]
+			}
+			st.reaches[cs.Symbol] = true
+		}
 	}
 	var imp []Impacted
-	var tests []TestFile
 	for i, st := range seen {
-		if st.depth == 0 {
-			continue
-		}
 		c := g.Chunks[i]
 		reaches := make([]string, 0, len(st.reaches))
 		for r := range st.reaches {
 			reaches = append(reaches, r)
 		}
 		sort.Strings(reaches)
-		if isTest(c.Path) {
-			for _, r := range reaches {
-				tests = addTest(tests, c.Path, c.Symbol, r, st.depth)
-			}
-		}
-		if st.depth > depth {
-			continue
-		}
 		imp = append(imp, Impacted{Ref: refOf(c), Depth: st.depth, Via: st.via, Reaches: reaches, Test: isTest(c.Path), fanIn: len(g.in[i])})
 	}
 	sort.Slice(imp, func(a, b int) bool {
@@ -528,9 +538,11 @@ const (
 // otherwise; changed symbols no test reaches are named.
 func risk(changed []ChangedSymbol) (string, []string) {
 	level := 0
-	var reasons []string
-	var untested []string
+	var reasons, public, untested []string
 	for _, c := range changed {
+		if isTest(c.Path) {
+			continue // a changed test is no risk to its callers
+		}
 		switch {
 		case c.Change == ChangeDeleted && len(c.Dangling) > 0:
 			level = max(level, 2)
@@ -538,21 +550,32 @@ func risk(changed []ChangedSymbol) (string, []string) {
 		case c.Exported && c.FanIn >= highFanIn:
 			level = max(level, 2)
 			reasons = append(reasons, fmt.Sprintf("%s is exported with fan-in %d", c.Symbol, c.FanIn))
-		case c.Exported && c.Change != ChangeAdded:
-			level = max(level, 1)
-			reasons = append(reasons, fmt.Sprintf("%s is exported (public API)", c.Symbol))
 		case c.FanIn >= mediumFanIn:
 			level = max(level, 1)
 			reasons = append(reasons, fmt.Sprintf("%s has fan-in %d", c.Symbol, c.FanIn))
+		case c.Exported && c.Change != ChangeAdded:
+			level = max(level, 1)
+			public = append(public, c.Symbol)
 		}
-		if c.Tests == 0 && c.Change != ChangeDeleted && !isTest(c.Path) {
+		if c.Tests == 0 && c.Change != ChangeDeleted {
 			untested = append(untested, c.Symbol)
 		}
 	}
+	if len(public) > 0 {
+		reasons = append(reasons, fmt.Sprintf("public API changed: %s", listSome(public, 5)))
+	}
 	if len(untested) > 0 {
-		reasons = append(reasons, fmt.Sprintf("no test reaches %s", strings.Join(untested, ", ")))
+		reasons = append(reasons, fmt.Sprintf("no test reaches %s", listSome(untested, 5)))
 	}
 	return []string{"low", "medium", "high"}[level], reasons
+}
+
+// listSome joins up to n names and counts the rest.
+func listSome(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
 }
 
 // Text renders the impact for a terminal or a model.

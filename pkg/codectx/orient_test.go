@@ -225,6 +225,24 @@ func TestImpactEditOneFunction(t *testing.T) {
 	}
 }
 
+// A test that reaches a changed symbol only through another changed
+// symbol still counts for both.
+func TestImpactTestsThroughChangedCallers(t *testing.T) {
+	root, p := gitFixture(t)
+	edit(t, filepath.Join(root, "store/store.go"), "it, ok := s.items[id]", "it, ok := s.items[id+\"\"]")
+	edit(t, filepath.Join(root, "api/api.go"), `"%s costs %d"`, `"%s costs %d."`)
+	r, err := p.Impact(context.Background(), ImpactOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sym := range []string{"Store.Lookup", "Show"} {
+		c := changedBy(r, sym)
+		if c == nil || c.Tests != 1 {
+			t.Errorf("%s: %+v\n%s", sym, c, r.Text())
+		}
+	}
+}
+
 func TestImpactRenameDeleteAdd(t *testing.T) {
 	ctx := context.Background()
 	root, p := gitFixture(t)
