@@ -3,6 +3,7 @@ package orient
 import (
 	"context"
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 
@@ -67,7 +68,7 @@ type ChangedSymbol struct {
 	// Dangling counts, for a deleted symbol, the call sites still naming it
 	// (now unresolved).
 	Dangling []Ref `json:"dangling,omitempty"`
-	Tests    int   `json:"tests"` // test files that reach it
+	Tests    int   `json:"tests"` // test files whose calls reach it
 	idx      int
 }
 
@@ -86,7 +87,10 @@ type TestFile struct {
 	Path    string   `json:"path"`
 	Tests   []string `json:"tests"`   // its chunks on a path to a change
 	Reaches []string `json:"reaches"` // changed symbols they reach
-	Depth   int      `json:"depth"`   // hops to the nearest changed symbol
+	Depth   int      `json:"depth"`   // hops to the nearest changed symbol (0: by import or package only)
+	// Imports is true when the file imports a changed file's module or,
+	// in Go, belongs to its package (a _test.go file beside it).
+	Imports bool `json:"imports,omitempty"`
 }
 
 // ImpactResult is the impact of the work tree's changes.
@@ -186,6 +190,21 @@ func BuildImpact(ctx context.Context, db *store.DB, projectID int64, g *Graph, o
 	}
 	res.Changed = append(res.Changed, deleted...)
 	res.Impacted, res.Tests = walkImpact(g, res.Changed, opt.Depth)
+	importers, err := importingTests(ctx, db, projectID, g, res.Changed)
+	if err != nil {
+		return nil, err
+	}
+	for path, syms := range importers {
+		found := false
+		for i := range res.Tests {
+			if res.Tests[i].Path == path {
+				res.Tests[i].Imports, found = true, true
+			}
+		}
+		if !found {
+			res.Tests = append(res.Tests, TestFile{Path: path, Tests: []string{}, Reaches: syms, Imports: true})
+		}
+	}
 	// tests reached by deleted symbols' remaining call sites
 	for i := range res.Changed {
 		cs := &res.Changed[i]
@@ -198,6 +217,9 @@ func BuildImpact(ctx context.Context, db *store.DB, projectID int64, g *Graph, o
 	for i := range res.Changed {
 		cs := &res.Changed[i]
 		for _, t := range res.Tests {
+			if t.Depth == 0 {
+				continue // by import or package only: not known to reach it
+			}
 			for _, r := range t.Reaches {
 				if r == cs.Symbol {
 					cs.Tests++
@@ -486,6 +508,80 @@ func walkImpact(g *Graph, changed []ChangedSymbol, depth int) ([]Impacted, []Tes
 	return imp, tests
 }
 
+// importingTests finds the test files that import a changed symbol's file
+// or module (stored imports relations whose target, as a path with "."
+// or "/" separators, ends with the file's module path or directory), and,
+// for Go, the _test.go files of the same directory (the same package, or
+// its external test package). It returns test path → changed symbols.
+func importingTests(ctx context.Context, db *store.DB, projectID int64, g *Graph, changed []ChangedSymbol) (map[string][]string, error) {
+	out := map[string][]string{}
+	add := func(path, sym string) {
+		if !contains(out[path], sym) {
+			out[path] = append(out[path], sym)
+		}
+	}
+	testFiles := map[string]bool{}
+	for _, c := range g.Chunks {
+		if isTest(c.Path) {
+			testFiles[c.Path] = true
+		}
+	}
+	for _, cs := range changed {
+		if isTest(cs.Path) || cs.Change == ChangeDeleted {
+			continue
+		}
+		dir := path.Dir(cs.Path)
+		if strings.HasSuffix(cs.Path, ".go") {
+			for tp := range testFiles {
+				if strings.HasSuffix(tp, "_test.go") && path.Dir(tp) == dir {
+					add(tp, cs.Symbol)
+				}
+			}
+		}
+	}
+	imports, err := db.Imports(ctx, projectID)
+	if err != nil || len(imports) == 0 {
+		return out, err
+	}
+	ids := make([]int64, 0, len(imports))
+	for id := range imports {
+		ids = append(ids, id)
+	}
+	paths, err := db.FilePaths(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for id, targets := range imports {
+		tp := paths[id]
+		if !isTest(tp) {
+			continue
+		}
+		for _, t := range targets {
+			norm := strings.Trim(strings.ReplaceAll(strings.TrimLeft(t, "./"), ".", "/"), "/")
+			if norm == "" {
+				continue
+			}
+			for _, cs := range changed {
+				if isTest(cs.Path) || cs.Change == ChangeDeleted {
+					continue
+				}
+				mod := strings.TrimSuffix(cs.Path, path.Ext(cs.Path))
+				dir := path.Dir(cs.Path)
+				if importMatches(norm, mod) || (dir != "." && importMatches(norm, dir)) {
+					add(tp, cs.Symbol)
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// importMatches reports whether a normalised import target names p: equal,
+// or ending in "/"+p, or p ending in "/"+target (relative imports).
+func importMatches(target, p string) bool {
+	return target == p || strings.HasSuffix(target, "/"+p) || strings.HasSuffix(p, "/"+target)
+}
+
 func addTest(tests []TestFile, path, symbol, reaches string, depth int) []TestFile {
 	for i := range tests {
 		t := &tests[i]
@@ -518,9 +614,15 @@ func sortTests(tests []TestFile) {
 		sort.Strings(tests[i].Tests)
 		sort.Strings(tests[i].Reaches)
 	}
+	key := func(d int) int { // import-only files (depth 0) last
+		if d == 0 {
+			return testDepth + 1
+		}
+		return d
+	}
 	sort.Slice(tests, func(a, b int) bool {
-		if tests[a].Depth != tests[b].Depth {
-			return tests[a].Depth < tests[b].Depth
+		if ka, kb := key(tests[a].Depth), key(tests[b].Depth); ka != kb {
+			return ka < kb
 		}
 		return tests[a].Path < tests[b].Path
 	})
@@ -660,7 +762,14 @@ func (r *ImpactResult) Text() string {
 		if len(names) > 8 {
 			names, more = names[:8], fmt.Sprintf(", … %d more", len(t.Tests)-8)
 		}
-		fmt.Fprintf(&b, "  %s (depth %d): %s%s\n", t.Path, t.Depth, strings.Join(names, ", "), more)
+		how := fmt.Sprintf("depth %d", t.Depth)
+		switch {
+		case t.Imports && len(t.Tests) == 0:
+			how = "imports or shares the package"
+		case t.Imports:
+			how += ", imports or shares the package"
+		}
+		fmt.Fprintf(&b, "  %s (%s): %s%s\n", t.Path, how, strings.Join(names, ", "), more)
 	}
 	return b.String()
 }
