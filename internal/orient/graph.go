@@ -202,6 +202,13 @@ func order(score []float64) []int {
 // search.IsTestPath).
 func isTest(p string) bool { return search.IsTestPath(p) }
 
+// ownCode reports whether a path holds the project's own code: not a test,
+// not vendored or installed third-party code, not a type stub (the rules
+// search uses to demote them).
+func ownCode(p string) bool {
+	return !search.IsTestPath(p) && !search.IsDependencyPath(p) && !search.IsStubPath(p)
+}
+
 // exported reports whether a symbol is part of a public API by its
 // language's convention: Go capitalised names (and methods of capitalised
 // types), Python names without a leading underscore, and names elsewhere

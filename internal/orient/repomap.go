@@ -194,7 +194,8 @@ func BuildMap(ctx context.Context, db *store.DB, projectID int64, g *Graph, opt 
 	if err != nil {
 		return nil, err
 	}
-	best, k, err := fit(0, len(lay.cands)-n, opt.Budget, func(x int) (int, int) { return n, x })
+	// a name costs at least two tokens
+	best, k, err := fit(0, min(len(lay.cands)-n, opt.Budget/2), opt.Budget, func(x int) (int, int) { return n, x })
 	if err != nil {
 		return nil, err
 	}
@@ -283,7 +284,9 @@ func focusVector(g *Graph, focus []string, loc bool) ([]float64, []string) {
 	var total float64
 	for i, c := range g.Chunks {
 		base[i] = 1
-		if loc {
+		if loc && c.Kind != "file" {
+			// declarations outside functions and types (tables, data)
+			// weigh one line: a surfer reads code, not data
 			base[i] = float64(max(c.EndLine-c.StartLine+1, 1))
 		}
 		total += base[i]
@@ -346,16 +349,25 @@ func newLayout(g *Graph, score []float64) *layout {
 			types[[2]string{c.Path, c.Symbol}] = i
 		}
 	}
+	own := map[string]bool{}
+	ownCode := func(p string) bool {
+		v, ok := own[p]
+		if !ok {
+			v = ownCode(p)
+			own[p] = v
+		}
+		return v
+	}
 	for _, i := range order(score) {
 		c := g.Chunks[i]
-		if isTest(c.Path) || c.Kind == "text" {
+		if !ownCode(c.Path) || c.Kind == "text" {
 			continue
 		}
 		l.cands = append(l.cands, i)
 	}
 	// members and top-level counts in source order (Chunks order)
 	for i, c := range g.Chunks {
-		if isTest(c.Path) || c.Kind == "text" {
+		if !ownCode(c.Path) || c.Kind == "text" {
 			continue
 		}
 		if t, ok := types[[2]string{c.Path, c.Container}]; ok && isMember(c) && t != i {
