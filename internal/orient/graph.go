@@ -7,10 +7,11 @@
 // this project (Overview: languages, packages, entry points, hubs, tests,
 // index freshness).
 //
-// It reads the index through internal/store and runs git read-only
-// commands. It must not write to the database or the work tree, index files
-// itself (Impact takes a re-index callback from its caller), run searches,
-// embed text, print, or download anything.
+// It reads the index through internal/store, runs read-only git commands
+// (diff, ls-files, show, log, status) and parses a file's base version with
+// internal/lang. It must not write to the database or the work tree, index
+// files itself (the caller re-indexes stale files before BuildImpact), run
+// searches, embed text, print, or download anything.
 package orient
 
 import (
