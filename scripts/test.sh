@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The project's one test command: installs what the tests need when missing,
-# then runs go vet and the whole test suite (unit, integration, MCP clients).
+# then runs go vet and the whole test suite (unit, integration, MCP clients,
+# the web page in headless Chromium).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -8,6 +9,8 @@ need_apt=()
 command -v rg >/dev/null 2>&1 || need_apt+=(ripgrep)
 command -v git >/dev/null 2>&1 || need_apt+=(git)
 command -v gcc >/dev/null 2>&1 || need_apt+=(gcc)
+# Headless Chromium for the web page's browser test (internal/serve).
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     echo "installing: ${need_apt[*]}"

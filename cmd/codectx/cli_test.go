@@ -41,7 +41,7 @@ func TestCLIBadInput(t *testing.T) {
 	}{
 		{name: "missing path", args: []string{"index", filepath.Join(dir, "nope"), "--db", db}, wantErr: "no such directory"},
 		{name: "file as root", args: []string{"index", file, "--db", db}, wantErr: "not a directory"},
-		{name: "not indexed", args: []string{"stats", proj, "--db", db}, wantErr: "run `codectx index`"},
+		{name: "no index", args: []string{"stats", proj, "--db", db}, wantErr: "no index at " + db + "; run codectx index"},
 		{name: "search not indexed", args: []string{"search", "x", "--root", proj, "--db", db}, wantErr: "codectx index"},
 		{name: "empty search", args: []string{"search", "", "--root", proj, "--db", db}, usage: true},
 		{name: "bad flag", args: []string{"index", "--nope"}, usage: true},
@@ -60,8 +60,8 @@ func TestCLIBadInput(t *testing.T) {
 			if tc.wantErr != "" && !strings.Contains(err.Error(), tc.wantErr) {
 				t.Fatalf("error %q lacks %q", err, tc.wantErr)
 			}
-			if tc.name == "not indexed" && !errors.Is(err, codectx.ErrNotIndexed) {
-				t.Fatalf("want ErrNotIndexed, got %v", err)
+			if tc.name == "no index" && !errors.Is(err, codectx.ErrNoIndex) {
+				t.Fatalf("want ErrNoIndex, got %v", err)
 			}
 		})
 	}

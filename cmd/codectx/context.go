@@ -34,18 +34,10 @@ picks the hops from the question: "how is X implemented" 2, "who calls X" 1
 			if q == "" {
 				return usagef("context needs a query: codectx context QUERY [--root PATH] [--budget TOKENS] [--depth auto|0|1|2] [--json]")
 			}
-			if budget < 1 {
-				return usagef("--budget must be positive, got %d", budget)
+			if err := checkContextFlags(budget, depth, k); err != nil {
+				return err
 			}
-			switch depth {
-			case "auto", "0", "1", "2":
-			default:
-				return usagef("--depth must be auto, 0, 1 or 2, got %q", depth)
-			}
-			if k < 1 || k > codectx.MaxSearchK {
-				return usagef("--seeds must be between 1 and %d, got %d", codectx.MaxSearchK, k)
-			}
-			p, err := openProject(root, false)
+			p, err := openProject(root, openRead, false)
 			if err != nil {
 				return err
 			}
@@ -66,7 +58,7 @@ picks the hops from the question: "how is X implemented" 2, "who calls X" 1
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&root, "root", ".", "project root")
+	rootFlag(c, &root)
 	f.IntVar(&budget, "budget", codectx.DefaultContextBudget, "most tokens (cl100k_base) the context may use")
 	f.StringVar(&depth, "depth", "auto", "hops of expansion: auto, 0, 1 or 2")
 	f.IntVar(&k, "seeds", codectx.DefaultContextSeeds, "search results to start from")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -22,21 +23,53 @@ func evalCmd() *cobra.Command {
 		root, mode, ranker string
 		k                  int
 		asJSON, noLexicon  bool
+		fromGit            bool
+		since              string
+		maxTasks, maxFiles int
+		seed               uint64
 	)
 	c := &cobra.Command{
-		Use:   "eval GOLDEN.jsonl",
+		Use:   "eval GOLDEN.jsonl | eval --from-git [PATH]",
 		Short: "Score search against a golden set (Recall@1/5/10, MRR@10 at file and symbol level)",
 		Long: `Run every task of a golden set (JSON Lines: an optional {"root": ...} header,
 then {"id","query","lang","kind","targets":[{"file","symbol"}]} per line) as a
 search over the set's root, indexing it first when needed (incrementally), and
 print Recall@1/5/10 and MRR@10 at file and symbol level, overall, per query
-language and per task kind, followed by the missed tasks.`,
-		Args: cobra.ExactArgs(1),
+language and per task kind, followed by the missed tasks.
+
+With --from-git, the tasks come from the project's own history instead:
+every non-merge commit that changed 1..--max-files non-test source files and
+has a descriptive subject asks for the files it changed (at their current
+paths), with the commit message as the query. File ranks count distinct
+files; queries that name a target file or one of its symbols are reported
+apart as leaky.`,
+		Args: cobra.RangeArgs(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if k < 1 || k > codectx.MaxSearchK {
-				return usagef("-k must be between 1 and %d, got %d", codectx.MaxSearchK, k)
+			if fromGit {
+				if k != 10 || root != "" || noLexicon {
+					return usagef("--from-git takes PATH as its only argument; -k, --root and --no-lexicon do not apply")
+				}
+				if maxTasks < 0 || maxFiles < 0 {
+					return usagef("--max and --max-files must not be negative")
+				}
+				if err := checkSearchFlags(k, mode, ranker); err != nil {
+					return err
+				}
+				path, err := pathArg(args, "")
+				if err != nil {
+					return err
+				}
+				return runGitEval(cmd, path, codectx.GitEvalOptions{
+					Since: since, Max: maxTasks, Seed: seed, MaxFiles: maxFiles, Mode: mode, Ranker: ranker,
+				}, asJSON)
 			}
-			if err := checkModeRanker(mode, ranker); err != nil {
+			if len(args) != 1 {
+				return usagef("eval needs a golden set (GOLDEN.jsonl), or --from-git")
+			}
+			if since != "" || maxTasks != 0 || maxFiles != 0 || seed != 0 {
+				return usagef("--since, --max, --max-files and --seed only apply with --from-git")
+			}
+			if err := checkSearchFlags(k, mode, ranker); err != nil {
 				return err
 			}
 			f, err := os.Open(args[0])
@@ -54,7 +87,7 @@ language and per task kind, followed by the missed tasks.`,
 			if root == "" {
 				return usagef("%s has no {\"root\": ...} header: pass --root PATH", args[0])
 			}
-			p, err := openProject(root, false)
+			p, err := openProject(root, openWrite, false)
 			if err != nil {
 				return err
 			}
@@ -94,7 +127,81 @@ language and per task kind, followed by the missed tasks.`,
 	f.StringVar(&ranker, "ranker", codectx.RankerDefault, "default or seed")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	f.BoolVar(&noLexicon, "no-lexicon", false, "parse queries without expansions: no Chinese→English lexicon translations, no English synonyms")
+	f.BoolVar(&fromGit, "from-git", false, "mine the tasks from the git history of PATH (default .) instead of a golden set")
+	f.StringVar(&since, "since", "", "with --from-git: only commits newer than this (git log --since, e.g. \"2 years ago\")")
+	f.IntVar(&maxTasks, "max", 0, "with --from-git: sample this many tasks (fixed sample; 0 = all)")
+	f.IntVar(&maxFiles, "max-files", 0, "with --from-git: most non-test source files a commit may change (0 = 3)")
+	f.Uint64Var(&seed, "seed", 0, fmt.Sprintf("with --from-git: sampling seed (0 = %d)", codectx.DefaultGitSeed))
 	return c
+}
+
+// runGitEval indexes root and scores search on its git history.
+func runGitEval(cmd *cobra.Command, root string, opt codectx.GitEvalOptions, asJSON bool) error {
+	p, err := openProject(root, openWrite, false)
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	prog := newProgress(os.Stderr, asJSON)
+	sum, err := p.Index(cmd.Context(), codectx.IndexOptions{Progress: prog.update})
+	prog.finish()
+	if err != nil {
+		return fmt.Errorf("index %s: %w", p.Root(), err)
+	}
+	if !asJSON && sum.Changed+sum.Removed > 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "indexed %s: %d changed, %d removed, %d chunks\n", p.Root(), sum.Changed, sum.Removed, sum.TotalChunks)
+	}
+	rep, err := p.EvaluateGit(cmd.Context(), opt)
+	if errors.Is(err, codectx.ErrNoGitHistory) {
+		return usagef("%v (--from-git needs a git repository with commits)", err)
+	}
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return writeJSON(cmd.OutOrStdout(), rep)
+	}
+	printGitReport(cmd.OutOrStdout(), p.Root(), opt, rep)
+	return nil
+}
+
+func printGitReport(w io.Writer, root string, opt codectx.GitEvalOptions, r *codectx.GitEvalReport) {
+	m := r.Mine
+	fmt.Fprintf(w, "git history of %s: %d commits read, %d qualify", root, m.Commits, m.Candidates)
+	if m.Sampled > 0 {
+		fmt.Fprintf(w, ", %d sampled (--max %d)", len(r.Outcomes), opt.Max)
+	}
+	fmt.Fprintf(w, "\nskipped: %d without a non-test source file, %d with too many, %d with a vague subject, %d whose files are gone\n\n",
+		m.NoSource, m.TooMany, m.Vague, m.Gone)
+	if len(r.Outcomes) == 0 {
+		fmt.Fprintln(w, "no tasks: nothing to score")
+		return
+	}
+	fmt.Fprintf(w, "%-26s %5s | %6s %6s %6s %7s\n", "file level (distinct files)", "tasks", "R@1", "R@5", "R@10", "MRR@10")
+	row := func(name string, g codectx.GitFileGroup) {
+		fmt.Fprintf(w, "%-26s %5d | %6.3f %6.3f %6.3f %7.3f\n", name, g.Tasks, g.File.Recall1, g.File.Recall5, g.File.Recall10, g.File.MRR10)
+	}
+	row("clean (no target named)", r.Clean)
+	row("leaky (target named)", r.Leaky)
+	row("all", r.All)
+	var missed []codectx.GitOutcome
+	for _, o := range r.Outcomes {
+		if o.FileRank == 0 {
+			missed = append(missed, o)
+		}
+	}
+	if len(missed) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nmisses (no target file in the first 10): %d\n", len(missed))
+	for _, o := range missed {
+		leak := ""
+		if o.Leaky {
+			leak = " [leaky]"
+		}
+		fmt.Fprintf(w, "  %s%s: %s\n      expected: %s\n      got:      %s\n", o.ID, leak, codectx.Preview(o.Query, 160),
+			strings.Join(o.Targets, ", "), strings.Join(o.Got, ", "))
+	}
 }
 
 // envLookup expands variables in a golden set's root from the environment.

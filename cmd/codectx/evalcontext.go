@@ -66,7 +66,7 @@ Depth 0 is the baseline: the top search results packed to the budget.`,
 			if root == "" {
 				return usagef("%s has no {\"root\": ...} header: pass --root PATH", args[0])
 			}
-			p, err := openProject(root, false)
+			p, err := openProject(root, openWrite, false)
 			if err != nil {
 				return err
 			}

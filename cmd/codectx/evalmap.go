@@ -56,7 +56,7 @@ size (size).`,
 			if root == "" {
 				return usagef("%s has no {\"root\": ...} header: pass --root PATH", args[0])
 			}
-			p, err := openProject(root, false)
+			p, err := openProject(root, openWrite, false)
 			if err != nil {
 				return err
 			}

@@ -2,6 +2,10 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -10,11 +14,6 @@ import (
 
 func init() { commands = append(commands, globCmd, grepCmd, readCmd) }
 
-// rootFlag adds --root (the project, default the current directory).
-func rootFlag(c *cobra.Command, dst *string) {
-	c.Flags().StringVar(dst, "root", ".", "project root")
-}
-
 func globCmd() *cobra.Command {
 	var root string
 	var opt codectx.GlobOptions
@@ -22,18 +21,29 @@ func globCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "glob PATTERN",
 		Short: "List project files matching a doublestar pattern (no index needed)",
-		Args:  exactArgs(1, "glob needs one PATTERN, e.g. '**/*.go'"),
+		Long: `List the project's files whose path matches a doublestar pattern (** crosses
+directories). A pattern without a slash matches file names at any depth
+('*.py' is '**/*.py'), as grep -g does. Run from a subdirectory without
+--root, it lists below that directory. Exit status: 0 when a file matched,
+1 when none did, 2 on an error.`,
+		Args: exactArgs(1, "glob needs one PATTERN, e.g. '**/*.go'"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opt.Pattern = args[0]
 			if opt.Pattern == "" {
 				return usagef("empty pattern")
 			}
-			abs, err := codectx.ResolveRoot(root)
+			abs, err := projectRoot(cmd.Context(), root)
 			if err != nil {
 				return err
 			}
+			if opt.Path == "" && root == "" {
+				opt.Path = cwdInRoot(abs)
+			}
 			res, err := codectx.Glob(cmd.Context(), abs, opt)
-			return printResult(cmd, asJSON, res, err)
+			if err := printResult(cmd, asJSON, res, err); err != nil {
+				return err
+			}
+			return noMatchIf(res.Total == 0)
 		},
 	}
 	rootFlag(c, &root)
@@ -47,28 +57,57 @@ func globCmd() *cobra.Command {
 func grepCmd() *cobra.Command {
 	var root string
 	var opt codectx.GrepOptions
-	var asJSON bool
+	var asJSON, filesOnly bool
 	c := &cobra.Command{
-		Use:   "grep PATTERN",
+		Use:   "grep PATTERN [PATH]",
 		Short: "Search file contents with a regular expression (ripgrep or native engine; no index needed)",
-		Args:  exactArgs(1, "grep needs one PATTERN"),
+		Long: `Search the project's files for a regular expression (RE2 syntax) or, with -F,
+a literal string. PATH (a file or directory, relative to the current
+directory, like rg's) narrows the search; --path does the same relative to
+the project root. Exit status: 0 when something matched, 1 when nothing did,
+2 on an error.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) < 1 || len(args) > 2 {
+				return usagef("grep needs a PATTERN and at most one PATH: codectx grep PATTERN [PATH] [-i] [-w] [-F] [-g GLOB]")
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opt.Pattern = args[0]
 			if opt.Pattern == "" {
 				return usagef("empty pattern")
 			}
-			abs, err := codectx.ResolveRoot(root)
+			abs, err := projectRoot(cmd.Context(), root)
 			if err != nil {
 				return err
 			}
+			if len(args) == 2 {
+				if opt.Path != "" {
+					return usagef("give PATH or --path, not both")
+				}
+				if opt.Path, err = pathInRoot(abs, args[1]); err != nil {
+					return err
+				}
+			} else if opt.Path == "" && root == "" {
+				opt.Path = cwdInRoot(abs)
+			}
 			res, err := codectx.Grep(cmd.Context(), abs, opt)
-			return printResult(cmd, asJSON, res, err)
+			if err == nil && filesOnly && !asJSON {
+				printFiles(cmd.OutOrStdout(), res)
+				return noMatchIf(res.Matches == 0)
+			}
+			if err := printResult(cmd, asJSON, res, err); err != nil {
+				return err
+			}
+			return noMatchIf(res.Matches == 0)
 		},
 	}
 	rootFlag(c, &root)
 	f := c.Flags()
 	f.StringVar(&opt.Path, "path", "", "file or directory inside the project to search")
-	f.StringVar(&opt.Glob, "glob", "", "only files matching this glob (like rg -g), e.g. '*.go' or '!*_test.go'")
+	f.StringVarP(&opt.Glob, "glob", "g", "", "only files matching this glob (like rg -g), e.g. '*.go' or '!*_test.go'")
+	f.BoolVarP(&opt.Word, "word-regexp", "w", false, "match whole words only")
+	f.BoolVarP(&filesOnly, "files-with-matches", "l", false, "print only the paths of files with a match")
 	f.BoolVarP(&opt.IgnoreCase, "ignore-case", "i", false, "case-insensitive")
 	f.BoolVarP(&opt.Fixed, "fixed", "F", false, "treat PATTERN as a literal string")
 	f.IntVarP(&opt.Context, "context", "C", 0, "lines of context around each match")
@@ -90,9 +129,12 @@ func readCmd() *cobra.Command {
 		Args:  exactArgs(1, "read needs one FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opt.File = args[0]
-			abs, err := codectx.ResolveRoot(root)
+			abs, err := projectRoot(cmd.Context(), root)
 			if err != nil {
 				return err
+			}
+			if root == "" {
+				opt.File = fileFromCwd(abs, opt.File)
 			}
 			res, err := codectx.Read(cmd.Context(), abs, opt)
 			return printResult(cmd, asJSON, res, err)
@@ -103,6 +145,69 @@ func readCmd() *cobra.Command {
 	c.Flags().IntVar(&opt.Limit, "limit", codectx.DefaultReadLimit, fmt.Sprintf("number of lines (at most %d)", codectx.MaxReadLimit))
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return c
+}
+
+// pathInRoot turns PATH, relative to the current directory (or absolute),
+// into a path relative to the project root; outside the root is an error
+// naming the root.
+func pathInRoot(root, path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = r
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", usagef("%s is outside the project root %s (pass --root to choose another project)", path, root)
+	}
+	if rel == "." {
+		return "", nil
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// cwdInRoot is the current directory relative to root when the project was
+// found from a subdirectory, so that grep and glob look below it as rg and
+// git do; "" at the root or outside it.
+func cwdInRoot(root string) string {
+	rel, err := pathInRoot(root, ".")
+	if err != nil {
+		return ""
+	}
+	return rel
+}
+
+// fileFromCwd resolves a relative FILE given without --root: paths are
+// relative to the project root (as every result prints them), but a path
+// that exists only relative to the current directory inside the project is
+// taken from there, as a shell user expects.
+func fileFromCwd(root, file string) string {
+	if filepath.IsAbs(file) {
+		return file
+	}
+	if _, err := os.Lstat(filepath.Join(root, file)); err == nil {
+		return file
+	}
+	if _, err := os.Lstat(file); err != nil {
+		return file
+	}
+	if rel, err := pathInRoot(root, file); err == nil && rel != "" {
+		return rel
+	}
+	return file
+}
+
+// printFiles prints each file with a matching line once, in result order.
+func printFiles(w io.Writer, res *codectx.GrepResult) {
+	seen := map[string]bool{}
+	for _, l := range res.Lines {
+		if l.Kind == "match" && !seen[l.Path] {
+			seen[l.Path] = true
+			fmt.Fprintln(w, l.Path)
+		}
+	}
 }
 
 // exactArgs requires n positional arguments with a helpful usage error.
@@ -120,6 +225,14 @@ func ensureNewline(s string) string {
 		return s
 	}
 	return s + "\n"
+}
+
+// noMatchIf is errNoMatch when empty (exit 1, as rg and grep do), else nil.
+func noMatchIf(empty bool) error {
+	if empty {
+		return errNoMatch
+	}
+	return nil
 }
 
 // printResult prints an exact-search result as JSON or as its text rendering.

@@ -34,7 +34,7 @@ apply to queries with the same keywords after normalisation.`,
 			if (up != "" || down != "") && q == "" {
 				return usagef("--up and --down need the QUERY the result was for")
 			}
-			p, err := openProject(root, false)
+			p, err := openProject(root, openExisting, false)
 			if err != nil {
 				return err
 			}
@@ -79,16 +79,12 @@ apply to queries with the same keywords after normalisation.`,
 			if asJSON {
 				return writeJSON(out, j)
 			}
-			word := "promoted"
-			if vote < 0 {
-				word = "demoted"
-			}
-			fmt.Fprintf(out, "%s#%s will be %s for queries like %q (keywords: %s)\n", j.Path, j.Symbol, word, q, j.QueryKey)
+			fmt.Fprintln(out, j.Text())
 			return nil
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&root, "root", ".", "project root")
+	rootFlag(c, &root)
 	f.StringVar(&up, "up", "", "RESULT that was good for the query")
 	f.StringVar(&down, "down", "", "RESULT that was bad for the query")
 	f.BoolVar(&list, "list", false, "list recorded judgements")

@@ -34,7 +34,7 @@ last index are the change. A stale index is re-indexed first.`,
 			if len(args) == 1 {
 				root = args[0]
 			}
-			p, err := openProject(root, false)
+			p, err := openProject(root, openWrite, false)
 			if err != nil {
 				return err
 			}

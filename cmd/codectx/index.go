@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -24,26 +25,40 @@ const indexMemoryLimit = 256 << 20
 
 func indexCmd() *cobra.Command {
 	var asJSON, rebuild bool
+	var rootOpt string
 	c := &cobra.Command{
 		Use:   "index [PATH]",
 		Short: "Index a project incrementally (chunks, relations, vectors)",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root := pathArg(args)
+			root, err := pathArg(args, rootOpt)
+			if err != nil {
+				return err
+			}
 			if os.Getenv("GOMEMLIMIT") == "" {
 				// A soft heap limit keeps indexing of huge trees inside a
 				// laptop's budget: the GC works harder instead of letting the
 				// heap double. Searches (which hold vectors) are not limited.
 				debug.SetMemoryLimit(indexMemoryLimit)
 			}
-			p, err := openProject(root, rebuild)
+			p, err := openProject(root, openWrite, rebuild)
 			if err != nil {
 				return err
 			}
 			defer p.Close()
 			prog := newProgress(os.Stderr, asJSON)
-			sum, err := p.Index(cmd.Context(), codectx.IndexOptions{Rebuild: rebuild, Progress: prog.update})
+			onWait := func(h codectx.WriterHolder) {
+				fmt.Fprintf(cmd.ErrOrStderr(), "codectx: %s is indexing %s; waiting for it to finish (Ctrl-C stops)\n", h, p.Root())
+			}
+			sum, err := p.Index(cmd.Context(), codectx.IndexOptions{Rebuild: rebuild, Progress: prog.update, OnWait: onWait})
 			prog.finish()
+			var intr *codectx.InterruptedError
+			if errors.As(err, &intr) {
+				return fmt.Errorf("%w; run codectx index again to finish", err)
+			}
+			if errors.Is(err, codectx.ErrDimensions) {
+				return fmt.Errorf("%w; the files written before stay indexed: fix the embedding server, or index with another --embedding-model", err)
+			}
 			if err != nil {
 				return err
 			}
@@ -54,6 +69,7 @@ func indexCmd() *cobra.Command {
 			return nil
 		},
 	}
+	rootFlag(c, &rootOpt)
 	c.Flags().BoolVar(&asJSON, "json", false, "print the summary as one JSON object")
 	c.Flags().BoolVar(&rebuild, "rebuild", false, "drop this project's index (or an unusable database file) and index from scratch")
 	return c
@@ -71,31 +87,55 @@ func printSummary(out, errw io.Writer, s *codectx.IndexSummary) {
 	fmt.Fprintf(out, "indexed %s\n", s.Root)
 	fmt.Fprintf(out, "  files: %d scanned, %d changed, %d removed, %d unchanged, %d failed, %d skipped\n",
 		s.Scanned, s.Changed, s.Removed, s.Unchanged, s.Failed, s.Skipped)
-	fmt.Fprintf(out, "  chunks: %d written (%d in index), relations: %d written, %d resolved\n",
-		s.Chunks, s.TotalChunks, s.Relations, s.Resolved)
-	fmt.Fprintf(out, "  embeddings: %d embedded, %d cache hits (%s)\n", s.Embedded, s.CacheHits, s.Model)
+	fmt.Fprintf(out, "  chunks: %d written this run, %d in the index\n", s.Chunks, s.TotalChunks)
+	fmt.Fprintf(out, "  relations: %d written this run, %d targets resolved\n", s.Relations, s.Resolved)
+	fmt.Fprintf(out, "  embeddings: %d embedded, %d from the cache (%s)\n", s.Embedded, s.CacheHits, s.Model)
 	fmt.Fprintf(out, "  elapsed: %.2fs  db: %s\n", s.ElapsedSec, s.DB)
 }
 
-// progress renders index progress: a bar on a terminal, a line every few
-// seconds otherwise, nothing for --json.
+// progress renders index progress on stderr: a bar on a terminal, a line
+// every few seconds otherwise, nothing for --json. It speaks from the first
+// event (the scan), so a large tree never sits silent.
 type progress struct {
 	w     io.Writer
+	tty   bool
 	bar   *progressbar.ProgressBar
 	quiet bool
 	last  time.Time
 	start time.Time
+	phase string
 }
 
 func newProgress(w io.Writer, quiet bool) *progress {
-	return &progress{w: w, quiet: quiet, start: time.Now(), last: time.Now()}
+	tty := false
+	if f, ok := w.(*os.File); ok {
+		tty = term.IsTerminal(int(f.Fd()))
+	}
+	return &progress{w: w, tty: tty, quiet: quiet, start: time.Now()}
 }
 
 func (p *progress) update(ev codectx.IndexProgress) {
-	if p.quiet || ev.Phase != "index" || ev.Total == 0 {
+	if p.quiet {
 		return
 	}
-	if f, ok := p.w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+	first := ev.Phase != p.phase
+	p.phase = ev.Phase
+	switch ev.Phase {
+	case "scan":
+		fmt.Fprintln(p.w, "scanning files…")
+		return
+	case "resolve":
+		p.finish()
+		fmt.Fprintf(p.w, "resolving relations (%s written)…\n", plural(ev.Chunks, "chunk"))
+		return
+	case "index":
+	default:
+		return
+	}
+	if ev.Total == 0 {
+		return
+	}
+	if p.tty {
 		if p.bar == nil {
 			p.bar = progressbar.NewOptions(ev.Total,
 				progressbar.OptionSetWriter(p.w),
@@ -108,34 +148,56 @@ func (p *progress) update(ev codectx.IndexProgress) {
 				progressbar.OptionClearOnFinish(),
 			)
 		}
-		p.bar.Describe(fmt.Sprintf("indexing (%d chunks)", ev.Chunks))
+		p.bar.Describe(fmt.Sprintf("indexing (%s)", plural(ev.Chunks, "chunk")))
 		p.bar.Set(ev.Done)
 		return
 	}
-	if time.Since(p.last) >= 3*time.Second {
-		p.last = time.Now()
-		el := time.Since(p.start).Seconds()
-		rate := float64(ev.Done) / max(el, 0.001)
-		eta := float64(ev.Total-ev.Done) / max(rate, 0.001)
-		fmt.Fprintf(p.w, "indexing: %d/%d files, %d chunks, %.0f files/s, ETA %.0fs\n", ev.Done, ev.Total, ev.Chunks, rate, eta)
+	if !first && time.Since(p.last) < 3*time.Second {
+		return
 	}
+	p.last = time.Now()
+	fmt.Fprintf(p.w, "indexing: %d/%s, %s%s\n", ev.Done, plural(ev.Total, "file"), plural(ev.Chunks, "chunk"), p.rate(ev))
+}
+
+// rate is ", N files/s, ETA Ns" once enough is done for the estimate to
+// mean something (the first files are the cheap ones), "" before.
+func (p *progress) rate(ev codectx.IndexProgress) string {
+	el := time.Since(p.start).Seconds()
+	if el < 2 || ev.Done < 20 || ev.Done*50 < ev.Total {
+		return ""
+	}
+	rate := float64(ev.Done) / el
+	return fmt.Sprintf(", %.0f files/s, ETA %.0fs", rate, float64(ev.Total-ev.Done)/rate)
 }
 
 func (p *progress) finish() {
 	if p.bar != nil {
 		p.bar.Finish()
+		p.bar = nil
 	}
+}
+
+// plural is "1 file", "2 files".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func statsCmd() *cobra.Command {
 	var asJSON bool
+	var rootOpt string
 	c := &cobra.Command{
 		Use:   "stats [PATH]",
 		Short: "Show what the index holds for a project",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root := pathArg(args)
-			p, err := openProject(root, false)
+			root, err := pathArg(args, rootOpt)
+			if err != nil {
+				return err
+			}
+			p, err := openProject(root, openRead, false)
 			if err != nil {
 				return err
 			}
@@ -155,6 +217,7 @@ func statsCmd() *cobra.Command {
 			return nil
 		},
 	}
+	rootFlag(c, &rootOpt)
 	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	return c
 }

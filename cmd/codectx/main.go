@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
-	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -18,13 +17,6 @@ import (
 	"codectx/internal/embed"
 	"codectx/pkg/codectx"
 )
-
-// usageError marks a mistake in how the command was called (exit code 2).
-type usageError struct{ msg string }
-
-func (e usageError) Error() string { return e.msg }
-
-func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
 
 // global flags
 var (
@@ -42,7 +34,18 @@ func newRoot() *cobra.Command {
 		Short:         "Local code-context engine: exact search, hybrid search, relation graph and repository context",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       version(),
+		// A word that is not a command is a usage error with the closest
+		// commands, like git's "did you mean".
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return nil
+			}
+			return unknownCommand(c, args[0])
+		},
+		RunE: func(c *cobra.Command, args []string) error { return c.Help() },
 	}
+	root.SetVersionTemplate("codectx {{.Version}}\n")
 	root.PersistentFlags().StringVar(&flagDB, "db", "", "database file (default $CODECTX_HOME/index.db, CODECTX_HOME defaults to ~/.codectx)")
 	root.PersistentFlags().BoolVarP(&flagVerbose, "verbose", "v", false, "log diagnostics to stderr")
 	pf := root.PersistentFlags()
@@ -50,7 +53,7 @@ func newRoot() *cobra.Command {
 	pf.StringVar(&flagEmbed.model, "embedding-model", "", "embedding model; overrides EMBEDDING_MODEL")
 	pf.StringVar(&flagEmbed.baseURL, "embedding-base-url", "", "embedding API base URL; overrides EMBEDDING_BASE_URL")
 	pf.IntVar(&flagEmbed.batch, "embedding-batch-size", 0, "texts per embedding request; overrides EMBEDDING_BATCH_SIZE")
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err.Error()} })
+	root.SetFlagErrorFunc(flagError)
 	for _, add := range commands {
 		root.AddCommand(add())
 	}
@@ -68,10 +71,45 @@ func logger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 }
 
-// openProject opens root with the global flags.
-func openProject(root string, rebuild bool) (*codectx.Project, error) {
+// rootFlag adds --root, the project a command works on.
+func rootFlag(c *cobra.Command, dst *string) {
+	c.Flags().StringVar(dst, "root", "", "project root (default: the indexed project or git work tree holding the current directory, else the current directory)")
+}
+
+// projectRoot is the absolute project root a command works on: root as
+// given (--root or a PATH argument), or, when empty, the nearest indexed
+// project at or above the current directory, else the top of its git work
+// tree, else the current directory.
+func projectRoot(ctx context.Context, root string) (string, error) {
+	if root != "" {
+		return codectx.ResolveRoot(root)
+	}
+	return codectx.FindRoot(ctx, ".", flagDB)
+}
+
+// openMode says what a command does with the database.
+type openMode int
+
+const (
+	openWrite    openMode = iota // index: creates the database when missing
+	openRead                     // queries: create nothing, read-only files are fine
+	openExisting                 // feedback: writes, but only to an existing index
+)
+
+// openProject opens the project at root (see projectRoot) with the global flags.
+func openProject(root string, mode openMode, rebuild bool) (*codectx.Project, error) {
+	abs, err := projectRoot(context.Background(), root)
+	if err != nil {
+		return nil, err
+	}
 	cfg := embedConfig()
-	return codectx.Open(root, codectx.Options{DBPath: flagDB, Logger: logger(), Rebuild: rebuild, Embed: &cfg})
+	p, err := codectx.Open(abs, codectx.Options{DBPath: flagDB, Logger: logger(), Rebuild: rebuild, Embed: &cfg,
+		ReadOnly: mode == openRead, MustExist: mode == openExisting})
+	var noIndex *codectx.NoIndexError
+	if errors.As(err, &noIndex) {
+		return nil, fmt.Errorf("%w; run codectx index", err)
+	}
+	return p, err
 }
 
 // embedConfig is the environment's embedding configuration with flags applied.
@@ -111,25 +149,17 @@ func main() {
 	if err == nil {
 		return
 	}
-	msg := strings.TrimSpace(err.Error())
-	if i := strings.IndexByte(msg, '\n'); i >= 0 && !flagVerbose {
-		msg = msg[:i]
-	}
-	fmt.Fprintln(os.Stderr, "codectx: "+msg)
-	var ue usageError
-	switch {
-	case errors.As(err, &ue), errors.Is(err, codectx.ErrNotIndexed):
-		os.Exit(2)
-	case errors.Is(err, context.Canceled):
-		os.Exit(130)
-	}
-	os.Exit(1)
+	os.Exit(reportError(os.Stderr, err))
 }
 
-// pathArg is the optional PATH argument of a command, "." when absent.
-func pathArg(args []string) string {
+// pathArg is the project of a command that takes an optional PATH argument
+// as well as --root: whichever was given ("" for neither, see projectRoot).
+func pathArg(args []string, root string) (string, error) {
 	if len(args) == 1 {
-		return args[0]
+		if root != "" && root != args[0] {
+			return "", usagef("give the project once: PATH %q or --root %q", args[0], root)
+		}
+		return args[0], nil
 	}
-	return "."
+	return root, nil
 }

@@ -48,7 +48,7 @@ their key types and functions as signatures, within --budget tokens
 					}
 				}
 			}
-			p, err := openProject(root, false)
+			p, err := openProject(root, openRead, false)
 			if err != nil {
 				return err
 			}

@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"codectx/internal/mcp"
-	"codectx/pkg/codectx"
 )
 
 func init() { commands = append(commands, mcpCmd) }
@@ -28,10 +27,14 @@ an index is indexed in the background; file changes are watched and
 re-indexed incrementally. Diagnostics go to stderr (-v for more).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkServeRoot(root); err != nil {
+			abs, err := projectRoot(cmd.Context(), root)
+			if err != nil {
 				return err
 			}
-			p, err := openProject(root, false)
+			if err := checkServeRoot(abs); err != nil {
+				return err
+			}
+			p, err := openProject(abs, openWrite, false)
 			if err != nil {
 				return err
 			}
@@ -49,7 +52,7 @@ re-indexed incrementally. Diagnostics go to stderr (-v for more).`,
 			return err
 		},
 	}
-	c.Flags().StringVar(&root, "root", ".", "project root")
+	rootFlag(c, &root)
 	c.Flags().BoolVar(&noWatch, "no-watch", false, "do not watch files; run a stat pass before each search instead")
 	return c
 }
@@ -57,11 +60,7 @@ re-indexed incrementally. Diagnostics go to stderr (-v for more).`,
 // checkServeRoot refuses to serve the home directory or the file system
 // root: MCP clients often start servers there, and indexing it in the
 // background would walk everything the user owns.
-func checkServeRoot(root string) error {
-	abs, err := codectx.ResolveRoot(root)
-	if err != nil {
-		return err
-	}
+func checkServeRoot(abs string) error {
 	home, _ := os.UserHomeDir()
 	if home != "" {
 		if h, err := filepath.EvalSymlinks(home); err == nil {

@@ -20,7 +20,7 @@ func TestCLIOrientBadInput(t *testing.T) {
 	os.MkdirAll(proj, 0o755)
 	os.MkdirAll(empty, 0o755)
 	os.WriteFile(filepath.Join(proj, "a.go"), []byte("package a\n\nfunc A() { B() }\n\nfunc B() {}\n"), 0o644)
-	if _, err := runCLI(t, "map", proj, "--db", db); !errors.Is(err, codectx.ErrNotIndexed) {
+	if _, err := runCLI(t, "map", proj, "--db", db); !errors.Is(err, codectx.ErrNotIndexed) && !errors.Is(err, codectx.ErrNoIndex) {
 		t.Fatalf("map before indexing: %v", err)
 	}
 	for _, p := range []string{proj, empty} {

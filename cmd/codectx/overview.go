@@ -21,7 +21,7 @@ func overviewCmd() *cobra.Command {
 			if len(args) == 1 {
 				root = args[0]
 			}
-			p, err := openProject(root, false)
+			p, err := openProject(root, openRead, false)
 			if err != nil {
 				return err
 			}

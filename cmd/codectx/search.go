@@ -33,13 +33,10 @@ with embedding similarity; the first lines summarise where to start reading.`,
 			if q == "" {
 				return usagef("search needs a query: codectx search QUERY [--root PATH] [-k N] [--mode hybrid|keyword|semantic] [--ranker default|seed] [--json]")
 			}
-			if k < 1 || k > codectx.MaxSearchK {
-				return usagef("-k must be between 1 and %d, got %d", codectx.MaxSearchK, k)
-			}
-			if err := checkModeRanker(mode, ranker); err != nil {
+			if err := checkSearchFlags(k, mode, ranker); err != nil {
 				return err
 			}
-			p, err := openProject(root, false)
+			p, err := openProject(root, openRead, false)
 			if err != nil {
 				return err
 			}
@@ -53,14 +50,17 @@ with embedding similarity; the first lines summarise where to start reading.`,
 			}
 			printWarnings(cmd.ErrOrStderr(), res.Warnings)
 			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), res)
+				if err := writeJSON(cmd.OutOrStdout(), res); err != nil {
+					return err
+				}
+				return noMatchIf(len(res.Results) == 0)
 			}
 			printSearch(cmd.OutOrStdout(), res)
-			return nil
+			return noMatchIf(len(res.Results) == 0)
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&root, "root", ".", "project root")
+	rootFlag(c, &root)
 	f.IntVarP(&k, "k", "k", codectx.DefaultSearchK, fmt.Sprintf("number of results (1..%d)", codectx.MaxSearchK))
 	f.StringVar(&mode, "mode", codectx.ModeHybrid, "hybrid, keyword or semantic")
 	f.StringVar(&ranker, "ranker", codectx.RankerDefault, "default or seed (the reference fusion)")
@@ -82,7 +82,12 @@ func printWarnings(w io.Writer, warnings []string) {
 	}
 }
 
-func checkModeRanker(mode, ranker string) error {
+// checkSearchFlags validates search's -k, --mode and --ranker (the CLI and
+// the shell).
+func checkSearchFlags(k int, mode, ranker string) error {
+	if k < 1 || k > codectx.MaxSearchK {
+		return usagef("-k must be between 1 and %d, got %d", codectx.MaxSearchK, k)
+	}
 	switch mode {
 	case codectx.ModeHybrid, codectx.ModeKeyword, codectx.ModeSemantic:
 	default:
@@ -96,13 +101,35 @@ func checkModeRanker(mode, ranker string) error {
 	return nil
 }
 
+// checkContextFlags validates context's --budget, --depth and --seeds (the
+// CLI and the shell).
+func checkContextFlags(budget int, depth string, seeds int) error {
+	if budget < 1 {
+		return usagef("--budget must be positive, got %d", budget)
+	}
+	switch depth {
+	case "auto", "0", "1", "2":
+	default:
+		return usagef("--depth must be auto, 0, 1 or 2, got %q", depth)
+	}
+	if seeds < 1 || seeds > codectx.MaxSearchK {
+		return usagef("--seeds must be between 1 and %d, got %d", codectx.MaxSearchK, seeds)
+	}
+	return nil
+}
+
 // previewRunes is the preview length in the terminal listing.
 const previewRunes = 120
 
 func printSearch(w io.Writer, r *codectx.SearchResult) {
+	st := styleFor(w)
 	fmt.Fprintln(w, r.Summary)
 	for i, h := range r.Results {
-		fmt.Fprintf(w, "\n%2d. %.3f  %-8s %s  %s:%d-%d\n", i+1, h.Score, h.Kind, h.Name, h.File, h.StartLine, h.EndLine)
+		fmt.Fprintf(w, "\n%2d. %s  %s %s  %s\n", i+1, st.dim(fmt.Sprintf("%.3f", h.Score)), st.dim(fmt.Sprintf("%-8s", h.Kind)),
+			st.name(h.Name), st.path(fmt.Sprintf("%s:%d-%d", h.File, h.StartLine, h.EndLine)))
 		fmt.Fprintf(w, "    %s\n", codectx.Preview(h.Snippet, previewRunes))
+		if len(h.Also) > 0 {
+			fmt.Fprintf(w, "    also in: %s\n", strings.Join(h.Also, ", "))
+		}
 	}
 }

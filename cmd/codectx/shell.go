@@ -13,6 +13,7 @@ import (
 
 	"github.com/chzyer/readline"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	"codectx/pkg/codectx"
@@ -21,13 +22,17 @@ import (
 func init() { commands = append(commands, shellCmd) }
 
 func shellCmd() *cobra.Command {
-	return &cobra.Command{
+	var rootOpt string
+	c := &cobra.Command{
 		Use:   "shell [PATH]",
 		Short: "Interactive prompt: /index, /search, /context, /graph, /grep, /read, /stats",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root := pathArg(args)
-			p, err := openProject(root, false)
+			root, err := pathArg(args, rootOpt)
+			if err != nil {
+				return err
+			}
+			p, err := openProject(root, openWrite, false)
 			if err != nil {
 				return err
 			}
@@ -36,6 +41,8 @@ func shellCmd() *cobra.Command {
 			return sh.run(os.Stdin)
 		},
 	}
+	rootFlag(c, &rootOpt)
+	return c
 }
 
 // shell is the interactive prompt: a thin layer over the same API the
@@ -46,16 +53,20 @@ type shell struct {
 	proj *codectx.Project
 }
 
-const shellHelp = `commands:
+const shellHelp = `commands (flags as in the CLI, anywhere on the line):
   /index [path]                  index the current project, or index PATH and switch to it
-  /search <query>                hybrid search (a line without a slash searches too)
-  /context <query>               repository-level context within 8000 tokens
-  /graph <name>                  relations of a type, method or function
-  /grep <pattern>                exact search (regular expression)
+  /search <query> [-k N] [--mode hybrid|keyword|semantic]
+                                 hybrid search (a line without a slash searches too)
+  /context <query> [--budget N] [--depth auto|0|1|2] [--seeds N]
+                                 repository-level context (default 8000 tokens)
+  /graph <name> [--direction out|in|both] [--depth N]
+                                 relations of a type, method or function
+  /grep <pattern> [-i] [-w] [-F] [-g GLOB]
+                                 exact search (regular expression)
   /read <file> [offset] [limit]  numbered lines of a file
   /stats                         what the index holds
   /help                          this list
-  /quit                          leave (Ctrl-D too)`
+  /quit                          leave (also exit, quit, Ctrl-D)`
 
 // run reads lines until /quit or end of input: with line editing and history
 // on a terminal, plainly otherwise.
@@ -117,7 +128,12 @@ func (s *shell) exec(line string) bool {
 	if i := strings.IndexAny(line, " \t"); i >= 0 {
 		cmd, arg = line[:i], strings.TrimSpace(line[i+1:])
 	}
-	if !strings.HasPrefix(cmd, "/") {
+	switch {
+	case line == "exit" || line == "quit" || line == "q":
+		return true
+	case line == "help" || line == "?":
+		cmd = "/help"
+	case !strings.HasPrefix(cmd, "/"):
 		cmd, arg = "/search", line
 	}
 	var err error
@@ -165,7 +181,7 @@ func (s *shell) index(arg string) error {
 		printSummary(s.out, s.out, sum)
 		return nil
 	}
-	p, err := openProject(arg, false)
+	p, err := openProject(arg, openWrite, false)
 	if err != nil {
 		return fmt.Errorf("%w; staying on %s", err, s.proj.Root())
 	}
@@ -186,11 +202,36 @@ func (s *shell) index(arg string) error {
 	return nil
 }
 
-func (s *shell) search(q string) error {
-	if q == "" {
-		return errors.New("usage: /search <query>")
+// shellArgs splits a shell command's argument into its flags, defined by
+// define with the CLI's names, and the remaining words (the query).
+func shellArgs(cmd, arg string, define func(*pflag.FlagSet)) (string, error) {
+	fs := pflag.NewFlagSet(cmd, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	define(fs)
+	if err := fs.Parse(strings.Fields(arg)); err != nil {
+		return "", fmt.Errorf("%s: %w (try /help)", cmd, err)
 	}
-	res, err := s.proj.Search(s.ctx, codectx.SearchOptions{Query: q, K: codectx.DefaultSearchK})
+	return strings.Join(fs.Args(), " "), nil
+}
+
+func (s *shell) search(arg string) error {
+	opt := codectx.SearchOptions{K: codectx.DefaultSearchK, Mode: codectx.ModeHybrid, Ranker: codectx.RankerDefault}
+	q, err := shellArgs("/search", arg, func(fs *pflag.FlagSet) {
+		fs.IntVarP(&opt.K, "k", "k", opt.K, "")
+		fs.StringVar(&opt.Mode, "mode", opt.Mode, "")
+		fs.StringVar(&opt.Ranker, "ranker", opt.Ranker, "")
+	})
+	if err != nil {
+		return err
+	}
+	if q == "" {
+		return errors.New("usage: /search <query> [-k N] [--mode hybrid|keyword|semantic]")
+	}
+	if err := checkSearchFlags(opt.K, opt.Mode, opt.Ranker); err != nil {
+		return err
+	}
+	opt.Query = q
+	res, err := s.proj.Search(s.ctx, opt)
 	if err != nil {
 		return err
 	}
@@ -198,11 +239,24 @@ func (s *shell) search(q string) error {
 	return nil
 }
 
-func (s *shell) context(q string) error {
+func (s *shell) context(arg string) error {
+	opt := codectx.ContextOptions{Budget: codectx.DefaultContextBudget, Depth: "auto", K: codectx.DefaultContextSeeds}
+	q, err := shellArgs("/context", arg, func(fs *pflag.FlagSet) {
+		fs.IntVar(&opt.Budget, "budget", opt.Budget, "")
+		fs.StringVar(&opt.Depth, "depth", opt.Depth, "")
+		fs.IntVar(&opt.K, "seeds", opt.K, "")
+	})
+	if err != nil {
+		return err
+	}
 	if q == "" {
-		return errors.New("usage: /context <query>")
+		return errors.New("usage: /context <query> [--budget N] [--depth auto|0|1|2] [--seeds N]")
 	}
-	res, err := s.proj.Context(s.ctx, codectx.ContextOptions{Query: q})
+	if err := checkContextFlags(opt.Budget, opt.Depth, opt.K); err != nil {
+		return err
+	}
+	opt.Query = q
+	res, err := s.proj.Context(s.ctx, opt)
 	if err != nil {
 		return err
 	}
@@ -210,11 +264,23 @@ func (s *shell) context(q string) error {
 	return nil
 }
 
-func (s *shell) graph(name string) error {
+func (s *shell) graph(arg string) error {
+	opt := codectx.GraphOptions{Direction: codectx.DirectionBoth, Depth: 1}
+	name, err := shellArgs("/graph", arg, func(fs *pflag.FlagSet) {
+		fs.StringVar(&opt.Direction, "direction", opt.Direction, "")
+		fs.IntVar(&opt.Depth, "depth", opt.Depth, "")
+	})
+	if err != nil {
+		return err
+	}
 	if name == "" {
-		return errors.New("usage: /graph <name>")
+		return errors.New("usage: /graph <name> [--direction out|in|both] [--depth N]")
 	}
-	res, err := s.proj.Graph(s.ctx, codectx.GraphOptions{Name: name})
+	if err := checkGraphFlags(opt.Direction, codectx.GraphFormatTree, opt.Depth); err != nil {
+		return err
+	}
+	opt.Name = name
+	res, err := s.proj.Graph(s.ctx, opt)
 	if err != nil {
 		return err
 	}
@@ -222,11 +288,22 @@ func (s *shell) graph(name string) error {
 	return nil
 }
 
-func (s *shell) grep(pattern string) error {
-	if pattern == "" {
-		return errors.New("usage: /grep <pattern>")
+func (s *shell) grep(arg string) error {
+	var opt codectx.GrepOptions
+	pattern, err := shellArgs("/grep", arg, func(fs *pflag.FlagSet) {
+		fs.BoolVarP(&opt.IgnoreCase, "ignore-case", "i", false, "")
+		fs.BoolVarP(&opt.Word, "word-regexp", "w", false, "")
+		fs.BoolVarP(&opt.Fixed, "fixed", "F", false, "")
+		fs.StringVarP(&opt.Glob, "glob", "g", "", "")
+	})
+	if err != nil {
+		return err
 	}
-	res, err := s.proj.Grep(s.ctx, codectx.GrepOptions{Pattern: pattern})
+	if pattern == "" {
+		return errors.New("usage: /grep <pattern> [-i] [-w] [-F] [-g GLOB]")
+	}
+	opt.Pattern = pattern
+	res, err := s.proj.Grep(s.ctx, opt)
 	if err != nil {
 		return err
 	}

@@ -24,7 +24,7 @@ func TestShellSession(t *testing.T) {
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		os.WriteFile(p, []byte(body), 0o644)
 	}
-	p, err := openProject(a, false)
+	p, err := openProject(a, openWrite, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,12 @@ func TestShellSession(t *testing.T) {
 		"/stats",
 		"/index " + b,
 		"run tools",
-		"/quit",
+		"/search run tools -k 1",
+		"/context run tools --budget 0",
+		"/context run tools --budgte 10",
+		"/grep -i RUN_TOOLS",
+		"help",
+		"exit",
 		"/stats", // never reached
 	}, "\n")
 	if err := sh.loop(strings.NewReader(script)); err != nil {
@@ -63,13 +68,22 @@ func TestShellSession(t *testing.T) {
 		"nothing to index; staying on " + a,  // empty project
 		"switched to " + b,                   // switch
 		"tool.py",                            // search in the new project
+		"error: --budget must be positive",   // flags inside /context are flags
+		"error: /context: unknown flag: --budgte",
+		"tool.py:2:",                           // /grep -i
+		"/quit                          leave", // plain "help"
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q\n---\n%s", want, got)
 		}
 	}
 	if strings.Count(got, "project: ") != 1 {
-		t.Errorf("/stats after /quit ran, or /stats missing:\n%s", got)
+		t.Errorf("/stats after exit ran, or /stats missing:\n%s", got)
+	}
+	// -k 1 inside /search: the last search printed exactly one result.
+	last := got[strings.LastIndex(got, "The best entry point"):]
+	if strings.Contains(last, "\n 2. ") || !strings.Contains(last, "\n 1. ") {
+		t.Errorf("/search -k 1 printed:\n%s", last)
 	}
 	if sh.proj.Root() != b {
 		t.Errorf("current project %s, want %s", sh.proj.Root(), b)

@@ -18,6 +18,7 @@ func watchCmd() *cobra.Command {
 	var (
 		debounce time.Duration
 		poll     time.Duration
+		rootOpt  string
 	)
 	c := &cobra.Command{
 		Use:   "watch [PATH]",
@@ -29,11 +30,14 @@ watching is impossible (too many directories, inotify limits, a network file
 system) it polls with a stat pass every --poll instead.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root := pathArg(args)
+			root, err := pathArg(args, rootOpt)
+			if err != nil {
+				return err
+			}
 			if debounce <= 0 || poll <= 0 {
 				return usagef("--debounce and --poll must be positive")
 			}
-			p, err := openProject(root, false)
+			p, err := openProject(root, openWrite, false)
 			if err != nil {
 				return err
 			}
@@ -67,6 +71,7 @@ system) it polls with a stat pass every --poll instead.`,
 			return nil
 		},
 	}
+	rootFlag(c, &rootOpt)
 	c.Flags().DurationVar(&debounce, "debounce", watch.DefaultDebounce, "quiet period after a change before re-indexing")
 	c.Flags().DurationVar(&poll, "poll", 5*time.Second, "stat-pass period when the tree cannot be watched")
 	return c

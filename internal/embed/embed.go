@@ -89,7 +89,11 @@ type Config struct {
 	// Dims is the expected vector size; 0 = the provider's default for a
 	// known model, else learned from the first response. When set for the
 	// openai provider it is also sent as the "dimensions" request field.
-	Dims       int
+	Dims int
+	// Timeout bounds one request attempt, reading the answer included;
+	// 0 = 120 s. A server that does not answer in time is retried twice,
+	// then the texts fail with ErrUnavailable.
+	Timeout    time.Duration
 	HTTPClient *http.Client // nil = a client with the package's timeouts; tests set it
 
 	tune tuning // unexported knobs, set by this package's tests
@@ -124,7 +128,7 @@ func (t tuning) withDefaults() tuning {
 }
 
 // ConfigFromEnv reads EMBEDDING_PROVIDER, EMBEDDING_MODEL, EMBEDDING_BASE_URL,
-// EMBEDDING_API_KEY and EMBEDDING_BATCH_SIZE. Unset values stay blank (the
+// EMBEDDING_API_KEY, EMBEDDING_BATCH_SIZE and EMBEDDING_TIMEOUT. Unset values stay blank (the
 // provider default applies in New); BatchSize defaults to DefaultBatchSize,
 // and an invalid EMBEDDING_BATCH_SIZE is logged and ignored.
 func ConfigFromEnv() Config {
@@ -137,6 +141,17 @@ func ConfigFromEnv() Config {
 	}
 	if c.Provider == "" {
 		c.Provider = ProviderLocal
+	}
+	if v := strings.TrimSpace(os.Getenv("EMBEDDING_TIMEOUT")); v != "" {
+		d, err := time.ParseDuration(v)
+		if n, nerr := strconv.Atoi(v); nerr == nil {
+			d, err = time.Duration(n)*time.Second, nil
+		}
+		if err != nil || d <= 0 {
+			slog.Warn("embed: ignoring invalid EMBEDDING_TIMEOUT (want seconds or a duration like 30s)", "value", v)
+		} else {
+			c.Timeout = d
+		}
 	}
 	if v := strings.TrimSpace(os.Getenv("EMBEDDING_BATCH_SIZE")); v != "" {
 		n, err := strconv.Atoi(v)
@@ -166,6 +181,12 @@ func (c Config) resolved() (Config, error) {
 	}
 	if c.Dims < 0 {
 		return c, fmt.Errorf("embed: dims must be positive, got %d", c.Dims)
+	}
+	if c.Timeout < 0 {
+		return c, fmt.Errorf("embed: timeout must be positive, got %s", c.Timeout)
+	}
+	if c.Timeout > 0 && c.tune.requestTimeout == 0 {
+		c.tune.requestTimeout = c.Timeout
 	}
 	switch c.Provider {
 	case ProviderLocal:

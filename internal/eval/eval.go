@@ -2,10 +2,12 @@
 // golden-set JSON Lines format (docs in the eval sets' FORMAT.md), matches
 // ranked results against each task's targets at file and symbol level, and
 // computes Recall@1/5/10 and MRR@10 overall, per query language and per task
-// kind.
+// kind. It also mines file-level tasks from a project's git history (the
+// text of `git log`, parsed here; the caller runs git) and flags queries
+// that give their answer away.
 //
-// Its functions are pure: it must not open databases, run searches, read
-// environment variables or know anything about a particular golden set
+// Its functions are pure: it must not open databases, run searches or
+// processes, read environment variables or know anything about a particular golden set
 // beyond the format. The caller supplies the results and the variable lookup.
 package eval
 
@@ -248,6 +250,15 @@ type Report struct {
 	ByLang  map[string]Group `json:"by_lang"`
 	ByKind  map[string]Group `json:"by_kind"`
 	Misses  []Miss           `json:"misses"`
+	// Ranks are every task's ranks, in the set's order, for comparing runs.
+	Ranks []TaskRanks `json:"ranks"`
+}
+
+// TaskRanks are one task's ranks (0 = not in the results).
+type TaskRanks struct {
+	ID         string `json:"id"`
+	FileRank   int    `json:"file_rank"`
+	SymbolRank int    `json:"symbol_rank"`
 }
 
 // Judge ranks one task's results.
@@ -264,7 +275,10 @@ func Judge(t Task, hits []Hit) Outcome {
 // target only score at file level: symbol-level metrics are over the tasks
 // that name a symbol.
 func Evaluate(outcomes []Outcome) Report {
-	r := Report{Tasks: len(outcomes), ByLang: map[string]Group{}, ByKind: map[string]Group{}, Misses: []Miss{}}
+	r := Report{Tasks: len(outcomes), ByLang: map[string]Group{}, ByKind: map[string]Group{}, Misses: []Miss{}, Ranks: []TaskRanks{}}
+	for _, o := range outcomes {
+		r.Ranks = append(r.Ranks, TaskRanks{ID: o.Task.ID, FileRank: o.FileRank, SymbolRank: o.SymbolRank})
+	}
 	group := func(sel func(Outcome) bool) Group {
 		var fr, sr []int
 		for _, o := range outcomes {

@@ -15,8 +15,14 @@
 //
 // Every path is confined to the project root by ResolveInRoot (".." that
 // leaves the root, absolute paths elsewhere and symbolic links resolving
-// outside are refused); file selection follows internal/scan, so glob and
-// grep see the same files as the indexer (any extension).
+// outside are refused), and every file is then opened by openInRoot, which
+// refuses a symbolic link anywhere on the resolved path at the moment of
+// opening (openat2 RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS on Linux, a check of
+// the open descriptor elsewhere), so a file swapped for a link during a
+// call is never read. ripgrep opens files by path, so each file it reports
+// is read again that way and only the lines it really holds are kept. File
+// selection follows internal/scan, so glob and grep see the same files as
+// the indexer (any extension).
 //
 // Typical use:
 //

@@ -116,6 +116,7 @@ type hit struct {
 type grepJob struct {
 	opts     GrepOptions
 	rootAbs  string
+	rootReal string // rootAbs with its symbolic links resolved; files are opened below it
 	pathAbs  string
 	pathRel  string // "." for the root
 	isFile   bool
@@ -223,7 +224,7 @@ func newGrepJob(opts GrepOptions) (*grepJob, error) {
 	if err != nil {
 		return nil, err
 	}
-	rootAbs, _, err := rootPaths(opts.Root)
+	rootAbs, rootReal, err := rootPaths(opts.Root)
 	if err != nil {
 		return nil, err
 	}
@@ -234,7 +235,7 @@ func newGrepJob(opts GrepOptions) (*grepJob, error) {
 	case err != nil:
 		return nil, fmt.Errorf("grep %s: %w", rel, err)
 	}
-	job := &grepJob{opts: opts, rootAbs: rootAbs, pathAbs: abs, pathRel: rel, isFile: !fi.IsDir(),
+	job := &grepJob{opts: opts, rootAbs: rootAbs, rootReal: rootReal, pathAbs: abs, pathRel: rel, isFile: !fi.IsDir(),
 		re: re, expr: expr, deadline: grepTimeout}
 	if opts.Glob != "" && !job.isFile {
 		g, err := newUserGlob(opts.Glob, rel)

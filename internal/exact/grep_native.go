@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"regexp"
 	"regexp/syntax"
@@ -277,7 +279,7 @@ func (j *grepJob) runNative(ctx context.Context) ([]fileHits, error) {
 // searchFile reads and searches one file; nil when it has no match, is
 // binary (a NUL byte anywhere, as rg sees it) or cannot be read.
 func (j *grepJob) searchFile(f scan.File, s *searcher, buf, scratch *[]byte) *fileHits {
-	content, err := readSmall(f.Abs, buf)
+	content, err := j.readRel(f.Path, buf)
 	if err != nil || content == nil || bytes.IndexByte(content, 0) >= 0 {
 		return nil
 	}
@@ -292,17 +294,26 @@ func (j *grepJob) searchFile(f scan.File, s *searcher, buf, scratch *[]byte) *fi
 	return fh
 }
 
-// readSmall reads a file of at most MaxGrepFileSize bytes into buf (grown as
-// needed); nil content for a larger file.
-func readSmall(path string, buf *[]byte) ([]byte, error) {
-	f, err := os.Open(path)
+// readRel reads the file at the root-relative slash path rel with
+// openInRoot (never through a symbolic link) and readSmall.
+func (j *grepJob) readRel(rel string, buf *[]byte) ([]byte, error) {
+	f, err := openInRoot(j.rootReal, rel)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	return readSmall(f, buf)
+}
+
+// readSmall reads a regular file of at most MaxGrepFileSize bytes into buf
+// (grown as needed); nil content for a larger file.
+func readSmall(f *os.File, buf *[]byte) ([]byte, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "read", Path: f.Name(), Err: errNotRegular}
 	}
 	if fi.Size() > MaxGrepFileSize {
 		return nil, nil
@@ -344,8 +355,15 @@ func (j *grepJob) searchOne(ctx context.Context) ([]fileHits, string, error) {
 		return nil, "", err
 	}
 	var buf, scratch []byte
-	content, err := readSmall(j.pathAbs, &buf)
+	var content []byte
+	f, err := openConfined(j.opts.Root, j.pathAbs)
+	if err == nil {
+		content, err = readSmall(f, &buf)
+		f.Close()
+	}
 	switch {
+	case errors.Is(err, errNotConfined):
+		return nil, "", newError(ErrOutsideRoot, "path %q is outside the project root (a symbolic link when opened)", j.pathRel)
 	case err != nil:
 		return nil, "", fmt.Errorf("grep %s: %w", j.pathRel, err)
 	case content == nil:

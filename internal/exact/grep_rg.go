@@ -260,30 +260,56 @@ func (j *grepJob) rgFinish(byPath map[string]*fileHits, binary map[string]bool) 
 	}
 	sort.Slice(files, func(a, b int) bool { return files[a].path < files[b].path })
 
-	// For the files that can be shown: a file where rg stopped at the match
-	// limit was not read to its end, so rg may have missed a NUL byte the
-	// native engine sees; check it. Context lines come from the file too.
+	// rg opens files by path and follows a file swapped for a symbolic link
+	// between its directory walk and its open, so nothing it reports is
+	// trusted: each file that can be shown is read again with openInRoot
+	// (no symbolic link anywhere, checked on the descriptor) and only the
+	// reported lines that are the lines of that file are kept. The same
+	// bytes give the context lines, and the NUL check the native engine
+	// makes (rg may stop at the match limit before a late NUL byte).
 	out := files[:0]
 	shown := 0
 	var buf []byte
 	for _, fh := range files {
-		capped := len(fh.hits) > j.opts.HeadLimit
-		if capped || j.opts.Context > 0 {
-			content, err := readSmall(filepath.Join(j.rootAbs, filepath.FromSlash(fh.path)), &buf)
-			if err == nil && content != nil {
-				if capped && bytes.IndexByte(content, 0) >= 0 {
-					continue
-				}
-				if j.opts.Context > 0 {
-					fh.ctx = contextFor(content, hitLines(fh.hits[:min(len(fh.hits), j.opts.HeadLimit)]), j.opts.Context)
-				}
-			}
+		content, err := j.readRel(fh.path, &buf)
+		if err != nil || content == nil || bytes.IndexByte(content, 0) >= 0 {
+			continue
+		}
+		fh.hits = confirmHits(content, fh.hits)
+		if len(fh.hits) == 0 {
+			continue
+		}
+		if j.opts.Context > 0 {
+			fh.ctx = contextFor(content, hitLines(fh.hits[:min(len(fh.hits), j.opts.HeadLimit)]), j.opts.Context)
 		}
 		out = append(out, fh)
 		if shown += min(len(fh.hits), j.opts.HeadLimit); shown > j.opts.MaxResults {
 			break // enough to know the result is partial
 		}
 	}
+	return out
+}
+
+// confirmHits keeps the hits (ascending lines) whose text is the text of
+// their line in content.
+func confirmHits(content []byte, hits []hit) []hit {
+	if len(hits) == 0 {
+		return hits
+	}
+	out := hits[:0]
+	k := 0
+	lineSpans(content, func(num, _ int, line []byte) bool {
+		for k < len(hits) && hits[k].line < num {
+			k++ // a line the file does not have (past its end is handled below)
+		}
+		for k < len(hits) && hits[k].line == num {
+			if cleanLine(line, MaxGrepLineChars) == hits[k].text {
+				out = append(out, hits[k])
+			}
+			k++
+		}
+		return k < len(hits)
+	})
 	return out
 }
 

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"strings"
 
 	"codectx/internal/scan"
@@ -71,22 +70,25 @@ func Read(ctx context.Context, opts ReadOptions) (*ReadResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	fi, err := os.Stat(abs)
+	f, err := openConfined(opts.Root, abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, newError(ErrNotFound, "%q does not exist", rel)
+	case errors.Is(err, errNotConfined):
+		return nil, newError(ErrOutsideRoot, "path %q is outside the project root (a symbolic link when opened)", rel)
+	case errors.Is(err, errNotRegular):
+		return nil, newError(ErrBadOption, "%q is not a regular file", rel)
+	case err != nil:
+		return nil, fmt.Errorf("read %s: %w", rel, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	switch {
 	case err != nil:
 		return nil, fmt.Errorf("read %s: %w", rel, err)
 	case fi.IsDir():
 		return nil, newError(ErrIsDir, "%q is a directory; use glob to list its files", rel)
-	case !fi.Mode().IsRegular():
-		return nil, newError(ErrBadOption, "%q is not a regular file", rel)
 	}
-	f, err := os.Open(abs)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", rel, err)
-	}
-	defer f.Close()
 
 	r := bufio.NewReaderSize(f, 64<<10)
 	head, err := r.Peek(scan.BinarySniffLen)

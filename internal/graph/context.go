@@ -285,7 +285,7 @@ func expandContext(ctx context.Context, db *store.DB, projectID int64, frontier 
 	}
 	for _, r := range out {
 		f := byID[r.SrcChunk]
-		if f == nil || r.DstChunk <= 0 || r.DstChunk == r.SrcChunk {
+		if f == nil || !Expandable(r) || r.DstChunk == r.SrcChunk {
 			continue
 		}
 		switch r.Kind {
@@ -302,7 +302,7 @@ func expandContext(ctx context.Context, db *store.DB, projectID int64, frontier 
 	hasContainer := map[int64]bool{}
 	for _, r := range in {
 		f := byID[r.DstChunk]
-		if f == nil || r.SrcChunk <= 0 || r.SrcChunk == r.DstChunk {
+		if f == nil || r.SrcChunk <= 0 || !Expandable(r) || r.SrcChunk == r.DstChunk {
 			continue
 		}
 		switch r.Kind {
@@ -768,7 +768,9 @@ func pack(res *ContextResult, list []*cand) error {
 				return err
 			}
 		}
-		full, err := CountTokens(renderChunk(&c))
+		// Counted only up to what is left: a huge chunk costs no more
+		// than the budget (countTokensMax).
+		full, err := countTokensMax(renderChunk(&c), remaining)
 		if err != nil {
 			return err
 		}
@@ -790,7 +792,7 @@ func pack(res *ContextResult, list []*cand) error {
 		left := remaining - fileCost - overhead - 2
 		k := 0
 		for i := sig; i < len(lines) && k < len(lines)-sig-1; i++ {
-			t, err := CountTokens(lines[i] + "\n")
+			t, err := countTokensMax(lines[i]+"\n", max(left, 0))
 			if err != nil {
 				return err
 			}
@@ -804,7 +806,7 @@ func pack(res *ContextResult, list []*cand) error {
 			continue
 		}
 		s := shorten(c, lines, sig, k)
-		cost, err := CountTokens(renderChunk(&s))
+		cost, err := countTokensMax(renderChunk(&s), remaining)
 		if err != nil {
 			return err
 		}
@@ -818,7 +820,7 @@ func pack(res *ContextResult, list []*cand) error {
 	res.Dropped = len(list) - len(sel)
 	for {
 		out := render(res, sel)
-		n, err := CountTokens(out)
+		n, err := countTokensMax(out, budget)
 		if err != nil {
 			return err
 		}

@@ -97,9 +97,12 @@ func (r *Result) Text() string {
 					continue
 				}
 				t := r.Node(e.To)
-				loc := "unresolved"
+				loc := edgeNote(e)
 				if e.Resolved && t != nil {
 					loc = fmt.Sprintf("%s:%d", t.Path, t.StartLine)
+					if n := edgeNote(e); n != "" {
+						loc += ", " + n
+					}
 				}
 				lines = append(lines, treeLine{e.Kind, "-->", names[e.To], loc})
 			}
@@ -123,8 +126,8 @@ func (r *Result) Text() string {
 			})
 			for _, e := range in {
 				loc := fmt.Sprintf("%s:%d", e.Path, e.Line)
-				if !e.Resolved {
-					loc += ", unresolved"
+				if n := edgeNote(e); n != "" {
+					loc += ", " + n
 				}
 				label := incomingLabel[e.Kind]
 				if label == "" {
@@ -216,7 +219,7 @@ func (r *Result) Mermaid() string {
 		if !e.Resolved {
 			arrow = "-.->"
 		}
-		fmt.Fprintf(&b, "    %s %s|%s| %s\n", ids[e.From], arrow, e.Kind, ids[e.To])
+		fmt.Fprintf(&b, "    %s %s|%s| %s\n", ids[e.From], arrow, edgeLabel(e), ids[e.To])
 	}
 	if len(roots) > 0 {
 		b.WriteString("    classDef root stroke-width:3px;\n")
@@ -260,8 +263,34 @@ func (r *Result) DOT() string {
 		if !e.Resolved {
 			attrs = ", style=dashed"
 		}
-		fmt.Fprintf(&b, "    %s -> %s [label=%s%s];\n", ids[e.From], ids[e.To], dotQuote(e.Kind), attrs)
+		fmt.Fprintf(&b, "    %s -> %s [label=%s%s];\n", ids[e.From], ids[e.To], dotQuote(edgeLabel(e)), attrs)
 	}
 	b.WriteString("}\n")
 	return b.String()
+}
+
+// edgeNote says how an edge's target was found when it is not an exact
+// resolution: "inferred", "name", "external PKG", "unresolved" ("" for
+// exact edges and for rows resolution does not apply to).
+func edgeNote(e Edge) string {
+	switch {
+	case e.Resolved && (e.Resolution == "" || e.Resolution == "exact"):
+		return ""
+	case e.Resolved:
+		return e.Resolution
+	case e.Resolution == "external" && e.Detail != "":
+		return "external " + e.Detail
+	case e.Resolution == "external" || e.Resolution == "name":
+		return e.Resolution
+	}
+	return "unresolved"
+}
+
+// edgeLabel is an edge's kind, with its resolution when it is not exact
+// and the target is resolved ("calls (inferred)").
+func edgeLabel(e Edge) string {
+	if n := edgeNote(e); n != "" && e.Resolved {
+		return e.Kind + " (" + n + ")"
+	}
+	return e.Kind
 }

@@ -45,6 +45,31 @@ type Options struct {
 	Depth int
 	// MaxNodes bounds the node count; <= 0 means DefaultMaxNodes.
 	MaxNodes int
+	// MinConfidence drops edges resolved less surely than this: "exact",
+	// "inferred", "name" (also keeps name-level and unresolved calls that
+	// match only by name), or "" / "all" (everything, external included).
+	MinConfidence string
+}
+
+// Confidence levels accepted by Options.MinConfidence.
+var Confidences = []string{store.ResExact, store.ResInferred, store.ResName, "all"}
+
+// confidenceRank maps a MinConfidence to the worst store.ResolutionRank kept.
+func confidenceRank(min string) (int, error) {
+	switch min {
+	case "", "all":
+		return 4, nil
+	case store.ResExact, store.ResInferred, store.ResName:
+		return store.ResolutionRank(min), nil
+	}
+	return 0, fmt.Errorf("graph: min confidence %q: want exact, inferred, name or all", min)
+}
+
+// Expandable reports whether a relation may be followed as a resolved edge
+// (context expansion, graph hops): it has a target chunk and was not only
+// matched by name.
+func Expandable(r store.GraphRelation) bool {
+	return r.DstChunk > 0 && r.Resolution != store.ResName && r.Resolution != store.ResUnresolved
 }
 
 // Node is a chunk, or the name of an unresolved target.
@@ -75,6 +100,12 @@ type Edge struct {
 	Path     string `json:"path"` // file the relation was written in
 	Line     int    `json:"line"` // line of the relation in Path
 	Resolved bool   `json:"resolved"`
+	// Resolution says how the target was found: exact, inferred, name,
+	// external, unresolved ("" for imports and file containment).
+	Resolution string `json:"resolution,omitempty"`
+	// Detail adds to Resolution: the rule, the external package, the
+	// number of same-named candidates, "dynamic" for dispatch edges.
+	Detail string `json:"detail,omitempty"`
 
 	rel int64
 }
@@ -146,6 +177,10 @@ func Build(ctx context.Context, db *store.DB, projectID int64, opt Options) (*Re
 	if maxNodes <= 0 {
 		maxNodes = DefaultMaxNodes
 	}
+	minRank, err := confidenceRank(strings.TrimSpace(opt.MinConfidence))
+	if err != nil {
+		return nil, err
+	}
 	fileChunks, err := lookupFile(ctx, db, projectID, name)
 	if err != nil {
 		return nil, err
@@ -163,7 +198,7 @@ func Build(ctx context.Context, db *store.DB, projectID int64, opt Options) (*Re
 		}
 		return nil, &NotFoundError{Name: name, Suggestions: sugg}
 	}
-	b := &builder{db: db, projectID: projectID, dir: dir, maxNodes: maxNodes,
+	b := &builder{db: db, projectID: projectID, dir: dir, maxNodes: maxNodes, minRank: minRank,
 		res:  &Result{Name: name, Direction: dir, Depth: depth, index: map[string]int{}},
 		seen: map[int64]bool{}, edgeKeys: map[string]bool{}, unres: map[string]string{}, hiddenByName: map[int64]bool{}}
 	if len(roots) > maxNodes {
@@ -267,6 +302,20 @@ type builder struct {
 
 	hiddenByName map[int64]bool // unresolved incoming calls left out (maxByName)
 	moreByName   bool           // the by-name query hit its limit
+	minRank      int            // worst store.ResolutionRank kept
+}
+
+// keep applies Options.MinConfidence to a relation; rows not subject to
+// resolution (imports, file containment) are always kept. Calls matched
+// only by name need "name" or lower.
+func (b *builder) keep(r store.GraphRelation, byName bool) bool {
+	if byName {
+		return b.minRank >= store.ResolutionRank(store.ResName)
+	}
+	if r.Resolution == "" {
+		return true
+	}
+	return store.ResolutionRank(r.Resolution) <= b.minRank
 }
 
 // maxByName bounds the unresolved callers matched by name shown per node.
@@ -553,6 +602,20 @@ func (b *builder) expand(ctx context.Context, frontier []string, depth int) ([]s
 	if err := b.fixOverloads(ctx, rels); err != nil {
 		return nil, err
 	}
+	kept := rels[:0]
+	for _, r := range rels {
+		if b.keep(r, false) {
+			kept = append(kept, r)
+		}
+	}
+	rels = kept
+	keptIn := incoming[:0]
+	for _, r := range incoming {
+		if b.keep(r, r.DstChunk < 0) {
+			keptIn = append(keptIn, r)
+		}
+	}
+	incoming = keptIn
 	// Load the chunks at the other end.
 	var need []int64
 	needSeen := map[int64]bool{}
@@ -607,7 +670,7 @@ func (b *builder) expand(ctx context.Context, frontier []string, depth int) ([]s
 	}
 	for _, r := range rels {
 		from := chunkKey(r.SrcChunk)
-		e := Edge{From: from, Kind: r.Kind, Path: paths[r.FileID], Line: r.Line, rel: r.ID}
+		e := Edge{From: from, Kind: r.Kind, Path: paths[r.FileID], Line: r.Line, Resolution: r.Resolution, Detail: r.Detail, rel: r.ID}
 		if r.DstChunk > 0 {
 			to, ok := node(r.DstChunk)
 			if !ok {
@@ -637,7 +700,8 @@ func (b *builder) expand(ctx context.Context, frontier []string, depth int) ([]s
 			dst, resolved = -dst, false
 			r.ID = 0 // the same row may match several frontier nodes by name
 		}
-		b.addEdge(Edge{From: from, To: chunkKey(dst), Kind: r.Kind, Path: paths[r.FileID], Line: r.Line, Resolved: resolved, rel: r.ID})
+		b.addEdge(Edge{From: from, To: chunkKey(dst), Kind: r.Kind, Path: paths[r.FileID], Line: r.Line, Resolved: resolved,
+			Resolution: r.Resolution, Detail: r.Detail, rel: r.ID})
 	}
 	return next, nil
 }

@@ -43,17 +43,30 @@ func TestGraphTreeContent(t *testing.T) {
 			t.Errorf("missing %q in\n%s", want, out)
 		}
 	}
-	// Overloads: one root each, callers found by name marked unresolved.
+	// Overloads: one root each, callers found by name marked as name-level
+	// (several candidates), never as resolved.
 	r := f.graph(t, Options{Name: "SampleService.findUserById"})
 	if len(r.Roots) != 3 {
 		t.Fatalf("roots = %v, want the three overloads", r.Roots)
 	}
 	out = r.Text()
-	if !strings.Contains(out, "called by    <-- UserController.show  (java/com/acme/service/UserController.java:8, unresolved)") {
+	if !strings.Contains(out, "called by    <-- UserController.show  (java/com/acme/service/UserController.java:8, name)") {
 		t.Errorf("unresolved caller not shown:\n%s", out)
 	}
 	if !strings.Contains(out, "calls        --> repo.findAll  (unresolved)") {
 		t.Errorf("unresolved callee not shown:\n%s", out)
+	}
+	// --min-confidence: name-level callers and inferred callees go away.
+	r = f.graph(t, Options{Name: "SampleService.findUserById", MinConfidence: "exact"})
+	out = r.Text()
+	if strings.Contains(out, "UserController.show") || strings.Contains(out, "inferred") || strings.Contains(out, "unresolved") {
+		t.Errorf("min confidence exact kept weaker edges:\n%s", out)
+	}
+	if !strings.Contains(out, "calls        --> SampleService.validate") {
+		t.Errorf("min confidence exact dropped an exact edge:\n%s", out)
+	}
+	if _, err := Build(context.Background(), f.db, f.pid, Options{Name: "SampleService", MinConfidence: "sure"}); err == nil {
+		t.Error("a bad min confidence must be an error")
 	}
 	// Each overload has its own container edge.
 	if n := strings.Count(out, "contained in <-- SampleService "); n != 3 {
@@ -127,7 +140,7 @@ func TestGraphDiagrams(t *testing.T) {
 		}
 	}
 	// Same sub-graph in both: every edge of the result appears in each.
-	if got, want := strings.Count(m, "|calls|")+strings.Count(m, "|contains|"), len(r.Edges); got != want {
+	if got, want := strings.Count(m, "|calls")+strings.Count(m, "|contains"), len(r.Edges); got != want {
 		t.Errorf("mermaid has %d edges, result %d", got, want)
 	}
 	if got, want := strings.Count(d, " -> "), len(r.Edges); got != want {

@@ -3,6 +3,8 @@ package graph
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
+	"unicode/utf8"
 
 	tiktoken "github.com/pkoukk/tiktoken-go"
 	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
@@ -11,10 +13,29 @@ import (
 // TokenEncoding is the tokenizer budgets are counted in.
 const TokenEncoding = "cl100k_base"
 
+// maxTokenBytes is the length in bytes of the longest cl100k_base token
+// (tokens_test.go checks it against the tables): a text of n bytes has at
+// least n/maxTokenBytes tokens.
+const maxTokenBytes = 128
+
+// tokenRun bounds the tokenizer's quadratic step. The byte-pair merge costs
+// the square of the length of one pre-token, and a run of bytes without a
+// change between white space and other bytes can be one pre-token (a file of
+// 400,000 "(" took minutes to count). Such a run is counted in pieces of
+// tokenRun bytes, which can only split tokens (a slight overcount for
+// pathological text); ordinary text has no such run and is counted exactly.
+const tokenRun = 128
+
 var (
 	encOnce sync.Once
 	enc     *tiktoken.Tiktoken
 	encErr  error
+
+	// tokenizedBytes and longestTokenizedRun measure the tokenizer's work
+	// (bytes handed to it, and the longest run it got, which bounds its
+	// quadratic step); tests check that context assembly keeps them bounded.
+	tokenizedBytes      atomic.Int64
+	longestTokenizedRun atomic.Int64
 )
 
 // encoder loads the cl100k_base tables once per process, from the copy
@@ -31,14 +52,78 @@ func encoder() (*tiktoken.Tiktoken, error) {
 }
 
 // CountTokens returns the number of cl100k_base tokens in s. Special-token
-// text such as "<|endoftext|>" is counted as ordinary text.
+// text such as "<|endoftext|>" is counted as ordinary text. The work is
+// linear in len(s): see tokenRun.
 func CountTokens(s string) (int, error) {
+	return countTokensMax(s, -1)
+}
+
+// countTokensMax is CountTokens for a text that only matters up to limit
+// tokens (limit < 0: no limit). A text certainly longer (more than
+// limit×maxTokenBytes bytes) returns limit+1 without being tokenized, and
+// counting stops once limit is passed, so the work is bounded by the limit
+// rather than by the size of the text.
+func countTokensMax(s string, limit int) (int, error) {
 	if s == "" {
 		return 0, nil
+	}
+	if limit >= 0 && len(s) > limit*maxTokenBytes {
+		return limit + 1, nil
 	}
 	e, err := encoder()
 	if err != nil {
 		return 0, err
 	}
-	return len(e.EncodeOrdinary(s)), nil
+	n := 0
+	tokenSegments(s, func(seg string, run int) bool {
+		tokenizedBytes.Add(int64(len(seg)))
+		for {
+			old := longestTokenizedRun.Load()
+			if int64(run) <= old || longestTokenizedRun.CompareAndSwap(old, int64(run)) {
+				break
+			}
+		}
+		n += len(e.EncodeOrdinary(seg))
+		return limit < 0 || n <= limit
+	})
+	if limit >= 0 && n > limit {
+		return limit + 1, nil
+	}
+	return n, nil
+}
+
+// tokenSegments cuts s into parts that the tokenizer counts independently
+// and calls fn with each and its longest run of same-class bytes, while fn
+// returns true. A part ends after a newline followed by a byte other than
+// white space (no cl100k_base pre-token crosses that point, so the counts
+// add up exactly), or after tokenRun bytes of one run (see tokenRun).
+func tokenSegments(s string, fn func(seg string, run int) bool) {
+	start, run, longest := 0, 0, 0
+	prevSpace := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		space := c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+		cut := false
+		switch {
+		case i > 0 && s[i-1] == '\n' && !space:
+			cut = true
+		case i > 0 && space == prevSpace && run >= tokenRun && utf8.RuneStart(c):
+			cut = true
+		}
+		if cut && i > start {
+			if !fn(s[start:i], longest) {
+				return
+			}
+			start, longest, run = i, 0, 0
+		}
+		if i > 0 && space != prevSpace {
+			run = 0
+		}
+		prevSpace = space
+		run++
+		longest = max(longest, run)
+	}
+	if start < len(s) {
+		fn(s[start:], longest)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"codectx/internal/embed"
 	"codectx/internal/store"
 )
 
@@ -38,8 +39,12 @@ func (w *writer) flush(pending []outcome) error {
 	if err != nil {
 		return err
 	}
+	if crashHook != nil {
+		crashHook("batch")
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.batches++
 	w.fileIDs = append(w.fileIDs, res.FileIDs...)
 	w.names = append(w.names, res.Names...)
 	w.sum.Unchanged += len(touches)
@@ -107,12 +112,20 @@ func (w *writer) embed(files []*store.FileRecord) (map[string]bool, error) {
 		}
 	}
 	bs := max(1, w.opt.Embedder.BatchSize())
-	var batchErr error
-	for start := 0; start < len(texts); start += bs {
+	// After the service failed to answer (timeouts, refused connections,
+	// after its retries), the rest of the run does not call it again:
+	// files that need new vectors fail at once and wait for the next run.
+	batchErr := w.unavailable
+	for start := 0; start < len(texts) && batchErr == nil; start += bs {
 		end := min(start+bs, len(texts))
 		vecs, err := w.opt.Embedder.Embed(w.ctx, texts[start:end])
 		if err == nil && len(vecs) != end-start {
 			err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vecs), end-start)
+		}
+		if err == nil {
+			if err := w.checkDims(vecs); err != nil {
+				return nil, err // another model behind the same name: stop, write nothing
+			}
 		}
 		if err != nil {
 			batchErr = err
@@ -129,7 +142,14 @@ func (w *writer) embed(files []*store.FileRecord) (map[string]bool, error) {
 	if w.ctx.Err() != nil {
 		return nil, fmt.Errorf("embed: %w", w.ctx.Err())
 	}
-	w.opt.Logger.Warn("embedding batch failed; retrying file by file", "err", batchErr)
+	if errors.Is(batchErr, embed.ErrUnavailable) {
+		w.unavailable = batchErr
+	}
+	if w.unavailable != nil {
+		w.opt.Logger.Warn("embedding service unavailable; files that need new vectors are left for the next run", "err", batchErr)
+	} else {
+		w.opt.Logger.Warn("embedding batch failed; retrying file by file", "err", batchErr)
+	}
 	// Retry file by file: texts whose vector is still missing, grouped by file.
 	failed := map[string]bool{}
 	failedFiles := map[int]error{}
@@ -144,7 +164,7 @@ func (w *writer) embed(files []*store.FileRecord) (map[string]bool, error) {
 		if len(ks) == 0 {
 			continue
 		}
-		var err error
+		err := w.unavailable
 		for start := 0; start < len(ks) && err == nil; start += bs {
 			end := min(start+bs, len(ks))
 			batch := make([]string, 0, end-start)
@@ -157,6 +177,11 @@ func (w *writer) embed(files []*store.FileRecord) (map[string]bool, error) {
 				err = errors.New("embedder returned the wrong number of vectors")
 			}
 			if err == nil {
+				if err := w.checkDims(vecs); err != nil {
+					return nil, err
+				}
+			}
+			if err == nil {
 				for i, v := range vecs {
 					assign(ks[start+i], v)
 				}
@@ -166,6 +191,9 @@ func (w *writer) embed(files []*store.FileRecord) (map[string]bool, error) {
 		if err != nil {
 			if w.ctx.Err() != nil {
 				return nil, fmt.Errorf("embed: %w", w.ctx.Err())
+			}
+			if errors.Is(err, embed.ErrUnavailable) {
+				w.unavailable = err
 			}
 			// Every file that shares one of these texts fails with it.
 			for _, k := range ks {
@@ -183,4 +211,22 @@ func (w *writer) embed(files []*store.FileRecord) (map[string]bool, error) {
 		w.mu.Unlock()
 	}
 	return failed, nil
+}
+
+// checkDims refuses vectors whose size differs from the model's recorded
+// dimension (or, for a model without one, from the first vectors of this
+// run): they would poison the cache and the project's vector matrix.
+func (w *writer) checkDims(vecs [][]float32) error {
+	for _, v := range vecs {
+		if len(v) == 0 {
+			continue
+		}
+		if w.dims == 0 {
+			w.dims = len(v)
+		}
+		if len(v) != w.dims {
+			return &store.DimensionError{Model: w.model, Got: len(v), Want: w.dims}
+		}
+	}
+	return nil
 }

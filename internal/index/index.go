@@ -40,12 +40,16 @@ type Options struct {
 	Rebuild bool
 	// Progress, when set, receives events from the collector goroutine.
 	Progress func(Progress)
-	Logger   *slog.Logger
+	// OnWait, when set, is called once if another process (or handle)
+	// is writing this project: the run waits for it to finish.
+	OnWait func(store.Holder)
+	Logger *slog.Logger
 }
 
 // Progress is a snapshot of a run.
 type Progress struct {
-	Phase  string // "scan", "index", "resolve", "done"
+	Phase  string // "wait" (for another writer), "scan", "index", "resolve", "done"
+	Holder string // in phase "wait": who holds the project's writer lock
 	Done   int    // files processed (changed candidates)
 	Total  int    // files to process
 	Chunks int    // chunks written so far
@@ -102,8 +106,36 @@ type outcome struct {
 	failed  bool
 }
 
-// Run indexes opt.Root incrementally.
-func Run(ctx context.Context, opt Options) (*Summary, error) {
+// InterruptedError is returned when the run's context ends: what was
+// committed before stays (the next run continues from it).
+type InterruptedError struct {
+	Batches int    // write transactions committed by this run
+	Files   int    // files written in them
+	Phase   string // where the run was: "index" or "resolve"
+	Cause   error  // the context's error
+}
+
+func (e *InterruptedError) Error() string {
+	var kept string
+	switch {
+	case e.Batches == 0:
+		kept = "nothing was committed"
+	case e.Batches == 1:
+		kept = fmt.Sprintf("1 batch (%d files) committed and kept", e.Files)
+	default:
+		kept = fmt.Sprintf("%d batches (%d files) committed and kept", e.Batches, e.Files)
+	}
+	if e.Phase == "resolve" {
+		kept += "; relations are resolved by the next run"
+	}
+	return "interrupted: " + kept
+}
+
+func (e *InterruptedError) Unwrap() error { return e.Cause }
+
+// Run indexes opt.Root incrementally. When ctx ends, the error is an
+// *InterruptedError (matching ctx's error) saying what was kept.
+func Run(ctx context.Context, opt Options) (sum *Summary, err error) {
 	start := time.Now()
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -112,12 +144,38 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 		opt.Threads = Threads()
 	}
 	model := opt.Embedder.ModelID()
-	sum := &Summary{Root: opt.Root, DB: opt.DB.Path(), Model: model}
+	sum = &Summary{Root: opt.Root, DB: opt.DB.Path(), Model: model}
 	progress := func(p Progress) {
 		if opt.Progress != nil {
 			opt.Progress(p)
 		}
 	}
+	// One writer per project: wait for another run (a CLI index, a
+	// watcher, an MCP server's background pass) to finish first.
+	lock, err := opt.DB.LockWriter(ctx, opt.Root, func(h store.Holder) {
+		progress(Progress{Phase: "wait", Holder: h.String()})
+		if opt.OnWait != nil {
+			opt.OnWait(h)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Release()
+	var w *writer
+	phase := "index"
+	defer func() {
+		if err != nil && ctx.Err() != nil {
+			ie := &InterruptedError{Phase: phase, Cause: ctx.Err()}
+			if w != nil {
+				w.mu.Lock()
+				ie.Batches, ie.Files = w.batches, w.sum.Changed
+				w.mu.Unlock()
+			}
+			opt.Logger.Debug("index interrupted", "err", err)
+			err = ie
+		}
+	}()
 	progress(Progress{Phase: "scan"})
 
 	if opt.Rebuild {
@@ -148,13 +206,17 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 		return nil, err
 	}
 	fullResolve := proj.Dirty || len(fps) == 0
+	dims, err := opt.DB.ModelDims(ctx, model)
+	if err != nil {
+		return nil, err
+	}
 
 	var jobs []job
 	present := make(map[string]bool, len(sc.Files))
 	for _, f := range sc.Files {
 		present[f.Path] = true
 		fp, ok := fps[f.Path]
-		if ok && fp.Size == f.Size && fp.MTime == f.ModTime && fp.Model == model && fp.Parser == lang.Version {
+		if ok && Fresh(fp, f, model) {
 			sum.Unchanged++
 			continue
 		}
@@ -172,7 +234,7 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 		}
 	}
 
-	w := &writer{opt: opt, ctx: ctx, proj: proj, model: model, sum: sum, progress: progress, total: len(jobs)}
+	w = &writer{opt: opt, ctx: ctx, proj: proj, model: model, dims: dims, sum: sum, progress: progress, total: len(jobs)}
 	if err := w.process(jobs); err != nil {
 		return sum, err
 	}
@@ -182,24 +244,18 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 		if err != nil {
 			return sum, err
 		}
+		w.batches++
 		w.names = append(w.names, res.Names...)
 		sum.Removed = len(all)
 	}
 
+	phase = "resolve"
 	progress(Progress{Phase: "resolve", Done: w.done, Total: len(jobs), Chunks: sum.Chunks})
 	if fullResolve || len(w.fileIDs) > 0 || len(w.names) > 0 {
-		var fileIDs []int64
-		var names []string
-		if !fullResolve {
-			fileIDs, names = w.fileIDs, w.names
-			if fileIDs == nil {
-				fileIDs = []int64{}
-			}
-			if names == nil {
-				names = []string{}
-			}
-		}
-		n, err := Resolve(ctx, opt.DB, proj.ID, fileIDs, names)
+		// Resolution is recomputed for the whole project: an edge's target
+		// depends on type facts of other files, and the result must not
+		// depend on which files changed or in which order.
+		n, err := Resolve(ctx, opt.DB, proj.ID, opt.Root)
 		if err != nil {
 			return sum, err
 		}
@@ -219,16 +275,21 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 
 // writer owns the collector side of a run: batching, embedding, writing.
 type writer struct {
-	opt      Options
-	ctx      context.Context
-	proj     *store.Project
-	model    string
-	sum      *Summary
-	progress func(Progress)
-	total    int
-	done     int
+	opt   Options
+	ctx   context.Context
+	proj  *store.Project
+	model string
+	dims  int // the model's vector size: recorded, or learned from this run's first vectors
+	// unavailable is set once the embedding service failed to answer:
+	// later batches do not call it again.
+	unavailable error
+	sum         *Summary
+	progress    func(Progress)
+	total       int
+	done        int
 
-	mu          sync.Mutex // guards sum, fileIDs and names (collector and writer goroutines)
+	mu          sync.Mutex // guards sum, batches, fileIDs and names (collector and writer goroutines)
+	batches     int        // write transactions committed
 	fileIDs     []int64
 	names       []string
 	removeLater []string
@@ -369,7 +430,7 @@ func work(j job, model string) outcome {
 	res := lang.Parse(j.file.Path, j.file.Lang, src)
 	rec := &store.FileRecord{
 		Path: j.file.Path, Lang: j.file.Lang, Size: j.file.Size, MTime: j.file.ModTime,
-		SHA256: hash, Parser: lang.Version, Fallback: res.Fallback, Relations: res.Relations,
+		SHA256: hash, Parser: lang.Version, Fallback: res.Fallback, Relations: res.Relations, Facts: res.Facts,
 		Chunks: make([]store.ChunkRecord, len(res.Chunks)),
 	}
 	ftsPath := query.IndexText(j.file.Path)
@@ -385,4 +446,13 @@ func work(j job, model string) outcome {
 	}
 	o.record = rec
 	return o
+}
+
+// Fresh reports whether a file's stored fingerprint still describes the file
+// on disk for the given embedding model: same size and modification time,
+// same model, same chunker version. It is the one staleness predicate: a run
+// skips fresh files without reading them, and status counts the others as
+// changed.
+func Fresh(fp store.Fingerprint, f scan.File, model string) bool {
+	return fp.Size == f.Size && fp.MTime == f.ModTime && fp.Model == model && fp.Parser == lang.Version
 }

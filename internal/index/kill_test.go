@@ -1,89 +1,145 @@
 package index
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
-	"time"
 
 	"codectx/internal/store"
 )
 
-// TestKillChildMidRun starts a child process that indexes a repository with a
-// slow embedder, kills it with SIGKILL once some batches are committed, then
-// checks that the database is consistent and that the next run finishes the job.
+// killTree is a Go module of 600 files in 20 packages: each file calls a
+// function of its own package and a method of a type declared in the next
+// package, so relations cross files and packages.
+func killTree() map[string]string {
+	files := map[string]string{"go.mod": "module example.com/kill\n\ngo 1.22\n"}
+	const n = 600
+	for i := range n {
+		pkg, next := i%20, (i+1)%20
+		files[fmt.Sprintf("pkg%02d/f%03d.go", pkg, i)] = fmt.Sprintf(`package pkg%02d
+
+import other "example.com/kill/pkg%02d"
+
+// F%d does thing %d.
+func F%d() int { return G%d() }
+
+func G%d() int { return %d }
+
+type T%d struct{ o *other.T%d }
+
+func NewT%d() *T%d { return &T%d{} }
+
+func (t *T%d) M() int { return t.o.M() + NewT%d().N() }
+
+func (t *T%d) N() int { return %d }
+`, pkg, next, i, i, i, i, i, i, i, (i+1)%n, i, i, i, i, i, i, i)
+	}
+	return files
+}
+
+// TestKillChildMidRun kills (SIGKILL) a child process that indexes a
+// repository at several points: after the first, third and fifth committed
+// batch, and during relation resolution (after the edges are computed,
+// before they are written), and once more during the resolution of the run
+// that recovers from a kill. After each kill the database must be
+// consistent and the next run must end with the same files, chunks and
+// relations as a clean index of the tree.
 func TestKillChildMidRun(t *testing.T) {
 	if os.Getenv("CODECTX_KILL_CHILD") != "" {
 		t.Skip("child mode")
 	}
-	root := t.TempDir()
-	files := map[string]string{}
-	const n = 600
-	for i := range n {
-		files[fmt.Sprintf("pkg%02d/f%03d.go", i%20, i)] = fmt.Sprintf("package p\n\n// F%d does thing %d.\nfunc F%d() int { return G%d() }\n\nfunc G%d() int { return %d }\n", i, i, i, i, i, i)
-	}
-	writeFiles(t, root, files)
-	dbPath := filepath.Join(t.TempDir(), "index.db")
+	tree := killTree()
+	wantFiles, wantChunks, wantRels := cleanSets(t, tree)
 
+	survived := 0
+	points := [][]string{{"batch:1"}, {"batch:3"}, {"batch:5"}, {"resolve:1"}, {"batch:2", "resolve:1"}}
+	for _, seq := range points {
+		name := strings.Join(seq, "+")
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			writeFiles(t, root, tree)
+			dbPath := filepath.Join(t.TempDir(), "index.db")
+			for _, at := range seq {
+				killChildAt(t, root, dbPath, at)
+				db, err := store.Open(context.Background(), dbPath, store.Options{})
+				if err != nil {
+					t.Fatalf("reopen after kill at %s: %v", at, err)
+				}
+				assertConsistent(t, db)
+				p, err := db.Project(context.Background(), root)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !p.Dirty {
+					t.Errorf("kill at %s: an interrupted run must leave the project marked dirty", at)
+				}
+				db.Close()
+			}
+			db, err := store.Open(context.Background(), dbPath, store.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			run(t, db, root, &fakeEmbedder{model: "fake:a"})
+			assertConsistent(t, db)
+			if p, _ := db.Project(context.Background(), root); p.Dirty {
+				t.Error("project still dirty after a complete run")
+			}
+			before := t.Failed()
+			diffSets(t, "file", fileSet(t, db), wantFiles)
+			diffSets(t, "chunk", chunkSet(t, db), wantChunks)
+			diffSets(t, "relation", relationSet(t, db), wantRels)
+			if !t.Failed() && !before {
+				survived++
+			}
+		})
+	}
+	t.Logf("kill points survived with a clean-index comparison: %d of %d", survived, len(points))
+}
+
+// killChildAt runs the child indexer until it reaches point ("batch:N":
+// after the N-th committed batch, "resolve:N": the N-th resolution has
+// computed its edges), where it stops and waits to be killed.
+func killChildAt(t *testing.T, root, dbPath, point string) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestKillChildHelper$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "CODECTX_KILL_CHILD=1", "CODECTX_KILL_ROOT="+root, "CODECTX_KILL_DB="+dbPath)
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	cmd.Env = append(os.Environ(), "CODECTX_KILL_CHILD=1", "CODECTX_KILL_ROOT="+root, "CODECTX_KILL_DB="+dbPath, "CODECTX_KILL_AT="+point)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// Wait until at least one batch is committed, then kill.
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatal("child committed nothing within 60s")
-		}
-		if c := committedFiles(dbPath); c > 0 && c < n {
+	reached := false
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		if sc.Text() == "REACHED "+point {
+			reached = true
 			break
-		} else if c >= n {
-			t.Skip("child finished before it could be killed")
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
+	io.Copy(io.Discard, out)
 	cmd.Wait()
-
-	db, err := store.Open(context.Background(), dbPath, store.Options{})
-	if err != nil {
-		t.Fatalf("reopen after kill: %v", err)
-	}
-	defer db.Close()
-	assertConsistent(t, db)
-	p, err := db.Project(context.Background(), root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !p.Dirty {
-		t.Error("an interrupted run must leave the project marked dirty")
-	}
-	before := committedFiles(dbPath)
-
-	s := run(t, db, root, &fakeEmbedder{model: "fake:a"})
-	if s.Unchanged != before || s.Changed != n-before {
-		t.Fatalf("next run: %+v (had %d committed)", s, before)
-	}
-	assertConsistent(t, db)
-	if p, _ := db.Project(context.Background(), root); p.Dirty {
-		t.Error("project still dirty after a complete run")
-	}
-	var unresolved int
-	db.SQL().QueryRow("SELECT count(*) FROM relations WHERE kind = 'calls' AND dst_chunk IS NULL").Scan(&unresolved)
-	if unresolved != 0 {
-		t.Errorf("%d calls left unresolved after recovery", unresolved)
+	if !reached {
+		t.Fatalf("child finished without reaching %s", point)
 	}
 }
 
-// TestKillChildHelper is the child side of TestKillChildMidRun.
+// TestKillChildHelper is the child side of TestKillChildMidRun: it indexes
+// and, at the point named by CODECTX_KILL_AT, prints "REACHED point" and
+// blocks until it is killed.
 func TestKillChildHelper(t *testing.T) {
 	if os.Getenv("CODECTX_KILL_CHILD") == "" {
 		t.Skip("only runs as the child of TestKillChildMidRun")
@@ -92,20 +148,20 @@ func TestKillChildHelper(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	emb := &fakeEmbedder{model: "fake:a", delay: 20 * time.Millisecond}
-	Run(context.Background(), Options{Root: os.Getenv("CODECTX_KILL_ROOT"), DB: db, Embedder: emb, Threads: 2})
-}
-
-func committedFiles(dbPath string) int {
-	if _, err := os.Stat(dbPath); err != nil {
-		return 0
+	at := os.Getenv("CODECTX_KILL_AT")
+	what, nStr, _ := strings.Cut(at, ":")
+	want, _ := strconv.Atoi(nStr)
+	seen := 0
+	crashHook = func(point string) {
+		if point != what {
+			return
+		}
+		seen++
+		if seen == want {
+			fmt.Println("REACHED " + at)
+			os.Stdout.Sync()
+			select {} // wait for SIGKILL
+		}
 	}
-	db, err := store.Open(context.Background(), dbPath, store.Options{ReadOnly: true, BusyTimeoutMS: 200})
-	if err != nil {
-		return 0
-	}
-	defer db.Close()
-	var c int
-	db.SQL().QueryRow("SELECT count(*) FROM files").Scan(&c)
-	return c
+	Run(context.Background(), Options{Root: os.Getenv("CODECTX_KILL_ROOT"), DB: db, Embedder: &fakeEmbedder{model: "fake:a"}, Threads: 2})
 }

@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"path"
+	"strconv"
 	"strings"
 
 	"codectx/internal/store"
@@ -11,16 +12,55 @@ import (
 // selfQualifiers name the current object or class in the supported languages.
 var selfQualifiers = map[string]bool{"": true, "this": true, "self": true, "cls": true, "super": true, "$this": true, "static": true, "parent": true, "Self": true}
 
-// Resolve links relation targets to chunks where the code allows it: the same
-// type first, then the same file, then the same package directory, then types
-// imported by the file, then a name defined exactly once in the project. A
-// tier with several candidates (other than overloads in the same type) is
-// ambiguous and leaves the edge unresolved. With fileIDs and names nil every
-// edge of the project is resolved; otherwise only edges from those files or
-// aiming at those names. It returns how many edges changed.
-func Resolve(ctx context.Context, db *store.DB, projectID int64, fileIDs []int64, names []string) (int, error) {
-	edges, err := db.EdgesToResolve(ctx, projectID, fileIDs, names)
-	if err != nil || len(edges) == 0 {
+// bareCallsAreFree lists languages where an unqualified call can only mean a
+// free function or a constructor, never a method of the enclosing class.
+var bareCallsAreFree = map[string]bool{"python": true, "javascript": true, "typescript": true, "tsx": true, "go": true, "rust": true, "php": true}
+
+// crashHook, set only by the crash tests of this package, is called where
+// they stop a run: "batch" after each committed batch, "resolve" after
+// resolution computed the edges and before it writes them.
+var crashHook func(point string)
+
+// builtinMethods are methods of a language's builtin types (Python dict,
+// list, str, set, bytes; JavaScript Array, String, Map, Promise): a call of
+// one on a value of unknown type is taken as the builtin's.
+var builtinMethods = map[string]map[string]bool{
+	"python": wordSet(`append clear copy count extend index insert pop remove reverse sort get items keys values update
+		setdefault popitem fromkeys add discard difference intersection union issubset issuperset symmetric_difference
+		capitalize casefold center encode decode endswith expandtabs find format format_map isalnum isalpha isascii
+		isdecimal isdigit isidentifier islower isnumeric isprintable isspace istitle isupper join ljust lower lstrip
+		partition removeprefix removesuffix replace rfind rindex rjust rpartition rsplit rstrip split splitlines
+		startswith strip swapcase title translate upper zfill hex`),
+	"javascript": jsBuiltinMethods, "typescript": jsBuiltinMethods, "tsx": jsBuiltinMethods,
+}
+
+var jsBuiltinMethods = wordSet(`push pop shift unshift slice splice concat join reverse sort indexOf lastIndexOf includes
+	find findIndex filter map forEach reduce reduceRight some every flat flatMap fill keys values entries at
+	charAt charCodeAt codePointAt endsWith startsWith padEnd padStart repeat replace replaceAll split substring
+	toLowerCase toUpperCase trim trimStart trimEnd match matchAll then catch finally get set has delete clear
+	toString toFixed hasOwnProperty`)
+
+func wordSet(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
+// Resolve links every relation of a project to its target chunk and records
+// how the target was found (store.ResExact … store.ResUnresolved). It is a
+// pure function of the indexed tree: every edge is recomputed from the
+// project's chunks, imports and type facts, whatever was resolved before and
+// whatever order the files were written in, so incremental runs, renames
+// and interrupted runs end with the same edges as a clean index. Derived
+// edges (Go implements by method sets, dispatch through interfaces) are
+// recomputed too. root is the project directory (Go module paths are read
+// from the go.mod files above its packages). It returns how many edges
+// changed.
+func Resolve(ctx context.Context, db *store.DB, projectID int64, root string) (int, error) {
+	edges, err := db.EdgesToResolve(ctx, projectID, nil, nil)
+	if err != nil {
 		return 0, err
 	}
 	syms, err := db.Symbols(ctx, projectID)
@@ -31,43 +71,87 @@ func Resolve(ctx context.Context, db *store.DB, projectID int64, fileIDs []int64
 	if err != nil {
 		return 0, err
 	}
-	r := newResolver(syms, imports)
-	updates := map[int64]int64{}
-	for _, e := range edges {
-		if err := ctx.Err(); err != nil {
-			return 0, err
+	facts, err := db.TypeFacts(ctx, projectID)
+	if err != nil {
+		return 0, err
+	}
+	files, err := db.FilePathsOf(ctx, projectID)
+	if err != nil {
+		return 0, err
+	}
+	r := newResolver(syms, imports, files)
+	r.goInit(root, facts)
+	var updates []store.EdgeResolution
+	var derived []store.DerivedRelation
+	for i, e := range edges {
+		if i%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
 		}
-		dst := r.resolve(e)
-		if dst != e.DstChunk {
-			updates[e.ID] = dst
+		out := r.resolve(e)
+		if out.dst != e.DstChunk || out.res != e.Resolution || out.detail != e.Detail {
+			updates = append(updates, store.EdgeResolution{ID: e.ID, DstChunk: out.dst, Resolution: out.res, Detail: out.detail})
+		}
+		for _, d := range out.dispatch {
+			s := &r.syms[d]
+			derived = append(derived, store.DerivedRelation{FileID: e.FileID, Kind: "dispatch", SrcChunk: e.SrcChunk, SrcSymbol: e.SrcSymbol,
+				Target: s.Symbol, Line: e.Line, DstChunk: s.ID, Resolution: store.ResExact, Detail: "dynamic"})
 		}
 	}
-	if err := db.SetTargets(ctx, updates); err != nil {
+	derived = append(derived, r.goImplementsEdges()...)
+	if crashHook != nil {
+		crashHook("resolve")
+	}
+	if err := db.ApplyResolution(ctx, projectID, updates, derived); err != nil {
 		return 0, err
 	}
 	return len(updates), nil
 }
 
+// edgeOut is the resolution of one edge.
+type edgeOut struct {
+	dst      int64
+	res      string
+	detail   string
+	dispatch []int // symbol indexes of the implementations of an interface method
+}
+
+func exact(id int64) edgeOut        { return edgeOut{dst: id, res: store.ResExact} }
+func inferred(id int64) edgeOut     { return edgeOut{dst: id, res: store.ResInferred} }
+func external(pkg string) edgeOut   { return edgeOut{res: store.ResExternal, detail: pkg} }
+func unresolved(why string) edgeOut { return edgeOut{res: store.ResUnresolved, detail: why} }
+func ambiguous(n int) edgeOut {
+	return edgeOut{res: store.ResName, detail: strconv.Itoa(n) + " candidates"}
+}
+func (o edgeOut) resolved() bool        { return o.dst != 0 }
+func (o edgeOut) with(d string) edgeOut { o.detail = d; return o }
+
 type resolver struct {
-	syms     []store.SymbolRow
+	syms     []store.SymbolRow // in (path, start line, id) order
 	byID     map[int64]int
 	byShort  map[string][]int
 	bySymbol map[string][]int
 	fileDir  map[int64]string
+	fileLang map[int64]string
 	imports  map[int64]map[string]bool // file → last segments of its imports
+	g        *goResolver
 }
 
-func newResolver(syms []store.SymbolRow, imports map[int64][]string) *resolver {
+func newResolver(syms []store.SymbolRow, imports map[int64][]string, files map[int64]string) *resolver {
 	r := &resolver{
 		syms: syms, byID: make(map[int64]int, len(syms)),
 		byShort: map[string][]int{}, bySymbol: map[string][]int{},
-		fileDir: map[int64]string{}, imports: map[int64]map[string]bool{},
+		fileDir: map[int64]string{}, fileLang: map[int64]string{}, imports: map[int64]map[string]bool{},
+	}
+	for id, p := range files {
+		r.fileDir[id] = path.Dir(p)
 	}
 	for i, s := range syms {
 		r.byID[s.ID] = i
 		r.byShort[s.Short] = append(r.byShort[s.Short], i)
 		r.bySymbol[s.Symbol] = append(r.bySymbol[s.Symbol], i)
-		r.fileDir[s.FileID] = path.Dir(s.Path)
+		r.fileLang[s.FileID] = s.Lang
 	}
 	for fid, list := range imports {
 		set := map[string]bool{}
@@ -86,7 +170,12 @@ func newResolver(syms []store.SymbolRow, imports map[int64][]string) *resolver {
 	return r
 }
 
-func (r *resolver) resolve(e store.EdgeRow) int64 {
+func (r *resolver) resolve(e store.EdgeRow) edgeOut {
+	if r.fileLang[e.FileID] == "go" || (r.fileLang[e.FileID] == "" && r.g.goFile(e.FileID)) {
+		if o, ok := r.goResolve(e); ok {
+			return o
+		}
+	}
 	switch e.Kind {
 	case "contains":
 		// The member in the same file; among overloads, the one whose lines
@@ -98,22 +187,33 @@ func (r *resolver) resolve(e store.EdgeRow) int64 {
 				continue
 			}
 			if e.Line >= s.StartLine && e.Line <= s.EndLine {
-				return s.ID
+				return exact(s.ID)
 			}
 			if first == 0 {
 				first = s.ID
 			}
 		}
-		return first
+		if first == 0 {
+			return unresolved("")
+		}
+		return exact(first)
 	case "extends", "implements":
 		return r.pick(e, func(s *store.SymbolRow) bool { return s.Kind == "type" }, false)
 	case "calls":
 		return r.pick(e, func(s *store.SymbolRow) bool { return s.Kind != "file" }, true)
 	}
-	return 0
+	return unresolved("")
 }
 
-func (r *resolver) pick(e store.EdgeRow, ok func(*store.SymbolRow) bool, call bool) int64 {
+// pick resolves a call or a type reference by name through rules tried in
+// order: the type a qualifier names, the caller's own type (a self
+// qualifier), the same file, the same package directory, the modules the
+// file imports, a name defined once in the project. The first rule with
+// candidates decides: one candidate (or overloads of one type) resolves it,
+// several leave it at ResName. A qualifier that is neither a self word, a
+// project type nor an imported module is a value of unknown type: the call
+// stays unresolved rather than being guessed by name.
+func (r *resolver) pick(e store.EdgeRow, ok func(*store.SymbolRow) bool, call bool) edgeOut {
 	short := store.ShortName(e.Target)
 	var cands []int
 	for _, i := range r.byShort[short] {
@@ -121,63 +221,148 @@ func (r *resolver) pick(e store.EdgeRow, ok func(*store.SymbolRow) bool, call bo
 			cands = append(cands, i)
 		}
 	}
-	if len(cands) == 0 {
-		return 0
-	}
+	var src *store.SymbolRow
 	srcContainer := ""
 	if si, found := r.byID[e.SrcChunk]; found {
-		s := &r.syms[si]
-		srcContainer = s.Container
-		if s.Kind == "type" {
-			srcContainer = s.Symbol
+		src = &r.syms[si]
+		srcContainer = src.Container
+		if src.Kind == "type" {
+			srcContainer = src.Symbol
 		}
 	}
-	tier := func(match func(*store.SymbolRow) bool, firstWins bool) (int64, bool) {
+	lang := r.fileLang[e.FileID]
+	dir := r.fileDir[e.FileID]
+	imps := r.imports[e.FileID]
+	if call && src != nil {
+		// never the calling function itself by name coincidence: a
+		// recursive call is an unqualified or self call in its own type
+		kept := cands[:0:0]
+		for _, i := range cands {
+			if r.syms[i].ID == src.ID && !selfQualifiers[e.Qualifier] {
+				continue
+			}
+			kept = append(kept, i)
+		}
+		cands = kept
+	}
+	if len(cands) == 0 {
+		if call && e.Qualifier != "" && !selfQualifiers[e.Qualifier] && imps[e.Qualifier] {
+			return external(e.Qualifier)
+		}
+		return unresolved("")
+	}
+	// A name the language's scoping rules bind (a type reference, a bare
+	// call, a member of the caller's own type) resolved by one candidate of
+	// a scope rule is exact; a member call on a value of unknown type that
+	// only the name connects is inferred.
+	scoped := !call || e.Qualifier == "" && e.Recv == "" || selfQualifiers[e.Qualifier] && e.Recv == ""
+	tier := func(rule string, match func(*store.SymbolRow) bool, sameType bool) (edgeOut, bool) {
 		var found []int
 		for _, i := range cands {
 			if match(&r.syms[i]) {
 				found = append(found, i)
 			}
 		}
+		mk := inferred
+		if scoped && rule != "unique name" {
+			mk = exact
+		}
 		switch {
-		case len(found) == 1 || (len(found) > 1 && firstWins):
-			return r.syms[found[0]].ID, true
+		case len(found) == 1:
+			return mk(r.syms[found[0]].ID).with(rule), true
+		case len(found) > 1 && sameType:
+			// overloads of one type: the first in source order
+			return mk(r.syms[found[0]].ID).with(rule), true
 		case len(found) > 1:
-			return 0, true // ambiguous: stop here
+			return ambiguous(len(found)), true
 		}
-		return 0, false
+		return edgeOut{}, false
 	}
+	sameUnit := func(s *store.SymbolRow) bool { return s.FileID == e.FileID || path.Dir(s.Path) == dir }
 	if call {
-		// A qualifier that names a type: that type's member.
-		if !selfQualifiers[e.Qualifier] {
-			if id, done := tier(func(s *store.SymbolRow) bool {
-				return s.Container != "" && (s.Container == e.Qualifier || store.ShortName(s.Container) == e.Qualifier)
+		q := e.Qualifier
+		if q == "" && e.Recv == "?" {
+			q = "?" // a receiver expression of unknown type
+		}
+		switch {
+		case !selfQualifiers[q]:
+			// A qualifier that names a type: that type's member.
+			if o, done := tier("qualifier type", func(s *store.SymbolRow) bool {
+				return s.Container != "" && (s.Container == q || store.ShortName(s.Container) == q) && sameContainer(r, s, q, sameUnit, imps)
 			}, true); done {
-				return id
+				return o
+			}
+			// A qualifier that names an imported module: its members.
+			if imps[q] {
+				if o, done := tier("imported module", func(s *store.SymbolRow) bool {
+					return s.Container == "" && (path.Base(strings.TrimSuffix(s.Path, path.Ext(s.Path))) == q || path.Base(path.Dir(s.Path)) == q)
+				}, false); done {
+					return o
+				}
+				return external(q)
+			}
+			// A value of unknown type. Methods of the language's builtin
+			// types are never project methods; otherwise only the rules
+			// below (same file, package, imports, unique name) may
+			// decide, and several candidates stay at ResName.
+			if builtinMethods[lang][e.Target] {
+				return external("builtin")
+			}
+		case q == "" && bareCallsAreFree[lang]:
+			cands = filter(cands, func(i int) bool { s := &r.syms[i]; return s.Container == "" || s.Kind == "type" })
+		case q != "" && srcContainer != "":
+			// self/this: the caller's own type (same file or package)
+			if o, done := tier("own type", func(s *store.SymbolRow) bool { return s.Container == srcContainer && sameUnit(s) }, true); done {
+				return o
+			}
+			if q == "self" || q == "this" || q == "cls" || q == "$this" {
+				// inherited or dynamic: the name alone does not tell
+				return unresolved("member not in own type")
 			}
 		}
-		if srcContainer != "" {
-			if id, done := tier(func(s *store.SymbolRow) bool { return s.Container == srcContainer }, true); done && id != 0 {
-				return id
+		if q == "" && srcContainer != "" && !bareCallsAreFree[lang] {
+			if o, done := tier("own type", func(s *store.SymbolRow) bool { return s.Container == srcContainer && sameUnit(s) }, true); done {
+				return o
 			}
 		}
+		if len(cands) == 0 {
+			return unresolved("")
+		}
 	}
-	if id, done := tier(func(s *store.SymbolRow) bool { return s.FileID == e.FileID }, false); done {
-		return id
+	if o, done := tier("same file", func(s *store.SymbolRow) bool { return s.FileID == e.FileID }, false); done {
+		return o
 	}
-	dir := r.fileDir[e.FileID]
-	if id, done := tier(func(s *store.SymbolRow) bool { return path.Dir(s.Path) == dir }, false); done {
-		return id
+	if o, done := tier("same package", func(s *store.SymbolRow) bool { return path.Dir(s.Path) == dir }, false); done {
+		return o
 	}
-	if imps := r.imports[e.FileID]; len(imps) > 0 {
-		if id, done := tier(func(s *store.SymbolRow) bool {
+	if len(imps) > 0 {
+		if o, done := tier("imported", func(s *store.SymbolRow) bool {
 			return imps[store.ShortName(s.Container)] || imps[path.Base(path.Dir(s.Path))] || (s.Kind == "type" && imps[s.Short])
 		}, false); done {
-			return id
+			return o
 		}
 	}
 	if len(cands) == 1 {
-		return r.syms[cands[0]].ID
+		return inferred(r.syms[cands[0]].ID).with("unique name")
 	}
-	return 0
+	return ambiguous(len(cands))
+}
+
+// sameContainer reports whether s's container, named q, is one the file can
+// see: in the same file or package, or in a file it imports.
+func sameContainer(r *resolver, s *store.SymbolRow, q string, sameUnit func(*store.SymbolRow) bool, imps map[string]bool) bool {
+	if sameUnit(s) {
+		return true
+	}
+	return imps[q] || imps[path.Base(strings.TrimSuffix(s.Path, path.Ext(s.Path)))] || imps[path.Base(path.Dir(s.Path))] || len(r.byShort[q]) <= 1
+}
+
+func filter(list []int, keep func(int) bool) []int {
+	out := list[:0:0]
+	for _, i := range list {
+		if keep(i) {
+			out = append(out, i)
+		}
+	}
+	return out
 }

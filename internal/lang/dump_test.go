@@ -71,6 +71,9 @@ func TestDumpParse(t *testing.T) {
 		}
 	}
 	for _, r := range res.Relations {
-		fmt.Printf("%-10s %q -> %q q=%q L%d\n", r.Kind, r.Source, r.Target, r.Qualifier, r.Line)
+		fmt.Printf("%-10s %q -> %q q=%q recv=%q L%d\n", r.Kind, r.Source, r.Target, r.Qualifier, r.Recv, r.Line)
+	}
+	for _, f := range res.Facts {
+		fmt.Printf("fact %-8s %q.%q type=%q sig=%q\n", f.Kind, f.Owner, f.Name, f.Type, f.Sig)
 	}
 }

@@ -80,6 +80,8 @@ type spec struct {
 	// builtins are names an unqualified call cannot mean in the project
 	// (len, make, print, type conversions …): such calls are not recorded.
 	builtins map[string]bool
+	// prepare runs once before the walk (imports, type facts).
+	prepare func(x *extractor)
 }
 
 // scope is the walker's view of where a node is.
@@ -89,8 +91,6 @@ type scope struct {
 	fn        string   // innermost enclosing function/method chunk symbol
 	rels      typeRels // what the enclosing type extends/implements
 }
-
-type callKey struct{ source, target, qual string }
 
 // typeRels remembers what a type extends/implements (for its methods).
 type typeRels struct{ extends, implements []string }
@@ -102,7 +102,8 @@ type extractor struct {
 	path    string
 	chunks  []Chunk
 	rels    []Relation
-	calls   map[callKey]struct{}
+	facts   []Fact
+	gx      *goCtx // Go type context (imports, locals of the current function)
 	imports map[string]struct{}
 	claimed map[int32]bool
 	types   map[string]typeRels
@@ -112,10 +113,12 @@ type extractor struct {
 
 // run walks the tree and fills x.chunks (in source order) and x.rels.
 func (x *extractor) run() {
-	x.calls = map[callKey]struct{}{}
 	x.imports = map[string]struct{}{}
 	x.claimed = map[int32]bool{}
 	x.types = map[string]typeRels{}
+	if x.sp.prepare != nil {
+		x.sp.prepare(x)
+	}
 	x.walk(0, scope{})
 	x.fileChunks()
 	for k := range x.chunks {
@@ -267,17 +270,18 @@ func (x *extractor) doFunc(i int32, d funcDecl, sc scope) {
 	}
 }
 
-// addCall records a call from the function fn (ignored at top level).
+// addCall records a call from the function fn (ignored at top level). Every
+// call site is a relation, with its line.
 func (x *extractor) addCall(fn, target, qual string, line int) {
-	if fn == "" || target == "" || (qual == "" && x.sp.builtins[target]) {
+	x.addCallRecv(fn, target, qual, "", line)
+}
+
+// addCallRecv is addCall with what is known of the receiver (Relation.Recv).
+func (x *extractor) addCallRecv(fn, target, qual, recv string, line int) {
+	if fn == "" || target == "" || (qual == "" && recv == "" && x.sp.builtins[target]) {
 		return
 	}
-	k := callKey{fn, target, qual}
-	if _, dup := x.calls[k]; dup {
-		return
-	}
-	x.calls[k] = struct{}{}
-	x.rels = append(x.rels, Relation{Kind: RelCalls, Source: fn, Target: target, Qualifier: qual, Line: line})
+	x.rels = append(x.rels, Relation{Kind: RelCalls, Source: fn, Target: target, Qualifier: qual, Recv: recv, Line: line})
 }
 
 // addImport records an import of the file unless it is standard library.

@@ -18,6 +18,7 @@ var goSpec = &spec{
 	builtins: wordSet(`append cap clear close complex copy delete imag len make max min new panic print println real recover
 		any bool byte comparable complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune string
 		uint uint8 uint16 uint32 uint64 uintptr`),
+	prepare:  goPrepare,
 	typeDecl: goType,
 	funcDecl: goFunc,
 	call:     goCall,
@@ -87,6 +88,7 @@ func goType(x *extractor, i int32) (typeDecl, bool) {
 func goFunc(x *extractor, i int32) (funcDecl, bool) {
 	t := x.t
 	d := funcDecl{name: t.text(t.field(i, "name")), params: t.text(t.field(i, "parameters"))}
+	x.goFuncLocals(i)
 	if r := t.field(i, "receiver"); r >= 0 {
 		if pd := t.childKind(r, "parameter_declaration"); pd >= 0 {
 			d.container = simpleName(t.text(t.field(pd, "type")))
@@ -98,6 +100,7 @@ func goFunc(x *extractor, i int32) (funcDecl, bool) {
 
 func goCall(x *extractor, i int32, fn string) {
 	t := x.t
+	g := x.gx
 	f := t.field(i, "function")
 	for f >= 0 && t.kind(f) == "parenthesized_expression" {
 		f = t.first(f)
@@ -110,16 +113,39 @@ func goCall(x *extractor, i int32, fn string) {
 	}
 	switch t.kind(f) {
 	case "identifier":
-		x.addCall(fn, t.text(f), "", t.line(i))
-	case "selector_expression":
-		q := ""
-		if op := t.field(f, "operand"); op >= 0 && t.kind(op) == "identifier" {
-			q = t.text(op)
+		name := t.text(f)
+		if _, local := g.local(name, t.nodes[f].start); local {
+			x.addCallRecv(fn, name, "", "?local", t.line(i))
+			return
 		}
-		x.addCall(fn, t.text(t.field(f, "field")), q, t.line(i))
+		x.addCall(fn, name, "", t.line(i))
+	case "selector_expression":
+		q, recv := "", ""
+		op := t.field(f, "operand")
+		if t.kind(op) == "identifier" {
+			q = t.text(op)
+			if _, local := g.local(q, t.nodes[op].start); !local {
+				if p, ok := g.imports[q]; ok {
+					recv = "pkg:" + p
+				}
+			}
+		}
+		if recv == "" {
+			recv = x.goExprType(op)
+			if recv == "" {
+				recv = "?"
+			}
+		}
+		x.addCallRecv(fn, t.text(t.field(f, "field")), q, recv, t.line(i))
 	case "index_expression", "generic_type": // explicit instantiation f[T](x)
 		if op := t.field(f, "operand"); op >= 0 && t.kind(op) == "identifier" {
 			x.addCall(fn, t.text(op), "", t.line(i))
+		} else if op >= 0 && t.kind(op) == "selector_expression" {
+			if o := t.field(op, "operand"); t.kind(o) == "identifier" {
+				if p, ok := g.imports[t.text(o)]; ok {
+					x.addCallRecv(fn, t.text(t.field(op, "field")), t.text(o), "pkg:"+p, t.line(i))
+				}
+			}
 		}
 	}
 }

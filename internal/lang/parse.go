@@ -89,7 +89,7 @@ func Parse(path, language string, src []byte) (res Result) {
 	if cap(x.prevs) > cap(sc.prevs) {
 		sc.prevs = x.prevs
 	}
-	res = Result{Language: language, Chunks: x.chunks, Relations: x.rels}
+	res = Result{Language: language, Chunks: x.chunks, Relations: x.rels, Facts: x.facts}
 	sanitize(&res)
 	return res
 }
@@ -121,6 +121,14 @@ func sanitize(res *Result) {
 		fix(&r.Source)
 		fix(&r.Target)
 		fix(&r.Qualifier)
+		fix(&r.Recv)
+	}
+	for k := range res.Facts {
+		f := &res.Facts[k]
+		fix(&f.Owner)
+		fix(&f.Name)
+		fix(&f.Type)
+		fix(&f.Sig)
 	}
 }
 
@@ -134,6 +142,12 @@ func minified(src []byte) bool {
 	return bytes.Count(src, []byte{'\n'})+1 < len(src)/minifiedLineBytes
 }
 
+// stopAfterHook, when set (by tests), replaces the time budget of large
+// parses: the parse is halted at that progress callback (1 = the first), so
+// a test can halt it at a chosen point, including while tree-sitter balances
+// the finished tree.
+var stopAfterHook atomic.Int64
+
 // parse parses src with a pooled parser; nil when parsing failed or took
 // too long.
 func (g *grammar) parse(src []byte) *sitter.Tree {
@@ -145,23 +159,38 @@ func (g *grammar) parse(src []byte) *sitter.Tree {
 	if len(src) < slowParseBytes {
 		tr = p.Parse(src, nil)
 	} else {
-		budget := time.Duration(len(src)>>20+1) * parseBudgetPerMiB
-		deadline := time.Now().Add(budget)
 		n := len(src)
 		tr = p.ParseWithOptions(func(i int, _ sitter.Point) []byte {
 			if i < n {
 				return src[i:]
 			}
 			return nil
-		}, nil, &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool {
-			return time.Now().After(deadline)
-		}})
+		}, nil, &sitter.ParseOptions{ProgressCallback: budgetStop(n)})
 	}
 	if tr == nil {
-		p.Reset()
+		// A halted parse leaves state in the parser that Reset does not
+		// clear (a parse halted while balancing the tree resumes balancing
+		// a released tree and aborts the process), so it is never reused.
+		p.Close()
+		return nil
 	}
 	g.putParser(p)
 	return tr
+}
+
+// budgetStop returns the progress callback of a parse of n bytes: it halts
+// the parse once the time budget (parseBudgetPerMiB per started MiB) is
+// spent.
+func budgetStop(n int) func(sitter.ParseState) bool {
+	if k := stopAfterHook.Load(); k > 0 {
+		calls := int64(0)
+		return func(sitter.ParseState) bool {
+			calls++
+			return calls >= k
+		}
+	}
+	deadline := time.Now().Add(time.Duration(n>>20+1) * parseBudgetPerMiB)
+	return func(sitter.ParseState) bool { return time.Now().After(deadline) }
 }
 
 // tooBroken is the top-level error rule: a parsed file falls back to text

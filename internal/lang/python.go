@@ -99,11 +99,13 @@ func pyCall(x *extractor, i int32, fn string) {
 		}
 		x.addCall(fn, name, "", t.line(i))
 	case "attribute":
-		q := ""
+		q, recv := "", ""
 		if o := t.field(f, "object"); o >= 0 && t.kind(o) == "identifier" {
 			q = t.text(o)
+		} else {
+			recv = "?" // an expression: its type is not known here
 		}
-		x.addCall(fn, t.text(t.field(f, "attribute")), q, t.line(i))
+		x.addCallRecv(fn, t.text(t.field(f, "attribute")), q, recv, t.line(i))
 	}
 }
 

@@ -24,6 +24,10 @@ const (
 	RelImplements = "implements"
 	RelContains   = "contains"
 	RelCalls      = "calls"
+	// RelDispatch is a call through an interface method to one of its
+	// implementations (dynamic). Never produced by Parse: relation
+	// resolution derives it from a resolved call and the implements edges.
+	RelDispatch = "dispatch"
 )
 
 // Chunk is one retrievable unit of a file.
@@ -50,12 +54,51 @@ type Chunk struct {
 // as written in the code (callee name, type name, module path). Qualifier is
 // the receiver/qualifier expression of a call when it is a plain identifier or
 // a type name ("this", "self", "repo", "UserRepository"), else "".
+//
+// Recv, when not empty, is what the extractor knows about the receiver of a
+// call or the type of an embedded field, in a small language-neutral form
+// that relation resolution evaluates against the project's type facts (see
+// Fact). For Go:
+//
+//	""             bare call: a function (or type conversion) of the package
+//	"pkg:PATH"     call qualified by an imported package (import path PATH)
+//	"?"            receiver of unknown type (a local whose type is not known)
+//	"?local"       call of a local function value
+//	BASE SEG...    space-separated: a type reference or value, then selectors
+//
+// BASE is a type reference ("T" in the file's package, "PATH#T" in an
+// imported package, "!T" a predeclared type, "[]"-prefixed for an element
+// type), "=F" / "=PATH#F" (the first result of function F), or "$V" /
+// "$PATH#V" (package-level variable V). SEG is ".f" (field f), ".m()" (first
+// result of method m) or "[]" (element of a slice, array or map).
 type Relation struct {
 	Kind      string
 	Source    string
 	Target    string
 	Qualifier string
+	Recv      string
 	Line      int
+}
+
+// Fact kinds: declarations relation resolution needs to type receivers.
+const (
+	FactField   = "field"   // Owner struct type has field Name of Type; Sig "embed" when embedded
+	FactResult  = "result"  // function (Owner "") or method of Owner: Name, first result Type, Sig
+	FactIMethod = "imethod" // interface Owner declares method Name with Sig and first result Type
+	FactIEmbed  = "iembed"  // interface Owner embeds interface Type
+	FactVar     = "var"     // package-level variable Name of Type
+)
+
+// Fact is one type fact declared in a file. Type is a type reference in the
+// Recv notation ("T", "PATH#T", "!T", "[]T", or a value form "=F" / "$V"
+// when only the initialiser is known). Sig is a normalised signature
+// "(int,string)(error)" with parameter names dropped.
+type Fact struct {
+	Kind  string
+	Owner string
+	Name  string
+	Type  string
+	Sig   string
 }
 
 // Result is everything extracted from one file.
@@ -63,6 +106,7 @@ type Result struct {
 	Language  string
 	Chunks    []Chunk
 	Relations []Relation
+	Facts     []Fact
 	// Fallback is true when the file was chunked as text (no grammar, parse
 	// failure, or errors at the top level).
 	Fallback bool
@@ -71,7 +115,7 @@ type Result struct {
 // Version names the chunking and relation rules. Bump it whenever Parse
 // produces different chunks or relations for the same input: the index then
 // re-parses files whose content did not change.
-const Version = "2026-11-29.1"
+const Version = "2026-12-01.1"
 
 // MaxEmbedChars bounds the text handed to an embedder.
 const MaxEmbedChars = 2000

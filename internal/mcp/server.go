@@ -127,14 +127,15 @@ func (s *Server) Close() {
 
 // Serve runs the server for p over newline-delimited JSON on in/out (the
 // process's stdin and stdout for `codectx mcp`) until the client disconnects
-// or ctx ends.
+// or ctx ends. A malformed frame is answered with a JSON-RPC error and the
+// session goes on (see FrameTransport).
 func Serve(ctx context.Context, p *codectx.Project, opt Options, in io.ReadCloser, out io.WriteCloser) error {
 	s, err := New(ctx, p, opt)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	return s.Run(ctx, &sdk.IOTransport{Reader: in, Writer: out})
+	return s.Run(ctx, &FrameTransport{In: in, Out: out, Logger: s.log})
 }
 
 func moduleVersion() string {

@@ -79,6 +79,8 @@ type graphIn struct {
 	Name      string `json:"name" jsonschema:"symbol to start from: a type (UserService), a member (UserService.findById), a function name, or a file path"`
 	Direction string `json:"direction,omitempty" jsonschema:"out: what it calls/extends/implements/contains; in: what calls or extends it; both (default)"`
 	Depth     int    `json:"depth,omitempty" jsonschema:"hops to expand (default 1)"`
+	// MinConfidence filters edges by how their target was resolved.
+	MinConfidence string `json:"min_confidence,omitempty" jsonschema:"exact: only edges resolved by type, scope or import; inferred: also one-candidate rules; name: also calls matched only by name; all (default)"`
 }
 
 type statusIn struct{}
@@ -156,9 +158,11 @@ func (s *Server) register() {
 		Name:  ToolGraph,
 		Title: "Call and type graph",
 		Description: "Relations of a symbol from the index: calls, extends, implements, contains and imports, followed depth hops in one or both directions. " +
-			"Use it for who calls X, what X calls, and type hierarchies. An unknown name answers with close matches.",
+			"Use it for who calls X, what X calls, and type hierarchies. Every edge has a resolution (exact, inferred, name, external, unresolved); " +
+			"dispatch edges are calls through an interface to its implementations. An unknown name answers with close matches.",
 		Annotations: ro,
-	}, withEnum[graphIn](map[string][]any{"direction": {codectx.DirectionOut, codectx.DirectionIn, codectx.DirectionBoth}}), s.graph)
+	}, withEnum[graphIn](map[string][]any{"direction": {codectx.DirectionOut, codectx.DirectionIn, codectx.DirectionBoth},
+		"min_confidence": {"exact", "inferred", "name", "all"}}), s.graph)
 	addTool(s, &sdk.Tool{
 		Name:  ToolStatus,
 		Title: "Index status",
@@ -179,7 +183,7 @@ func (s *Server) register() {
 		Description: "Record whether a search_code result answered a query: up promotes it, down demotes it, for that query and queries with the same keywords. " +
 			"Use it after you checked a result with read_file; it never deletes anything.",
 		Annotations: &sdk.ToolAnnotations{OpenWorldHint: new(false)},
-	}, withEnum[rateIn](map[string][]any{"vote": {"up", "down"}}), s.rate)
+	}, withEnum[rateIn](map[string][]any{"vote": {codectx.VoteUp, codectx.VoteDown}}), s.rate)
 	s.registerOrientation(ro)
 }
 
@@ -187,20 +191,15 @@ func (s *Server) rate(ctx context.Context, in rateIn) (answer, error) {
 	if strings.TrimSpace(in.Query) == "" || strings.TrimSpace(in.ResultID) == "" {
 		return answer{}, errors.New("query and result_id are required")
 	}
-	vote := 0
-	switch in.Vote {
-	case "up":
-		vote = 1
-	case "down":
-		vote = -1
-	default:
-		return answer{}, fmt.Errorf("vote must be up or down, got %q", in.Vote)
+	vote, err := codectx.ParseVote(in.Vote)
+	if err != nil {
+		return answer{}, err
 	}
 	j, err := s.p.Feedback(ctx, in.Query, in.ResultID, vote)
 	if err != nil {
 		return answer{}, err
 	}
-	return answer{text: fmt.Sprintf("recorded: %s#%s %s for queries with keywords %q\n", j.Path, j.Symbol, in.Vote, j.QueryKey), data: j}, nil
+	return answer{text: j.Text() + "\n", data: j}, nil
 }
 
 // addTool registers a typed handler that answers with a text rendering and a
@@ -433,11 +432,8 @@ func (s *Server) graph(ctx context.Context, in graphIn) (answer, error) {
 	if name == "" {
 		return answer{}, errors.New("name must not be empty: give a type, method, function or file")
 	}
-	if in.Depth < 0 {
-		return answer{}, fmt.Errorf("depth must be positive, got %d", in.Depth)
-	}
 	f := s.svc.Fresh(ctx, s.opt.FreshWait)
-	res, err := s.p.Graph(ctx, codectx.GraphOptions{Name: name, Direction: in.Direction, Depth: in.Depth})
+	res, err := s.p.Graph(ctx, codectx.GraphOptions{Name: name, Direction: in.Direction, Depth: in.Depth, MinConfidence: in.MinConfidence})
 	if err != nil {
 		if errors.Is(err, codectx.ErrNotIndexed) && f.Indexing {
 			return answer{}, fmt.Errorf("the index is being built (%s); try again shortly, or use grep_code", f.Note)
@@ -507,6 +503,8 @@ func (s *Server) status(ctx context.Context, _ statusIn) (answer, error) {
 	var b strings.Builder
 	b.WriteString(st.Text())
 	switch {
+	case ks.Running && ks.Phase == "wait":
+		fmt.Fprintf(&b, "indexing: waiting for %s, which is writing this project; this pass runs after it\n", ks.WaitingFor)
 	case ks.Running:
 		fmt.Fprintf(&b, "indexing: running, %d%% (%s: %d/%d files, %d chunks)\n", ks.Percent, ks.Phase, ks.Done, ks.Total, ks.Chunks)
 	case ks.LastError != "":

@@ -125,10 +125,16 @@ func dedupStrings(ws []string) []string {
 
 // keysIn scans word left to right and returns the lexicon keys it contains,
 // taking the longest key at each position and skipping past it; positions
-// where no key starts are skipped one character at a time.
+// where no key starts are skipped one character at a time. Single-character
+// keys count only when the whole word is made of keys and single-character
+// stop words (读锁 → 读, 锁; 值时 → 值): inside a word the lexicon does not
+// know (龙头), a lone character is as
+// likely part of an unrelated word as the software term it stands for
+// (头 → header), and one stray English word can decide a ranking.
 func (t table) keysIn(word string) []string {
 	rs := []rune(word)
 	var out []string
+	covered := true
 	for i := 0; i < len(rs); {
 		l := min(t.maxRunes, len(rs)-i)
 		for ; l > 0; l-- {
@@ -137,11 +143,23 @@ func (t table) keysIn(word string) []string {
 			}
 		}
 		if l == 0 {
+			// A particle gse glued on (值时: 值 + 时) does not make the
+			// word unknown.
+			covered = covered && stopZH[string(rs[i])]
 			i++
 			continue
 		}
 		out = append(out, string(rs[i:i+l]))
 		i += l
 	}
-	return out
+	if covered || len(rs) == 1 {
+		return out
+	}
+	kept := out[:0]
+	for _, k := range out {
+		if utf8.RuneCountInString(k) > 1 {
+			kept = append(kept, k)
+		}
+	}
+	return kept
 }

@@ -74,6 +74,17 @@ func TestKeysIn(t *testing.T) {
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("keysIn = %q, want %q", got, want)
 	}
+	// Single-character keys only when the whole word is made of keys.
+	for word, want := range map[string]string{
+		"读锁":   "读,锁", // read + lock: every character is a key
+		"龙头":   "",    // 龙 is no key: 头 (header) would be a stray word
+		"压缩龙头": "压缩",  // the longer key stays
+		"头":    "头",   // a word of one character is itself
+	} {
+		if got := strings.Join(lexicon.keysIn(word), ","); got != want {
+			t.Errorf("keysIn(%q) = %q, want %q", word, got, want)
+		}
+	}
 	for k := range lexicon.m {
 		if utf8.RuneCountInString(k) > lexicon.maxRunes {
 			t.Fatalf("maxRunes %d < len(%q)", lexicon.maxRunes, k)

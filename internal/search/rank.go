@@ -18,6 +18,9 @@ type rankInput struct {
 	semPool int            // the semantic channel's hits are sem[:semPool]
 	// asksTests is set when the query is about tests: no test demotion.
 	asksTests bool
+	// route is what the query asks for (change requests are answered one
+	// entry per file; named symbols, paths and trace frames are direct hits).
+	route route
 }
 
 // scored is a ranked chunk.
@@ -149,6 +152,15 @@ type params struct {
 	FileTop   int                // chunks per file in the file aggregate
 	RerankTop int                // candidates the content-based second stage looks at
 	PerFile   int                // at most this many results per file
+	// NonSourceDemo is subtracted for documentation, build, data and
+	// generated files unless the query is about them.
+	NonSourceDemo float64
+	// DirectFrame is added to the chunk holding a stack-trace frame's line,
+	// DirectSymbol to the definition of an identifier the query names (when
+	// at most DirectMaxDefs chunks define it), DirectPath to chunks of a file
+	// the query names.
+	DirectFrame, DirectSymbol, DirectPath float64
+	DirectMaxDefs                         int
 }
 
 var defaultParams = params{
@@ -165,6 +177,12 @@ var defaultParams = params{
 	FileTop:   3,
 	RerankTop: 100,
 	PerFile:   3,
+
+	NonSourceDemo: 0.25,
+	DirectFrame:   0.5,
+	DirectSymbol:  0.3,
+	DirectPath:    0.2,
+	DirectMaxDefs: 8,
 }
 
 // rankDefault scores each candidate (keyword hits and the semantic
@@ -226,9 +244,26 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 	if in.asksTests {
 		testDemo = 0
 	}
+	var direct map[int32]float64
+	if in.route.kind == RouteChange {
+		direct = directHits(in.snap, in.route, cands, p)
+	}
+	for idx := range direct {
+		get(idx)
+	}
+	classes := map[string]FileClass{}
 	list := make([]scored, 0, len(cands))
 	for idx, c := range cands {
-		s := 0.0
+		s := direct[idx]
+		path := in.snap.chunks[idx].Path
+		cl, ok := classes[path]
+		if !ok {
+			cl = ClassifyPath(path)
+			classes[path] = cl
+		}
+		if in.route.demotesClass(cl) {
+			s -= p.NonSourceDemo
+		}
 		if kc := in.kw.chunk(idx); kc != nil {
 			if bmMax > 0 {
 				s += wBM25 * kc.total() / bmMax
@@ -268,7 +303,84 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 		addFileScores(in.snap, list, p)
 		sortScored(in.snap, list)
 	}
-	return perFile(in.snap, list, p.PerFile, in.k)
+	limit := p.PerFile
+	if in.route.kind == RouteChange {
+		limit = 1
+	}
+	return perFile(in.snap, list, limit, in.k)
+}
+
+// directHits scores the chunks a change request points at by name (in a
+// question, "where is X called" names X without asking for it, and the
+// keyword channel already weighs names): the chunk
+// holding each stack-trace frame's line (DirectFrame), the definitions of
+// the identifiers it names when there are at most DirectMaxDefs of them
+// (DirectSymbol), and chunks of the files it names (DirectPath: the
+// candidates of that file, or, when it has none, its chunks).
+func directHits(snap *snapshot, r route, cands map[int32]*scored, p params) map[int32]float64 {
+	out := map[int32]float64{}
+	if len(r.frames) == 0 && len(r.idents) == 0 && len(r.paths) == 0 {
+		return out
+	}
+	add := func(idx int32, v float64) { out[idx] = max(out[idx], v) }
+	defs := make([][]int32, len(r.idents))
+	frameBest := make([]int32, len(r.frames))
+	for i := range frameBest {
+		frameBest[i] = -1
+	}
+	pathFiles := map[int64]bool{}
+	for i := range snap.chunks {
+		c := &snap.chunks[i]
+		idx := int32(i)
+		if c.Kind != "text" && c.Kind != "file" {
+			for j, id := range r.idents {
+				if len(defs[j]) <= p.DirectMaxDefs && symbolMatches(c.Symbol, c.Short, id) {
+					defs[j] = append(defs[j], idx)
+				}
+			}
+		}
+		for j, f := range r.frames {
+			if f.line <= 0 || c.StartLine > f.line || c.EndLine < f.line || !pathMatches(c.Path, f.file) {
+				continue
+			}
+			// The innermost chunk holding the line.
+			if b := frameBest[j]; b < 0 || snap.chunks[b].EndLine-snap.chunks[b].StartLine > c.EndLine-c.StartLine {
+				frameBest[j] = idx
+			}
+		}
+		for _, np := range r.paths {
+			if pathMatches(c.Path, np) {
+				pathFiles[c.FileID] = true
+			}
+		}
+	}
+	for _, d := range defs {
+		if len(d) <= p.DirectMaxDefs {
+			for _, idx := range d {
+				add(idx, p.DirectSymbol)
+			}
+		}
+	}
+	for _, b := range frameBest {
+		if b >= 0 {
+			add(b, p.DirectFrame)
+		}
+	}
+	for f := range pathFiles {
+		found := false
+		for _, idx := range snap.fileChunks[f] {
+			if cands[idx] != nil {
+				add(idx, p.DirectPath)
+				found = true
+			}
+		}
+		if !found {
+			for _, idx := range snap.fileChunks[f][:min(len(snap.fileChunks[f]), 30)] {
+				add(idx, p.DirectPath)
+			}
+		}
+	}
+	return out
 }
 
 // addCodeLength adds the length prior, counted in code lines (comments and
@@ -398,4 +510,58 @@ func IsDependencyPath(p string) bool {
 func IsStubPath(p string) bool {
 	low := strings.ToLower(p)
 	return strings.HasSuffix(low, ".pyi") || strings.HasSuffix(low, ".d.ts") || strings.HasSuffix(low, ".d.mts") || strings.HasSuffix(low, ".d.cts")
+}
+
+// FileClass is what a file is for, from its path alone.
+type FileClass int
+
+// File classes.
+const (
+	ClassSource    FileClass = iota // program source
+	ClassDoc                        // documentation: Markdown, reStructuredText, plain text
+	ClassBuild                      // build, package and lock files, CI and container configuration
+	ClassData                       // configuration and data: JSON, YAML, TOML, XML, properties, locale files
+	ClassGenerated                  // generated code: *.pb.go, *_generated.*, *.gen.*, zz_generated*, *_pb2.py
+)
+
+// buildFiles are base names (lower case) of build, package and lock files.
+var buildFiles = map[string]bool{
+	"makefile": true, "gnumakefile": true, "cmakelists.txt": true, "dockerfile": true, "containerfile": true,
+	"pom.xml": true, "build.gradle": true, "build.gradle.kts": true, "settings.gradle": true, "settings.gradle.kts": true,
+	"gradle.properties": true, "build.xml": true, "build.sbt": true, "package.json": true, "package-lock.json": true,
+	"yarn.lock": true, "pnpm-lock.yaml": true, "bun.lockb": true, "go.mod": true, "go.sum": true, "go.work": true,
+	"go.work.sum": true, "cargo.toml": true, "cargo.lock": true, "pyproject.toml": true, "setup.py": true,
+	"setup.cfg": true, "requirements.txt": true, "pipfile": true, "pipfile.lock": true, "poetry.lock": true,
+	"uv.lock": true, "tox.ini": true, "gemfile": true, "gemfile.lock": true, "composer.json": true,
+	"composer.lock": true, "tsconfig.json": true, "babel.config.js": true, "webpack.config.js": true,
+	"rollup.config.js": true, "vite.config.ts": true, "vite.config.js": true, "jest.config.js": true,
+	".gitlab-ci.yml": true, ".travis.yml": true, "build.bazel": true, "workspace": true, "meson.build": true,
+	"configure.ac": true, "justfile": true, "taskfile.yml": true, "goreleaser.yml": true, ".goreleaser.yml": true,
+}
+
+// ClassifyPath classifies a file by conventions of its path: build and
+// lock files by name, CI workflow directories, documentation, data and
+// configuration by extension, generated code by the usual name markers.
+// Everything else is source.
+func ClassifyPath(p string) FileClass {
+	low := strings.ToLower(p)
+	base := path.Base(low)
+	ext := path.Ext(base)
+	if buildFiles[base] || strings.HasSuffix(base, ".lock") || strings.Contains(low, ".github/workflows/") ||
+		strings.HasPrefix(base, "dockerfile") || ext == ".gradle" || ext == ".mk" || ext == ".cmake" || ext == ".bzl" {
+		return ClassBuild
+	}
+	switch {
+	case strings.HasSuffix(base, ".pb.go"), strings.HasSuffix(base, "_pb2.py"), strings.HasSuffix(base, "_pb2_grpc.py"),
+		strings.Contains(base, "_generated."), strings.Contains(base, ".generated."), strings.Contains(base, ".gen."),
+		strings.HasPrefix(base, "zz_generated"), strings.HasSuffix(base, ".min.js"):
+		return ClassGenerated
+	}
+	switch ext {
+	case ".md", ".markdown", ".rst", ".txt", ".adoc", ".asciidoc", ".textile", ".rdoc":
+		return ClassDoc
+	case ".json", ".yaml", ".yml", ".toml", ".xml", ".properties", ".ini", ".cfg", ".conf", ".csv", ".tsv", ".po", ".pot":
+		return ClassData
+	}
+	return ClassSource
 }

@@ -83,6 +83,11 @@ type Hit struct {
 	Score     float64 `json:"score"`
 	Snippet   string  `json:"snippet"`
 
+	// Also lists the files of duplicates of this hit that were collapsed
+	// into it: the same chunk (name and content) in another file, or the
+	// same file under another versioned directory (v3/ against v4/).
+	Also []string `json:"also,omitempty"`
+
 	// Symbol is the chunk's symbol (Name without parameters).
 	Symbol string `json:"-"`
 	// Signals says which channels found the chunk: "keyword", "semantic".
@@ -97,6 +102,11 @@ type Result struct {
 	Results  []Hit    `json:"results"`
 	// Warnings explain a degraded search (e.g. semantic channel off).
 	Warnings []string `json:"warnings,omitempty"`
+
+	// Route is how the query was read: "lookup" (a question: chunks, up to
+	// three per file) or "change" (a change request or bug report: one
+	// entry per file, its best chunk as the evidence).
+	Route string `json:"route"`
 
 	Mode   string `json:"-"`
 	Ranker string `json:"-"`
@@ -209,7 +219,11 @@ func Search(ctx context.Context, ix Index, opt Options) (*Result, error) {
 		}
 	}
 
-	in := rankInput{snap: snap, k: opt.K + opt.Extra, sem: sem, kw: kw, semPool: semPool(opt.K), asksTests: q.asksTests()}
+	rt := routeQuery(q.raw, q.groups)
+	res.Route = rt.kind
+	k := opt.K + opt.Extra
+	// Twice as many, so that duplicates collapsed below still leave k.
+	in := rankInput{snap: snap, k: 2 * k, sem: sem, kw: kw, semPool: semPool(opt.K), asksTests: q.asksTests(), route: rt}
 	var ranked []scored
 	if opt.Ranker == RankerSeed {
 		ranked = rankSeed(in)
@@ -239,6 +253,10 @@ func Search(ctx context.Context, ix Index, opt Options) (*Result, error) {
 			h.Signals = append(h.Signals, "semantic")
 		}
 		res.Results = append(res.Results, h)
+	}
+	res.Results = collapseDuplicates(res.Results, contents, ranked, snap, rt.kind == RouteChange)
+	if len(res.Results) > k {
+		res.Results = res.Results[:k]
 	}
 	res.Summary = Summarize(res)
 	return res, nil

@@ -50,6 +50,7 @@ func withCos(c float64, spin int) []float32 {
 type tchunk struct {
 	path, kind, name, content string
 	start, end                int
+	sha                       string // the file's content hash; "" = its path
 	cos                       float64
 }
 
@@ -88,7 +89,11 @@ func writeChunks(t *testing.T, db *store.DB, projectID int64, chunks []tchunk) {
 		if !ok {
 			k = len(files)
 			at[c.path] = k
-			files = append(files, store.FileRecord{Path: c.path, Lang: "go", Size: 1, MTime: 1, SHA256: c.path})
+			sha := c.sha
+			if sha == "" {
+				sha = c.path
+			}
+			files = append(files, store.FileRecord{Path: c.path, Lang: "go", Size: 1, MTime: 1, SHA256: sha})
 		}
 		start, end := c.start, c.end
 		if start == 0 {

@@ -22,6 +22,8 @@ type snapshot struct {
 	isStub []bool          // per chunk: the file only declares (type stubs, .d.ts)
 	// fileChunks lists, per file id, the chunk indexes of that file.
 	fileChunks map[int64][]int32
+	// fileSHA is each file's content hash (identical files share it).
+	fileSHA map[int64]string
 
 	vecMu     sync.Mutex
 	vecLoaded bool
@@ -120,6 +122,14 @@ func readSnapshot(ctx context.Context, db *store.DB, p *store.Project) (*snapsho
 	}
 	if len(chunks) > 0 {
 		s.ids = store.IDRange{Lo: chunks[0].ID, Hi: chunks[len(chunks)-1].ID}
+	}
+	fps, err := db.Fingerprints(ctx, p.ID)
+	if err != nil {
+		return nil, err
+	}
+	s.fileSHA = make(map[int64]string, len(fps))
+	for _, f := range fps {
+		s.fileSHA[f.ID] = f.SHA256
 	}
 	type pathFlags struct{ test, dep, stub bool }
 	flags := map[string]pathFlags{}

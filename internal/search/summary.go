@@ -47,6 +47,9 @@ func Summarize(r *Result) string {
 		fmt.Fprintf(&b, " The %d results concentrate in %s%s.", len(r.Results), strings.Join(parts, ", "), more)
 	}
 
+	if r.Route == RouteChange {
+		b.WriteString(" The query reads as a change request or bug report, so each result is a file, shown by its best-matching chunk.")
+	}
 	used := "no keywords"
 	if len(r.Keywords) > 0 {
 		used = "the keywords " + quoteList(r.Keywords, 8)

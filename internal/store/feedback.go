@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -20,11 +21,59 @@ type Judgement struct {
 	CreatedAt int64  `json:"created_at"`
 }
 
-// AddJudgement records a vote; it never deletes anything.
-func (db *DB) AddJudgement(ctx context.Context, projectID int64, j Judgement) error {
-	_, err := db.sql.ExecContext(ctx, "INSERT INTO feedback(project_id, query, query_key, path, symbol, vote, created_at) VALUES (?,?,?,?,?,?,?)",
-		projectID, j.Query, j.QueryKey, j.Path, j.Symbol, j.Vote, time.Now().Unix())
-	return db.classify("record feedback", err)
+// What RecordJudgement did.
+const (
+	JudgementAdded     = "added"     // a new vote
+	JudgementChanged   = "changed"   // replaced the opposite vote on the same result
+	JudgementUnchanged = "unchanged" // the same vote was already recorded
+)
+
+// RecordJudgement records a vote: one per (query key, path, symbol), so the
+// same vote twice is stored once and the opposite vote replaces it. It
+// returns what it did.
+func (db *DB) RecordJudgement(ctx context.Context, projectID int64, j Judgement) (string, error) {
+	status := JudgementAdded
+	err := db.inTx(ctx, "record feedback", func(tx *sql.Tx) error {
+		var id int64
+		var vote int
+		err := tx.QueryRowContext(ctx, "SELECT id, vote FROM feedback WHERE project_id = ? AND query_key = ? AND path = ? AND symbol = ? ORDER BY id DESC LIMIT 1",
+			projectID, j.QueryKey, j.Path, j.Symbol).Scan(&id, &vote)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			_, err = tx.ExecContext(ctx, "INSERT INTO feedback(project_id, query, query_key, path, symbol, vote, created_at) VALUES (?,?,?,?,?,?,?)",
+				projectID, j.Query, j.QueryKey, j.Path, j.Symbol, j.Vote, time.Now().Unix())
+			return err
+		case err != nil:
+			return err
+		case vote == j.Vote:
+			status = JudgementUnchanged
+			return nil
+		}
+		status = JudgementChanged
+		// Older databases may hold repeated rows: keep only the newest.
+		if _, err := tx.ExecContext(ctx, "DELETE FROM feedback WHERE project_id = ? AND query_key = ? AND path = ? AND symbol = ? AND id <> ?",
+			projectID, j.QueryKey, j.Path, j.Symbol, id); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, "UPDATE feedback SET vote = ?, query = ?, created_at = ? WHERE id = ?", j.Vote, j.Query, time.Now().Unix(), id)
+		return err
+	})
+	return status, err
+}
+
+// ChunkBySymbol returns the first chunk (in line order) of path with the
+// symbol, false when there is none.
+func (db *DB) ChunkBySymbol(ctx context.Context, projectID int64, path, symbol string) (GraphChunk, bool, error) {
+	rows, err := db.sql.QueryContext(ctx, "SELECT "+graphChunkCols+", content FROM chunks WHERE project_id = ? AND path = ? AND symbol = ? ORDER BY start_line, id LIMIT 1",
+		projectID, path, symbol)
+	if err != nil {
+		return GraphChunk{}, false, db.classify("look up chunk", err)
+	}
+	list, err := scanGraphChunks(rows, true)
+	if err != nil || len(list) == 0 {
+		return GraphChunk{}, false, db.classify("look up chunk", err)
+	}
+	return list[0], true, nil
 }
 
 // Judgements lists a project's votes, newest first; with key set, only those for that query key.
@@ -62,6 +111,12 @@ func (db *DB) ClearJudgements(ctx context.Context, projectID int64) (int64, erro
 
 // VoteKey is the map key FeedbackVotes uses for a result.
 func VoteKey(path, symbol string) string { return path + "\x00" + symbol }
+
+// SplitVoteKey is the inverse of VoteKey.
+func SplitVoteKey(key string) (path, symbol string) {
+	path, symbol, _ = strings.Cut(key, "\x00")
+	return path, symbol
+}
 
 // FeedbackVotes sums the votes per result (VoteKey) for one query key.
 func (db *DB) FeedbackVotes(ctx context.Context, projectID int64, key string) (map[string]int, error) {

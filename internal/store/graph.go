@@ -1,9 +1,11 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
+	"slices"
 	"strings"
 )
 
@@ -30,23 +32,115 @@ type GraphChunk struct {
 	Content   string
 }
 
+// Resolution kinds of a relation: how its target was found.
+const (
+	// ResExact: by the receiver's or qualifier's type, or by an import.
+	ResExact = "exact"
+	// ResInferred: the only candidate of a named rule (same file, same
+	// package, imported module, unique name in the project).
+	ResInferred = "inferred"
+	// ResName: several candidates share the name; no target is recorded
+	// and the edge is never shown or expanded as resolved.
+	ResName = "name"
+	// ResExternal: the target lives outside the project (Detail names the
+	// package or module when known).
+	ResExternal = "external"
+	// ResUnresolved: nothing in the code tells what the target is.
+	ResUnresolved = "unresolved"
+)
+
+// ResolutionRank orders resolution kinds from the most to the least
+// certain (exact 0 … unresolved 4); unknown kinds rank last.
+func ResolutionRank(res string) int {
+	switch res {
+	case ResExact:
+		return 0
+	case ResInferred:
+		return 1
+	case ResName:
+		return 2
+	case ResExternal:
+		return 3
+	}
+	return 4
+}
+
+// migrateGraph adds what the relation graph needs to schema 3: the
+// resolution kind, its detail (external package, candidate count) and the
+// receiver notation on relations, a flag for derived rows (Go implements,
+// dispatch), and the typefacts table. Idempotent: every column is added
+// only when missing, every table and index only if not there.
+func migrateGraph(ctx context.Context, tx *sql.Tx) error {
+	have := map[string]bool{}
+	rows, err := tx.QueryContext(ctx, "SELECT name FROM pragma_table_info('relations')")
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			rows.Close()
+			return err
+		}
+		have[n] = true
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, col := range []struct{ name, def string }{
+		{"resolution", "TEXT NOT NULL DEFAULT ''"},
+		{"detail", "TEXT NOT NULL DEFAULT ''"},
+		{"recv", "TEXT NOT NULL DEFAULT ''"},
+		{"derived", "INTEGER NOT NULL DEFAULT 0"},
+	} {
+		if have[col.name] {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, "ALTER TABLE relations ADD COLUMN "+col.name+" "+col.def); err != nil {
+			return err
+		}
+	}
+	_, err = tx.ExecContext(ctx, `
+CREATE TABLE IF NOT EXISTS typefacts (
+	project_id  INTEGER NOT NULL,
+	file_id     INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+	kind        TEXT NOT NULL,
+	owner       TEXT NOT NULL,
+	name        TEXT NOT NULL,
+	type        TEXT NOT NULL,
+	sig         TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS typefacts_file ON typefacts(file_id);
+CREATE INDEX IF NOT EXISTS typefacts_project ON typefacts(project_id);
+`)
+	return err
+}
+
 // GraphRelation is one stored relation. SrcChunk and DstChunk are 0 when
 // NULL (imports have no source chunk; unresolved edges have no target).
+// Resolution is one of the Res* kinds ("" for imports and contains rows
+// written before resolution ran); Detail says more (the external package,
+// the number of same-named candidates). Derived rows (Go implements,
+// dispatch) are computed by resolution, not read from the file.
 type GraphRelation struct {
-	ID        int64
-	FileID    int64
-	Kind      string
-	SrcChunk  int64
-	SrcSymbol string
-	Target    string
-	Qualifier string
-	Line      int
-	DstChunk  int64
+	ID         int64
+	FileID     int64
+	Kind       string
+	SrcChunk   int64
+	SrcSymbol  string
+	Target     string
+	Qualifier  string
+	Line       int
+	DstChunk   int64
+	Resolution string
+	Detail     string
+	Derived    bool
 }
 
 const graphChunkCols = "id, file_id, path, lang, kind, name, symbol, short, container, start_line, end_line"
 
-const graphRelCols = "id, file_id, kind, COALESCE(src_chunk,0), src_symbol, target, qualifier, line, COALESCE(dst_chunk,0)"
+const graphRelCols = "id, file_id, kind, COALESCE(src_chunk,0), src_symbol, target, qualifier, line, COALESCE(dst_chunk,0), resolution, detail, derived"
 
 func scanGraphChunks(rows *sql.Rows, withContent bool) ([]GraphChunk, error) {
 	defer rows.Close()
@@ -69,7 +163,7 @@ func scanGraphRelations(rows *sql.Rows, out []GraphRelation) ([]GraphRelation, e
 	defer rows.Close()
 	for rows.Next() {
 		var r GraphRelation
-		if err := rows.Scan(&r.ID, &r.FileID, &r.Kind, &r.SrcChunk, &r.SrcSymbol, &r.Target, &r.Qualifier, &r.Line, &r.DstChunk); err != nil {
+		if err := rows.Scan(&r.ID, &r.FileID, &r.Kind, &r.SrcChunk, &r.SrcSymbol, &r.Target, &r.Qualifier, &r.Line, &r.DstChunk, &r.Resolution, &r.Detail, &r.Derived); err != nil {
 			return nil, err
 		}
 		out = append(out, r)
@@ -186,7 +280,7 @@ func (db *DB) relationsIn(ctx context.Context, col string, ids []int64, kinds []
 
 // UnresolvedTo returns unresolved relations (no target chunk) of a project
 // whose target is one of names (index relations_target), other than
-// imports, ordered by id, at most limit rows (limit <= 0: 1000).
+// imports and calls known to leave the project (resolution external), ordered by id, at most limit rows (limit <= 0: 1000).
 func (db *DB) UnresolvedTo(ctx context.Context, projectID int64, names []string, limit int) ([]GraphRelation, error) {
 	if len(names) == 0 {
 		return nil, nil
@@ -203,7 +297,7 @@ func (db *DB) UnresolvedTo(ctx context.Context, projectID int64, names []string,
 		}
 		args = append(args, limit-len(out))
 		rows, err := db.sql.QueryContext(ctx, "SELECT "+graphRelCols+" FROM relations WHERE project_id = ? AND target IN ("+
-			placeholders(end-start)+") AND +dst_chunk IS NULL AND kind != 'imports' ORDER BY id LIMIT ?", args...)
+			placeholders(end-start)+") AND +dst_chunk IS NULL AND kind != 'imports' AND resolution != 'external' ORDER BY id LIMIT ?", args...)
 		if err != nil {
 			return nil, db.classify("read relations", err)
 		}
@@ -464,4 +558,128 @@ func (db *DB) relationsWhereIn(ctx context.Context, projectID int64, column, ext
 		}
 	}
 	return out, nil
+}
+
+// FactRow is one stored type fact (lang.Fact) with its file.
+type FactRow struct {
+	FileID int64
+	Kind   string
+	Owner  string
+	Name   string
+	Type   string
+	Sig    string
+}
+
+// TypeFacts loads every type fact of a project (index typefacts_project),
+// in file order.
+func (db *DB) TypeFacts(ctx context.Context, projectID int64) ([]FactRow, error) {
+	rows, err := db.sql.QueryContext(ctx, "SELECT file_id, kind, owner, name, type, sig FROM typefacts WHERE project_id = ? ORDER BY file_id, rowid", projectID)
+	if err != nil {
+		return nil, db.classify("read type facts", err)
+	}
+	defer rows.Close()
+	var out []FactRow
+	for rows.Next() {
+		var f FactRow
+		if err := rows.Scan(&f.FileID, &f.Kind, &f.Owner, &f.Name, &f.Type, &f.Sig); err != nil {
+			return nil, db.classify("read type facts", err)
+		}
+		out = append(out, f)
+	}
+	return out, db.classify("read type facts", rows.Err())
+}
+
+// FilePathsOf returns file id → path of every file of a project.
+func (db *DB) FilePathsOf(ctx context.Context, projectID int64) (map[int64]string, error) {
+	rows, err := db.sql.QueryContext(ctx, "SELECT id, path FROM files WHERE project_id = ?", projectID)
+	if err != nil {
+		return nil, db.classify("read files", err)
+	}
+	defer rows.Close()
+	out := map[int64]string{}
+	for rows.Next() {
+		var id int64
+		var p string
+		if err := rows.Scan(&id, &p); err != nil {
+			return nil, db.classify("read files", err)
+		}
+		out[id] = p
+	}
+	return out, db.classify("read files", rows.Err())
+}
+
+// EdgeResolution is the outcome of resolving one stored relation.
+type EdgeResolution struct {
+	ID         int64
+	DstChunk   int64 // 0: none
+	Resolution string
+	Detail     string
+}
+
+// DerivedRelation is a relation computed by resolution (Go implements,
+// dispatch), not read from a file.
+type DerivedRelation struct {
+	FileID     int64
+	Kind       string
+	SrcChunk   int64
+	SrcSymbol  string
+	Target     string
+	Line       int
+	DstChunk   int64
+	Resolution string
+	Detail     string
+}
+
+// ApplyResolution stores resolved targets and kinds for many relations and
+// replaces the project's derived relations, in one transaction: the
+// updates go into a temporary table with multi-row inserts, then one
+// UPDATE … FROM applies them.
+func (db *DB) ApplyResolution(ctx context.Context, projectID int64, updates []EdgeResolution, derived []DerivedRelation) error {
+	slices.SortFunc(updates, func(a, b EdgeResolution) int { return cmp.Compare(a.ID, b.ID) }) // rowid order: sequential pages
+	return db.inTx(ctx, "resolve relations", func(tx *sql.Tx) error {
+		if len(updates) > 0 {
+			if _, err := tx.ExecContext(ctx, "CREATE TEMP TABLE IF NOT EXISTS resolved(id INTEGER PRIMARY KEY, dst INTEGER, res TEXT, detail TEXT)"); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, "DELETE FROM temp.resolved"); err != nil {
+				return err
+			}
+			b := newBulk(tx, "INSERT INTO temp.resolved(id, dst, res, detail)", 4)
+			for _, u := range updates {
+				var v any
+				if u.DstChunk != 0 {
+					v = u.DstChunk
+				}
+				if err := b.add(ctx, u.ID, v, u.Resolution, u.Detail); err != nil {
+					return err
+				}
+			}
+			if err := b.flush(ctx); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, "UPDATE relations SET dst_chunk = r.dst, resolution = r.res, detail = r.detail FROM temp.resolved AS r WHERE relations.id = r.id"); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, "DELETE FROM temp.resolved"); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM relations WHERE project_id = ? AND derived = 1", projectID); err != nil {
+			return err
+		}
+		b := newBulk(tx, "INSERT INTO relations(project_id, file_id, kind, src_chunk, src_symbol, target, qualifier, line, dst_chunk, resolution, detail, derived)", 12)
+		for _, d := range derived {
+			var src, dst any
+			if d.SrcChunk != 0 {
+				src = d.SrcChunk
+			}
+			if d.DstChunk != 0 {
+				dst = d.DstChunk
+			}
+			if err := b.add(ctx, projectID, d.FileID, d.Kind, src, d.SrcSymbol, d.Target, "", d.Line, dst, d.Resolution, d.Detail, 1); err != nil {
+				return err
+			}
+		}
+		return b.flush(ctx)
+	})
 }

@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"slices"
 	"strings"
 )
 
@@ -64,6 +62,7 @@ type SymbolRow struct {
 	ID        int64
 	FileID    int64
 	Path      string
+	Lang      string
 	Kind      string
 	Symbol    string
 	Short     string
@@ -75,7 +74,7 @@ type SymbolRow struct {
 // Symbols loads every chunk's symbol data of a project (methods, functions,
 // types and file-level declarations).
 func (db *DB) Symbols(ctx context.Context, projectID int64) ([]SymbolRow, error) {
-	rows, err := db.sql.QueryContext(ctx, "SELECT id, file_id, path, kind, symbol, short, container, start_line, end_line FROM chunks WHERE project_id = ? AND kind != 'text' ORDER BY id", projectID)
+	rows, err := db.sql.QueryContext(ctx, "SELECT id, file_id, path, lang, kind, symbol, short, container, start_line, end_line FROM chunks WHERE project_id = ? AND kind != 'text' ORDER BY path, start_line, id", projectID)
 	if err != nil {
 		return nil, db.classify("read symbols", err)
 	}
@@ -83,7 +82,7 @@ func (db *DB) Symbols(ctx context.Context, projectID int64) ([]SymbolRow, error)
 	var out []SymbolRow
 	for rows.Next() {
 		var r SymbolRow
-		if err := rows.Scan(&r.ID, &r.FileID, &r.Path, &r.Kind, &r.Symbol, &r.Short, &r.Container, &r.StartLine, &r.EndLine); err != nil {
+		if err := rows.Scan(&r.ID, &r.FileID, &r.Path, &r.Lang, &r.Kind, &r.Symbol, &r.Short, &r.Container, &r.StartLine, &r.EndLine); err != nil {
 			return nil, db.classify("read symbols", err)
 		}
 		out = append(out, r)
@@ -119,15 +118,19 @@ type EdgeRow struct {
 	SrcSymbol string
 	Target    string
 	Qualifier string
+	Recv      string
 	Line      int
 	DstChunk  int64
+	// Resolution and Detail as stored (see ResExact …).
+	Resolution string
+	Detail     string
 }
 
 // EdgesToResolve returns the calls/extends/implements/contains relations of
 // a project; when fileIDs or names are given, only those from the files or
 // whose target is one of the names (nil, nil means all).
 func (db *DB) EdgesToResolve(ctx context.Context, projectID int64, fileIDs []int64, names []string) ([]EdgeRow, error) {
-	base := "SELECT id, file_id, kind, COALESCE(src_chunk,0), src_symbol, target, qualifier, line, COALESCE(dst_chunk,0) FROM relations WHERE project_id = ? AND kind != 'imports'"
+	base := "SELECT id, file_id, kind, COALESCE(src_chunk,0), src_symbol, target, qualifier, recv, line, COALESCE(dst_chunk,0), resolution, detail FROM relations WHERE project_id = ? AND kind != 'imports' AND derived = 0"
 	var out []EdgeRow
 	scan := func(query string, args ...any) error {
 		rows, err := db.sql.QueryContext(ctx, query, args...)
@@ -137,7 +140,7 @@ func (db *DB) EdgesToResolve(ctx context.Context, projectID int64, fileIDs []int
 		defer rows.Close()
 		for rows.Next() {
 			var e EdgeRow
-			if err := rows.Scan(&e.ID, &e.FileID, &e.Kind, &e.SrcChunk, &e.SrcSymbol, &e.Target, &e.Qualifier, &e.Line, &e.DstChunk); err != nil {
+			if err := rows.Scan(&e.ID, &e.FileID, &e.Kind, &e.SrcChunk, &e.SrcSymbol, &e.Target, &e.Qualifier, &e.Recv, &e.Line, &e.DstChunk, &e.Resolution, &e.Detail); err != nil {
 				return err
 			}
 			out = append(out, e)
@@ -181,46 +184,6 @@ func (db *DB) EdgesToResolve(ctx context.Context, projectID int64, fileIDs []int
 		}
 	}
 	return dedup, nil
-}
-
-// SetTargets stores resolved targets (0 clears) for many relations in one
-// transaction: the pairs go into a temporary table with multi-row inserts,
-// then one UPDATE … FROM applies them.
-func (db *DB) SetTargets(ctx context.Context, updates map[int64]int64) error {
-	if len(updates) == 0 {
-		return nil
-	}
-	ids := make([]int64, 0, len(updates))
-	for id := range updates {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids) // rows in rowid order: sequential pages
-	return db.inTx(ctx, "resolve relations", func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, "CREATE TEMP TABLE IF NOT EXISTS resolved(id INTEGER PRIMARY KEY, dst INTEGER)"); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, "DELETE FROM temp.resolved"); err != nil {
-			return err
-		}
-		b := newBulk(tx, "INSERT INTO temp.resolved(id, dst)", 2)
-		for _, id := range ids {
-			var v any
-			if dst := updates[id]; dst != 0 {
-				v = dst
-			}
-			if err := b.add(ctx, id, v); err != nil {
-				return err
-			}
-		}
-		if err := b.flush(ctx); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, "UPDATE relations SET dst_chunk = r.dst FROM temp.resolved AS r WHERE relations.id = r.id"); err != nil {
-			return err
-		}
-		_, err := tx.ExecContext(ctx, "DELETE FROM temp.resolved")
-		return err
-	})
 }
 
 func placeholders(n int) string {

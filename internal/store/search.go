@@ -62,6 +62,21 @@ func (db *DB) ProjectVectors(ctx context.Context, projectID int64, model string,
 		return db.classify("read vectors", err)
 	}
 	defer conn.Close()
+	// Vectors of another size than the model's (left by an older build)
+	// are skipped: those chunks are found by keywords only.
+	var dims int
+	if err := conn.QueryRowContext(ctx, "SELECT dims FROM embedding_models WHERE model = ?", model).Scan(&dims); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return db.classify("read vectors", err)
+	}
+	if dims > 0 {
+		inner := fn
+		fn = func(id int64, blob []byte) error {
+			if len(blob) != dims*4 {
+				return nil
+			}
+			return inner(id, blob)
+		}
+	}
 	// Best effort: a build without mmap support keeps reading normally.
 	_, _ = conn.ExecContext(ctx, "PRAGMA mmap_size = 17179869184")
 	var all, mine int

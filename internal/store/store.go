@@ -1,5 +1,6 @@
-// Package store owns the SQLite database: schema, migrations, and every query
-// that reads or writes files, chunks, vectors, full-text rows and relations.
+// Package store owns the SQLite database: schema, migrations, every query
+// that reads or writes files, chunks, vectors, full-text rows and relations,
+// and the per-project writer lock beside the database file.
 //
 // It must not parse code, walk directories, call embedders or decide ranking:
 // it stores what the pipeline hands it and answers lookups through indexes.
@@ -15,18 +16,23 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
 // SchemaVersion is the version this build reads and writes.
-const SchemaVersion = 3
+const SchemaVersion = 5
 
 // ErrNewerSchema is returned when the database was written by a newer codectx.
 var ErrNewerSchema = errors.New("database schema is newer than this codectx")
 
 // ErrCorrupt is returned when the file is not a usable codectx database.
 var ErrCorrupt = errors.New("database is corrupt or not a codectx database")
+
+// ErrOldSchema is returned by a read-only open of a database that an older
+// codectx wrote; a writer migrates it.
+var ErrOldSchema = errors.New("database schema is older than this codectx")
 
 // ErrLocked is returned when another writer holds the database past the busy timeout.
 var ErrLocked = errors.New("database is locked by another codectx process")
@@ -56,21 +62,56 @@ func DefaultPath() (string, error) {
 type Options struct {
 	// BusyTimeoutMS is how long a writer waits for another one; default 10000.
 	BusyTimeoutMS int
-	// ReadOnly opens without creating or migrating (for readers).
+	// ReadOnly opens for reading only: nothing is created, migrated or
+	// written (SQLite's mode=ro). A missing file is a *NoIndexError.
 	ReadOnly bool
+	// MustExist opens for writing but never creates the file or its
+	// directory: a missing file is a *NoIndexError.
+	MustExist bool
 }
 
-// Open opens (creating when needed) the database at path and migrates it.
+// ErrNoIndex is matched (errors.Is) by a *NoIndexError.
+var ErrNoIndex = errors.New("no index")
+
+// NoIndexError is returned when a database that must exist does not.
+type NoIndexError struct{ Path string }
+
+func (e *NoIndexError) Error() string        { return "no index at " + e.Path }
+func (e *NoIndexError) Is(target error) bool { return target == ErrNoIndex }
+
+// ErrReadOnly is returned (wrapped with the path) when a write is asked of a
+// database file or directory the process may not write.
+var ErrReadOnly = errors.New("read-only")
+
+// Open opens the database at path, creating it (and its directory) unless
+// opt.ReadOnly or opt.MustExist, and migrates it unless opt.ReadOnly. A
+// writable open of a file or directory this process cannot write fails
+// with ErrReadOnly before anything is touched.
 func Open(ctx context.Context, path string, opt Options) (*DB, error) {
 	if opt.BusyTimeoutMS <= 0 {
 		opt.BusyTimeoutMS = 10000
 	}
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist) && (opt.ReadOnly || opt.MustExist):
+		return nil, &NoIndexError{Path: path}
+	case err == nil && st.IsDir():
+		return nil, fmt.Errorf("open index %s: is a directory", path)
+	case err == nil && st.Size() == 0 && opt.ReadOnly:
+		return nil, &NoIndexError{Path: path}
+	case err != nil && !errors.Is(err, os.ErrNotExist):
+		return nil, fmt.Errorf("open index %s: %w", path, err)
+	}
 	if !opt.ReadOnly {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return nil, fmt.Errorf("create database directory: %w", err)
+		dir := filepath.Dir(path)
+		if err != nil { // missing: create the directory
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return nil, fmt.Errorf("create index directory %s: %w", dir, readOnlyErr(err))
+			}
 		}
-	} else if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("open database %s: %w", path, err)
+		if err := checkWritable(path, dir); err != nil {
+			return nil, err
+		}
 	}
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout("+strconv.Itoa(opt.BusyTimeoutMS)+")")
@@ -78,21 +119,87 @@ func Open(ctx context.Context, path string, opt Options) (*DB, error) {
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "cache_size(-32768)")
 	q.Add("_pragma", "temp_store(MEMORY)")
-	if !opt.ReadOnly {
+	if opt.ReadOnly {
+		q.Set("mode", "ro")
+		if immutable(path) {
+			q.Set("immutable", "1")
+		}
+	} else {
 		q.Add("_pragma", "journal_mode(WAL)")
 	}
 	q.Set("_txlock", "immediate")
-	dsn := "file:" + path + "?" + q.Encode()
+	dsn := "file:" + uriPath(path) + "?" + q.Encode()
 	sdb, err := sql.Open("sqlite", dsn)
 	if err != nil {
-		return nil, fmt.Errorf("open database %s: %w", path, err)
+		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
 	db := &DB{sql: sdb, path: path, readOnly: opt.ReadOnly}
-	if err := db.migrate(ctx); err != nil {
-		sdb.Close()
-		return nil, err
+	// The first connections to a new file race to switch it to WAL, and
+	// SQLite answers some of them SQLITE_BUSY at once, without its busy
+	// handler: retry for as long as the busy timeout would have waited.
+	deadline := time.Now().Add(time.Duration(opt.BusyTimeoutMS) * time.Millisecond)
+	for wait := 5 * time.Millisecond; ; wait = min(2*wait, 200*time.Millisecond) {
+		err = db.migrate(ctx)
+		if err == nil {
+			return db, nil
+		}
+		if !errors.Is(err, ErrLocked) || time.Now().Add(wait).After(deadline) {
+			break
+		}
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
+		if ctx.Err() != nil {
+			break
+		}
 	}
-	return db, nil
+	sdb.Close()
+	return nil, err
+}
+
+// uriPath escapes the characters that end or escape a path in an SQLite URI.
+func uriPath(p string) string {
+	return strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(p)
+}
+
+// checkWritable fails with ErrReadOnly when the database file (if present)
+// or its directory (which holds the -wal and -shm files) cannot be written.
+func checkWritable(path, dir string) error {
+	if f, err := os.OpenFile(path, os.O_RDWR, 0); err == nil {
+		f.Close()
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("open index %s: %w", path, readOnlyErr(err))
+	}
+	if !dirWritable(dir) {
+		return fmt.Errorf("open index %s: directory %s is %w", path, dir, ErrReadOnly)
+	}
+	return nil
+}
+
+// readOnlyErr maps permission and read-only file system errors to ErrReadOnly.
+func readOnlyErr(err error) error {
+	if errors.Is(err, os.ErrPermission) || isEROFS(err) {
+		return fmt.Errorf("%w (%v)", ErrReadOnly, err)
+	}
+	return err
+}
+
+// immutable reports whether a read-only open must treat the file as
+// immutable: a WAL database whose directory cannot be written and that has
+// no -shm file cannot be opened otherwise, and since nobody can create
+// the -wal file there, nobody can be changing the database either.
+func immutable(path string) bool {
+	if dirWritable(filepath.Dir(path)) {
+		return false
+	}
+	for _, side := range []string{"-shm", "-wal"} {
+		if st, err := os.Stat(path + side); err == nil && st.Size() > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // Path is the database file.
@@ -112,6 +219,8 @@ func (db *DB) classify(op string, err error) error {
 	}
 	msg := err.Error()
 	switch {
+	case strings.Contains(msg, "SQLITE_READONLY") || strings.Contains(msg, "readonly database") || strings.Contains(msg, "read-only"):
+		return fmt.Errorf("%s: %s is %w", op, db.path, ErrReadOnly)
 	case strings.Contains(msg, "SQLITE_BUSY") || strings.Contains(msg, "database is locked"):
 		return fmt.Errorf("%s: %w (%s); wait for it to finish", op, ErrLocked, db.path)
 	case strings.Contains(msg, "file is not a database") || strings.Contains(msg, "malformed") || strings.Contains(msg, "SQLITE_CORRUPT") || strings.Contains(msg, "SQLITE_NOTADB"):
@@ -120,9 +229,17 @@ func (db *DB) classify(op string, err error) error {
 	return fmt.Errorf("%s: %w", op, err)
 }
 
-var migrations = []string{
-	// version 1
-	`
+// migration is one schema step. Step i (0-based) takes the schema from
+// version i to i+1. Every step must be idempotent (CREATE … IF NOT EXISTS,
+// addColumn), because a database left half-way by an older build may already
+// hold part of it. To change the schema, append a step and bump SchemaVersion.
+type migration struct {
+	name  string
+	apply func(ctx context.Context, tx *sql.Tx) error
+}
+
+var migrations = []migration{
+	{"tables", execSQL(`
 CREATE TABLE IF NOT EXISTS projects (
 	id          INTEGER PRIMARY KEY,
 	root        TEXT NOT NULL UNIQUE,
@@ -195,9 +312,8 @@ CREATE INDEX IF NOT EXISTS relations_src ON relations(src_chunk);
 CREATE INDEX IF NOT EXISTS relations_dst ON relations(dst_chunk);
 CREATE INDEX IF NOT EXISTS relations_target ON relations(project_id, target);
 CREATE INDEX IF NOT EXISTS relations_src_symbol ON relations(project_id, src_symbol);
-`,
-	// version 2: relevance feedback
-	`
+`)},
+	{"relevance feedback", execSQL(`
 CREATE TABLE IF NOT EXISTS feedback (
 	id          INTEGER PRIMARY KEY,
 	project_id  INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
@@ -209,40 +325,100 @@ CREATE TABLE IF NOT EXISTS feedback (
 	created_at  INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS feedback_key ON feedback(project_id, query_key);
-`,
-	// version 3: the chunker version each file was parsed with, so a new
-	// chunker re-parses files whose content did not change
-	`
-ALTER TABLE files ADD COLUMN parser TEXT NOT NULL DEFAULT '';
-`,
+`)},
+	// The chunker version each file was parsed with, so a new chunker
+	// re-parses files whose content did not change.
+	{"files.parser", addColumn("files", "parser", "TEXT NOT NULL DEFAULT ''")},
+	// The vector dimension of each embedding model, recorded with its first
+	// vectors; vectors of another size are refused. An existing cache
+	// records the size most of its vectors have.
+	{"embedding_models", execSQL(`
+CREATE TABLE IF NOT EXISTS embedding_models (
+	model       TEXT PRIMARY KEY,
+	dims        INTEGER NOT NULL
+) WITHOUT ROWID;
+INSERT OR IGNORE INTO embedding_models(model, dims)
+	SELECT model, n / 4 FROM (
+		SELECT model, length(vec) AS n, count(*) AS c FROM vectors
+		WHERE length(vec) > 0 AND length(vec) % 4 = 0 GROUP BY model, n)
+	GROUP BY model HAVING c = max(c);
+`)},
+	// Resolution kind, receiver and derived flag on relations, and the
+	// typefacts table (graph.go).
+	{"graph resolution", migrateGraph},
 }
 
+// execSQL is a step made of statements that are idempotent by themselves.
+func execSQL(stmts string) func(context.Context, *sql.Tx) error {
+	return func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, stmts)
+		return err
+	}
+}
+
+// addColumn is a step that adds a column unless the table already has it.
+func addColumn(table, column, decl string) func(context.Context, *sql.Tx) error {
+	return func(ctx context.Context, tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM pragma_table_info(?) WHERE name = ?", table, column).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			return nil
+		}
+		_, err := tx.ExecContext(ctx, "ALTER TABLE "+table+" ADD COLUMN "+column+" "+decl)
+		return err
+	}
+}
+
+// ourTables are the tables every codectx database has since version 1.
+const ourTables = "'files','chunks','relations','chunks_fts','projects','vectors'"
+
+// migrate brings the schema to SchemaVersion. The version is read without
+// a transaction first (the common case: nothing to do); otherwise every
+// pending step runs in one IMMEDIATE transaction that re-reads the version
+// after taking the write lock, so concurrent openers of a new or old file
+// queue on SQLite's lock, the first one migrates, and the others find the
+// new version and change nothing. The version only ever moves up.
 func (db *DB) migrate(ctx context.Context) error {
 	var v int
 	if err := db.sql.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
 		return db.classify("read schema version", err)
 	}
 	if v > SchemaVersion {
-		return fmt.Errorf("%s: %w (version %d, this build knows %d): upgrade codectx or run with --rebuild", db.path, ErrNewerSchema, v, SchemaVersion)
+		return db.newerSchema(v)
 	}
 	if v == SchemaVersion {
-		// A file that opened but lacks our tables is not ours.
-		var n int
-		if err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE name IN ('files','chunks','relations','chunks_fts','projects','vectors')").Scan(&n); err != nil {
-			return db.classify("check schema", err)
-		}
-		if n != 6 {
-			return fmt.Errorf("%s: %w: run with --rebuild to start over", db.path, ErrCorrupt)
-		}
-		return nil
+		return db.checkTables(ctx)
+	}
+	if db.readOnly && v == 0 {
+		return &NoIndexError{Path: db.path}
 	}
 	if db.readOnly {
-		return fmt.Errorf("%s: database is not initialised (schema %d, want %d): run `codectx index`", db.path, v, SchemaVersion)
+		return fmt.Errorf("%s: database schema %d is older than %d and the database is opened read-only: %w", db.path, v, SchemaVersion, ErrOldSchema)
 	}
-	if v == 0 {
-		// A non-empty database without a version is someone else's file.
+	tx, err := db.sql.BeginTx(ctx, nil) // BEGIN IMMEDIATE (_txlock): the write lock
+	if err != nil {
+		return db.classify("migrate: take the write lock", err)
+	}
+	defer tx.Rollback()
+	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return db.classify("read schema version", err)
+	}
+	switch {
+	case v > SchemaVersion:
+		return db.newerSchema(v)
+	case v == SchemaVersion:
+		// Another process migrated while this one waited for the lock.
+		if err := tx.Commit(); err != nil {
+			return db.classify("migrate", err)
+		}
+		return db.checkTables(ctx)
+	case v == 0:
+		// A non-empty database without a version is someone else's file
+		// (our first step and its version commit together).
 		var n int
-		if err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master").Scan(&n); err != nil {
+		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master").Scan(&n); err != nil {
 			return db.classify("check schema", err)
 		}
 		if n > 0 {
@@ -250,23 +426,33 @@ func (db *DB) migrate(ctx context.Context) error {
 		}
 	}
 	for i := v; i < SchemaVersion; i++ {
-		tx, err := db.sql.BeginTx(ctx, nil)
-		if err != nil {
-			return db.classify("migrate", err)
-		}
-		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
-			tx.Rollback()
-			return db.classify(fmt.Sprintf("migrate to schema %d", i+1), err)
-		}
-		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", i+1)); err != nil {
-			tx.Rollback()
-			return db.classify("migrate", err)
-		}
-		if err := tx.Commit(); err != nil {
-			return db.classify("migrate", err)
+		if err := migrations[i].apply(ctx, tx); err != nil {
+			return db.classify(fmt.Sprintf("migrate to schema %d (%s)", i+1, migrations[i].name), err)
 		}
 	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion)); err != nil {
+		return db.classify("migrate: set schema version", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return db.classify("migrate", err)
+	}
 	return nil
+}
+
+// checkTables rejects a file that carries our version but lacks our tables.
+func (db *DB) checkTables(ctx context.Context) error {
+	var n int
+	if err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE name IN ("+ourTables+")").Scan(&n); err != nil {
+		return db.classify("check schema", err)
+	}
+	if n != 6 {
+		return fmt.Errorf("%s: %w: run with --rebuild to start over", db.path, ErrCorrupt)
+	}
+	return nil
+}
+
+func (db *DB) newerSchema(v int) error {
+	return fmt.Errorf("%s: %w (version %d, this build knows %d): upgrade codectx or run with --rebuild", db.path, ErrNewerSchema, v, SchemaVersion)
 }
 
 // Remove deletes a database file and its WAL side files (used by --rebuild

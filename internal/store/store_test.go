@@ -198,3 +198,31 @@ func TestShortName(t *testing.T) {
 		}
 	}
 }
+
+// TestMigrateGraphIdempotent: the graph migration step runs again on a
+// database that already has its columns (a version moved back, a
+// concurrent opener) without failing, and the columns are there.
+func TestMigrateGraphIdempotent(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "x.db")
+	db, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.sql.Exec("PRAGMA user_version = 3"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	db, err = Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatalf("re-running the graph migration: %v", err)
+	}
+	defer db.Close()
+	var n int
+	if err := db.sql.QueryRow("SELECT count(*) FROM pragma_table_info('relations') WHERE name IN ('resolution','detail','recv','derived')").Scan(&n); err != nil || n != 4 {
+		t.Fatalf("relations columns: %d, %v", n, err)
+	}
+	if err := db.sql.QueryRow("SELECT count(*) FROM typefacts").Scan(&n); err != nil {
+		t.Fatalf("typefacts: %v", err)
+	}
+}

@@ -59,6 +59,9 @@ func (db *DB) DeleteProject(ctx context.Context, id int64) error {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM relations WHERE project_id = ?", id); err != nil {
 			return err
 		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM typefacts WHERE project_id = ?", id); err != nil {
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, "DELETE FROM chunks WHERE project_id = ?", id); err != nil {
 			return err
 		}
@@ -129,6 +132,7 @@ type FileRecord struct {
 	Fallback  bool
 	Chunks    []ChunkRecord
 	Relations []lang.Relation
+	Facts     []lang.Fact
 }
 
 // Touch updates size and mtime of a file whose content hash did not change.
@@ -175,6 +179,9 @@ func (db *DB) WriteBatch(ctx context.Context, projectID int64, model string, b B
 		if len(b.Files) == 0 {
 			return nil
 		}
+		if err := checkDims(ctx, tx, model, b.Files); err != nil {
+			return err
+		}
 		// Chunk ids are assigned here (the immediate transaction holds the
 		// write lock), so chunks, FTS rows, vectors and relations go in as
 		// multi-row INSERTs: far fewer statements than one per row.
@@ -184,8 +191,11 @@ func (db *DB) WriteBatch(ctx context.Context, projectID int64, model string, b B
 		}
 		chunks := newBulk(tx, "INSERT INTO chunks(id, project_id, file_id, path, lang, kind, name, symbol, short, start_line, end_line, container, extends, implements, decorators, content, model, text_hash)", 18)
 		fts := newBulk(tx, "INSERT INTO chunks_fts(rowid, name, path, body)", 4)
-		vecs := newBulk(tx, "INSERT OR IGNORE INTO vectors(model, text_hash, vec)", 3)
-		rels := newBulk(tx, "INSERT INTO relations(project_id, file_id, kind, src_chunk, src_symbol, target, qualifier, line)", 8)
+		// A vector is only sent for a cache miss; REPLACE overwrites a
+		// cached vector of the wrong size (see CachedVectors).
+		vecs := newBulk(tx, "INSERT OR REPLACE INTO vectors(model, text_hash, vec)", 3)
+		rels := newBulk(tx, "INSERT INTO relations(project_id, file_id, kind, src_chunk, src_symbol, target, qualifier, line, recv)", 9)
+		facts := newBulk(tx, "INSERT INTO typefacts(project_id, file_id, kind, owner, name, type, sig)", 7)
 		now := time.Now().Unix()
 		for i := range b.Files {
 			f := &b.Files[i]
@@ -229,12 +239,17 @@ func (db *DB) WriteBatch(ctx context.Context, projectID int64, model string, b B
 				if id := sourceChunk(f.Chunks, ids, rel); id != 0 {
 					src = id
 				}
-				if err := rels.add(ctx, projectID, fileID, rel.Kind, src, rel.Source, rel.Target, rel.Qualifier, rel.Line); err != nil {
+				if err := rels.add(ctx, projectID, fileID, rel.Kind, src, rel.Source, rel.Target, rel.Qualifier, rel.Line, rel.Recv); err != nil {
 					return fmt.Errorf("write relation %s: %w", f.Path, err)
 				}
 			}
+			for _, ft := range f.Facts {
+				if err := facts.add(ctx, projectID, fileID, ft.Kind, ft.Owner, ft.Name, ft.Type, ft.Sig); err != nil {
+					return fmt.Errorf("write type fact %s: %w", f.Path, err)
+				}
+			}
 		}
-		for _, b := range []*bulk{chunks, fts, vecs, rels} {
+		for _, b := range []*bulk{chunks, fts, vecs, rels, facts} {
 			if err := b.flush(ctx); err != nil {
 				return err
 			}
@@ -309,6 +324,7 @@ func clearFile(ctx context.Context, tx *sql.Tx, projectID int64, path string, na
 		"UPDATE relations SET dst_chunk = NULL WHERE dst_chunk IN (SELECT id FROM chunks WHERE file_id = ?1) AND file_id != ?1",
 		"DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE file_id = ?1)",
 		"DELETE FROM relations WHERE file_id = ?1",
+		"DELETE FROM typefacts WHERE file_id = ?1",
 		"DELETE FROM chunks WHERE file_id = ?1",
 	}
 	for _, s := range stmts {
@@ -358,21 +374,83 @@ func boolInt(b bool) int {
 	return 0
 }
 
+// ErrDimensions is matched by a *DimensionError.
+var ErrDimensions = errors.New("vector dimension differs from the embedding model's")
+
+// DimensionError is a vector whose size differs from the dimension recorded
+// for its embedding model.
+type DimensionError struct {
+	Model     string
+	Got, Want int
+}
+
+func (e *DimensionError) Error() string {
+	return fmt.Sprintf("embedding model %s returned %d-dimensional vectors, but the index records %d dimensions for it", e.Model, e.Got, e.Want)
+}
+
+func (e *DimensionError) Is(target error) bool { return target == ErrDimensions }
+
+// ModelDims is the vector dimension recorded for model, 0 when none yet.
+func (db *DB) ModelDims(ctx context.Context, model string) (int, error) {
+	var d int
+	err := db.sql.QueryRowContext(ctx, "SELECT dims FROM embedding_models WHERE model = ?", model).Scan(&d)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	return d, db.classify("read model dimension", err)
+}
+
+// checkDims verifies (inside a write transaction) that every vector of the
+// batch has model's recorded dimension, recording it when the model has
+// none yet.
+func checkDims(ctx context.Context, tx *sql.Tx, model string, files []FileRecord) error {
+	want := 0
+	err := tx.QueryRowContext(ctx, "SELECT dims FROM embedding_models WHERE model = ?", model).Scan(&want)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	recorded := want > 0
+	for i := range files {
+		for j := range files[i].Chunks {
+			n := len(files[i].Chunks[j].Vector)
+			if n == 0 {
+				continue
+			}
+			if want == 0 {
+				want = n
+			}
+			if n != want {
+				return &DimensionError{Model: model, Got: n, Want: want}
+			}
+		}
+	}
+	if !recorded && want > 0 {
+		_, err = tx.ExecContext(ctx, "INSERT INTO embedding_models(model, dims) VALUES (?, ?)", model, want)
+	}
+	return err
+}
+
 // CachedVectors returns which of the given text hashes already have a vector
-// for model (hex-free: keys are string(hash)).
+// for model (hex-free: keys are string(hash)). A cached vector whose size
+// differs from the model's recorded dimension (left by an older build) is
+// not a hit: it is embedded again and replaced.
 func (db *DB) CachedVectors(ctx context.Context, model string, hashes [][]byte) (map[string]bool, error) {
 	out := make(map[string]bool, len(hashes))
+	dims, err := db.ModelDims(ctx, model)
+	if err != nil {
+		return nil, err
+	}
 	const chunk = 400
 	for start := 0; start < len(hashes); start += chunk {
 		end := min(start+chunk, len(hashes))
-		args := make([]any, 0, end-start+1)
-		args = append(args, model)
+		args := make([]any, 0, end-start+3)
+		args = append(args, model, dims, dims*4)
 		ph := make([]string, 0, end-start)
 		for _, h := range hashes[start:end] {
 			args = append(args, h)
 			ph = append(ph, "?")
 		}
-		rows, err := db.sql.QueryContext(ctx, "SELECT text_hash FROM vectors WHERE model = ? AND text_hash IN ("+strings.Join(ph, ",")+")", args...)
+		rows, err := db.sql.QueryContext(ctx, "SELECT text_hash FROM vectors WHERE model = ? AND (? = 0 OR length(vec) = ?) AND text_hash IN ("+strings.Join(ph, ",")+")", args...)
 		if err != nil {
 			return nil, db.classify("read vector cache", err)
 		}

@@ -29,10 +29,13 @@ type State struct {
 	// Running is true while a pass is in progress.
 	Running bool `json:"running"`
 	// Phase, Done, Total and Chunks are the running pass's progress.
-	Phase  string `json:"phase,omitempty"`
-	Done   int    `json:"done"`
-	Total  int    `json:"total"`
-	Chunks int    `json:"chunks"`
+	Phase string `json:"phase,omitempty"`
+	// WaitingFor, in phase "wait", names the other process writing the
+	// project (a CLI index, another server); the pass runs after it.
+	WaitingFor string `json:"waiting_for,omitempty"`
+	Done       int    `json:"done"`
+	Total      int    `json:"total"`
+	Chunks     int    `json:"chunks"`
 	// Percent is the running pass's progress, 0..100 (100 when idle).
 	Percent int `json:"percent"`
 	// Queued is true when another pass is requested after the running one.
@@ -266,6 +269,7 @@ func (k *Keeper) State() State {
 	}
 	if k.running {
 		s.Phase, s.Done, s.Total, s.Chunks = k.prog.Phase, k.prog.Done, k.prog.Total, k.prog.Chunks
+		s.WaitingFor = k.prog.Holder
 		s.Percent = Percent(k.prog)
 	}
 	return s

@@ -27,6 +27,11 @@ type (
 	IndexProgress = index.Progress
 	Stats         = store.Stats
 	EmbedConfig   = embed.Config
+	// InterruptedError is Index's error when its context ends: it says
+	// what was committed and kept.
+	InterruptedError = index.InterruptedError
+	// WriterHolder is the process holding a project's writer lock.
+	WriterHolder = store.Holder
 )
 
 // ErrNotIndexed means the project has no index yet: run Index first.
@@ -46,7 +51,30 @@ type Options struct {
 	Logger *slog.Logger
 	// Rebuild removes an unusable (corrupt, newer-schema) database file before opening.
 	Rebuild bool
+	// ReadOnly opens an existing index only to read it: nothing is created
+	// (a missing database is a *NoIndexError), and a database file or
+	// directory this process cannot write is opened read-only (Index and
+	// other writes then fail with ErrReadOnly).
+	ReadOnly bool
+	// MustExist opens an existing index for writing (feedback) without
+	// ever creating one: a missing database is a *NoIndexError.
+	MustExist bool
 }
+
+// NoIndexError is returned when the database file does not exist and the
+// caller asked not to create it; errors.Is(err, ErrNoIndex) matches it.
+type NoIndexError = store.NoIndexError
+
+// ErrNoIndex matches a *NoIndexError.
+var ErrNoIndex = store.ErrNoIndex
+
+// ErrDimensions is matched by the error of an index run whose embedder
+// returned vectors of another size than the model's recorded dimension.
+var ErrDimensions = store.ErrDimensions
+
+// ErrReadOnly is matched by errors from writes to a database (file or
+// directory) this process may not write.
+var ErrReadOnly = store.ErrReadOnly
 
 // Project is an open project: a root directory and the database holding its index.
 type Project struct {
@@ -83,7 +111,11 @@ func Open(root string, opt Options) (*Project, error) {
 		}
 	}
 	ctx := context.Background()
-	db, err := store.Open(ctx, opt.DBPath, store.Options{})
+	sopt := store.Options{MustExist: opt.ReadOnly || opt.MustExist}
+	db, err := store.Open(ctx, opt.DBPath, sopt)
+	if opt.ReadOnly && errors.Is(err, store.ErrReadOnly) {
+		db, err = store.Open(ctx, opt.DBPath, store.Options{ReadOnly: true})
+	}
 	if err != nil && opt.Rebuild && (errors.Is(err, store.ErrCorrupt) || errors.Is(err, store.ErrNewerSchema)) {
 		log.Warn("removing unusable database", "db", opt.DBPath, "err", err)
 		if rerr := store.Remove(opt.DBPath); rerr != nil {
@@ -138,13 +170,16 @@ func (p *Project) Close() error { return p.db.Close() }
 type IndexOptions struct {
 	Rebuild  bool
 	Progress func(IndexProgress)
+	// OnWait is called once when another process is writing this project;
+	// Index waits for it (ctx cancels the wait).
+	OnWait func(WriterHolder)
 }
 
 // Index brings the project's index up to date incrementally.
 func (p *Project) Index(ctx context.Context, opt IndexOptions) (*IndexSummary, error) {
 	return index.Run(ctx, index.Options{
 		Root: p.root, DB: p.db, Embedder: p.emb, Threads: p.opt.Threads,
-		Rebuild: opt.Rebuild, Progress: opt.Progress, Logger: p.log,
+		Rebuild: opt.Rebuild, Progress: opt.Progress, OnWait: opt.OnWait, Logger: p.log,
 	})
 }
 

@@ -62,10 +62,10 @@ type ContextOptions struct {
 // signature with a pointer to the rest).
 func (p *Project) Context(ctx context.Context, opt ContextOptions) (*ContextResult, error) {
 	if _, err := graph.ParseDepth(opt.Depth); err != nil {
-		return nil, err
+		return nil, badInput(err)
 	}
 	if opt.Budget < 0 {
-		return nil, fmt.Errorf("budget must be positive, got %d", opt.Budget)
+		return nil, badInput(fmt.Errorf("budget must be positive, got %d", opt.Budget))
 	}
 	pr, err := p.project(ctx)
 	if err != nil {

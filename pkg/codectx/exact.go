@@ -2,6 +2,8 @@ package codectx
 
 import (
 	"context"
+	"regexp"
+	"strings"
 
 	"codectx/internal/exact"
 )
@@ -37,7 +39,10 @@ var (
 
 // GlobOptions describe a file listing; paths are relative to the project root.
 type GlobOptions struct {
-	Pattern string // doublestar pattern, e.g. "**/*_test.go"
+	// Pattern is a doublestar pattern, e.g. "**/*_test.go". A pattern without
+	// a slash matches file names at any depth ("*.py" is "**/*.py"), as
+	// GrepOptions.Glob and rg -g do.
+	Pattern string
 	Path    string // directory to list under (default: the root)
 	Limit   int    // most files returned; 0 means 100
 	Sort    string // "path" (default) or "mtime" (newest first)
@@ -50,6 +55,7 @@ type GrepOptions struct {
 	Pattern    string // Go/RE2 regular expression, or a literal string with Fixed
 	IgnoreCase bool
 	Fixed      bool
+	Word       bool   // match whole words only (like rg -w)
 	Context    int    // lines of context around each match
 	HeadLimit  int    // matching lines per file; 0 means 20
 	MaxResults int    // matching lines in all; 0 means 50
@@ -67,11 +73,23 @@ type ReadOptions struct {
 // Glob lists the files under root matching a pattern, with the scanner's
 // rules (ignore files, skipped directories; any extension). It needs no index.
 func Glob(ctx context.Context, root string, opt GlobOptions) (*GlobResult, error) {
-	return exact.Glob(ctx, exact.GlobOptions{Root: root, Pattern: opt.Pattern, Path: opt.Path, Limit: opt.Limit, Sort: opt.Sort})
+	pattern := opt.Pattern
+	if p := strings.TrimSpace(pattern); p != "" && !strings.Contains(p, "/") {
+		pattern = "**/" + p
+	}
+	return exact.Glob(ctx, exact.GlobOptions{Root: root, Pattern: pattern, Path: opt.Path, Limit: opt.Limit, Sort: opt.Sort})
 }
 
 // Grep searches the lines of the files under root. It needs no index.
 func Grep(ctx context.Context, root string, opt GrepOptions) (*GrepResult, error) {
+	if opt.Word && opt.Pattern != "" {
+		// Word boundaries around the whole alternation, as rg -w does.
+		p := opt.Pattern
+		if opt.Fixed {
+			p = regexp.QuoteMeta(p)
+		}
+		opt.Pattern, opt.Fixed = `\b(?:`+p+`)\b`, false
+	}
 	return exact.Grep(ctx, exact.GrepOptions{
 		Root: root, Path: opt.Path, Glob: opt.Glob, Pattern: opt.Pattern,
 		IgnoreCase: opt.IgnoreCase, Fixed: opt.Fixed, Context: opt.Context,

@@ -15,6 +15,17 @@ import (
 // Judgement is a recorded vote on a result.
 type Judgement = store.Judgement
 
+// FeedbackResult is what Feedback did and its effect on the query.
+type FeedbackResult struct {
+	Judgement
+	// Status is "added", "changed" (the opposite vote was replaced) or
+	// "unchanged" (the same vote was already recorded).
+	Status string `json:"status"`
+	// Rank is the result's 1-based place in a default search for the query
+	// after the vote, 0 when it is not in the first DefaultSearchK.
+	Rank int `json:"rank"`
+}
+
 // QueryKey normalises a query for feedback: its keywords, lower-cased,
 // de-duplicated and sorted, so close paraphrases ("where are retries
 // handled", "retries handled where") share their judgements.
@@ -35,17 +46,20 @@ func QueryKey(q string) string {
 
 // Feedback records that the result resultID ("FILE:LINE" — the chunk of FILE
 // that contains LINE, as printed by search — or "FILE#SYMBOL") was good
-// (vote > 0) or bad (vote < 0) for the query. It never deletes anything.
-func (p *Project) Feedback(ctx context.Context, q, resultID string, vote int) (*Judgement, error) {
+// (vote > 0) or bad (vote < 0) for the query: one vote per query and result,
+// the latest wins. Any chunk of the project can be voted on: one voted up
+// joins the query's results even when the search did not find it. The
+// result says where the chunk now ranks for the query.
+func (p *Project) Feedback(ctx context.Context, q, resultID string, vote int) (*FeedbackResult, error) {
 	if strings.TrimSpace(q) == "" {
 		return nil, ErrEmptyQuery
 	}
 	if vote == 0 {
-		return nil, fmt.Errorf("a vote is up or down")
+		return nil, badInput(fmt.Errorf("a vote is up or down"))
 	}
 	key := QueryKey(q)
 	if key == "" {
-		return nil, fmt.Errorf("the query %q has no keywords to remember", q)
+		return nil, badInput(fmt.Errorf("the query %q has no keywords to remember", q))
 	}
 	pr, err := p.project(ctx)
 	if err != nil {
@@ -56,10 +70,22 @@ func (p *Project) Feedback(ctx context.Context, q, resultID string, vote int) (*
 		return nil, err
 	}
 	j := Judgement{Query: q, QueryKey: key, Path: path, Symbol: symbol, Vote: sign(vote)}
-	if err := p.db.AddJudgement(ctx, pr.ID, j); err != nil {
+	status, err := p.db.RecordJudgement(ctx, pr.ID, j)
+	if err != nil {
 		return nil, err
 	}
-	return &j, nil
+	out := &FeedbackResult{Judgement: j, Status: status}
+	res, err := p.Search(ctx, SearchOptions{Query: q, K: DefaultSearchK})
+	if err != nil {
+		return nil, fmt.Errorf("vote recorded; re-run the search: %w", err)
+	}
+	for i, h := range res.Results {
+		if h.File == path && h.Symbol == symbol {
+			out.Rank = i + 1
+			break
+		}
+	}
+	return out, nil
 }
 
 // ListFeedback returns every judgement of the project, newest first.
@@ -84,11 +110,12 @@ func (p *Project) resolveResultID(ctx context.Context, pr *store.Project, id str
 	id = strings.TrimSpace(id)
 	if i := strings.LastIndex(id, "#"); i > 0 {
 		path, sym := id[:i], id[i+1:]
-		if ok, err := p.db.HasChunk(ctx, pr.ID, path, sym); err != nil || !ok {
-			if err == nil {
-				err = fmt.Errorf("no chunk %s in %s", sym, path)
-			}
+		ok, err := p.db.HasChunk(ctx, pr.ID, path, sym)
+		if err != nil {
 			return "", "", err
+		}
+		if !ok {
+			return "", "", badInput(fmt.Errorf("no chunk %s in %s", sym, path))
 		}
 		return path, sym, nil
 	}
@@ -108,7 +135,32 @@ func (p *Project) resolveResultID(ctx context.Context, pr *store.Project, id str
 			return path, sym, nil
 		}
 	}
-	return "", "", fmt.Errorf("result id %q: use FILE:LINE (as printed by search) or FILE#SYMBOL", id)
+	return "", "", badInput(fmt.Errorf("result id %q: use FILE:LINE (as printed by search) or FILE#SYMBOL", id))
+}
+
+// Text says what the vote did and where the result now ranks.
+func (f *FeedbackResult) Text() string {
+	word := "up"
+	if f.Vote < 0 {
+		word = "down"
+	}
+	what := map[string]string{store.JudgementAdded: "recorded", store.JudgementChanged: "changed to", store.JudgementUnchanged: "already recorded:"}[f.Status]
+	msg := fmt.Sprintf("%s %s vote for %s#%s on queries like %q (keywords: %s)", what, word, f.Path, f.Symbol, f.Query, f.QueryKey)
+	if f.Rank > 0 {
+		return msg + fmt.Sprintf("; it now ranks %d for this query", f.Rank)
+	}
+	return msg + fmt.Sprintf("; it is not in the first %d results for this query", DefaultSearchK)
+}
+
+func roundScore(s float64) float64 { return float64(int(s*1000+0.5)) / 1000 }
+
+func sortedKeys(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func sign(v int) int {
@@ -140,14 +192,40 @@ func (p *Project) applyFeedback(ctx context.Context, pr *store.Project, q string
 		return err
 	}
 	top := res.Results[0].Score
+	floor := res.Results[len(res.Results)-1].Score
 	changed := false
+	seen := map[string]bool{}
 	for i := range res.Results {
 		h := &res.Results[i]
-		if v, ok := votes[store.VoteKey(h.File, h.Symbol)]; ok {
+		key := store.VoteKey(h.File, h.Symbol)
+		seen[key] = true
+		if v, ok := votes[key]; ok {
 			v = max(-3, min(3, v))
-			h.Score = float64(int((h.Score+feedbackWeight*top*float64(v))*1000+0.5)) / 1000
+			h.Score = roundScore(h.Score + feedbackWeight*top*float64(v))
 			changed = true
 		}
+	}
+	// Results voted up that the search did not find join the list, scored
+	// from the bottom of it.
+	for _, key := range sortedKeys(votes) {
+		v := votes[key]
+		if v <= 0 || seen[key] {
+			continue
+		}
+		path, symbol := store.SplitVoteKey(key)
+		c, ok, err := p.db.ChunkBySymbol(ctx, pr.ID, path, symbol)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			continue // the chunk is gone: the vote waits for it
+		}
+		res.Results = append(res.Results, search.Hit{
+			File: c.Path, StartLine: c.StartLine, EndLine: c.EndLine, Kind: c.Kind, Name: c.Name, Symbol: c.Symbol,
+			Score: roundScore(floor + feedbackWeight*top*float64(min(v, 3))), Snippet: search.Snippet(c.Content, search.SnippetRunes),
+			Signals: []string{"feedback"},
+		})
+		changed = true
 	}
 	if !changed {
 		return nil

@@ -2,6 +2,9 @@ package codectx
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"strings"
 
 	"codectx/internal/graph"
 )
@@ -46,15 +49,43 @@ type GraphOptions struct {
 	Direction string
 	// Depth is how many hops to expand; 0 means 1.
 	Depth int
+	// MinConfidence keeps only edges resolved at least this surely: "exact"
+	// (by type, scope or import), "inferred" (one candidate of a named rule),
+	// "name" (also calls matched only by name), "all" or "" (everything,
+	// external calls included). See GraphConfidences.
+	MinConfidence string
 }
+
+// GraphConfidences are the accepted GraphOptions.MinConfidence values.
+var GraphConfidences = graph.Confidences
 
 // Graph returns the relations (extends, implements, contains, imports,
 // calls) around every chunk the name denotes, Depth hops out, at most
 // GraphMaxNodes nodes.
 func (p *Project) Graph(ctx context.Context, opt GraphOptions) (*GraphResult, error) {
+	if err := opt.validate(); err != nil {
+		return nil, badInput(err)
+	}
 	pr, err := p.project(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return graph.Build(ctx, p.db, pr.ID, graph.Options{Name: opt.Name, Direction: opt.Direction, Depth: opt.Depth})
+	return graph.Build(ctx, p.db, pr.ID, graph.Options{Name: opt.Name, Direction: opt.Direction, Depth: opt.Depth, MinConfidence: opt.MinConfidence})
+}
+
+// validate rejects an empty name, an unknown direction and a negative depth
+// before the index is consulted.
+func (o GraphOptions) validate() error {
+	if strings.TrimSpace(o.Name) == "" {
+		return errors.New("name must not be empty: give a type, method, function or file")
+	}
+	switch o.Direction {
+	case "", DirectionOut, DirectionIn, DirectionBoth:
+	default:
+		return fmt.Errorf("direction must be out, in or both, got %q", o.Direction)
+	}
+	if o.Depth < 0 {
+		return fmt.Errorf("depth must be positive, got %d", o.Depth)
+	}
+	return nil
 }

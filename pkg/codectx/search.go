@@ -82,7 +82,7 @@ func (p *Project) search(ctx context.Context, opt SearchOptions, feedback bool) 
 		o.ParseOptions = &query.Options{}
 	}
 	if err := o.Validate(); err != nil {
-		return nil, err
+		return nil, badInput(err)
 	}
 	pr, err := p.project(ctx)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"codectx/internal/index"
 	"codectx/internal/scan"
 	"codectx/internal/store"
 )
@@ -79,7 +80,7 @@ func (p *Project) Status(ctx context.Context) (*Status, error) {
 }
 
 // staleFiles compares a stat pass over the project with the stored
-// fingerprints (size, mtime, embedding model, as Index compares them):
+// fingerprints with index.Fresh, the predicate Index uses:
 // indexed files that changed, files not indexed, and indexed files gone
 // from disk (or now ignored), each sorted.
 func (p *Project) staleFiles(ctx context.Context, fps map[string]store.Fingerprint, model string) (changed, added, removed []string, err error) {
@@ -94,7 +95,7 @@ func (p *Project) staleFiles(ctx context.Context, fps map[string]store.Fingerpri
 		switch {
 		case !ok:
 			added = append(added, f.Path)
-		case fp.Size != f.Size || fp.MTime != f.ModTime || fp.Model != model:
+		case !index.Fresh(fp, f, model):
 			changed = append(changed, f.Path)
 		}
 	}

@@ -66,3 +66,40 @@ func TestStatusStaleness(t *testing.T) {
 		t.Errorf("text:\n%s", st.Text())
 	}
 }
+
+// Status and Index agree on what is stale: a file parsed by an older chunker
+// is stale for both (one predicate, index.Fresh).
+func TestStatusAgreesWithIndexOnChunkerVersion(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n\nfunc A() {}\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "b.go"), []byte("package a\n\nfunc B() {}\n"), 0o644)
+	p, err := Open(root, Options{DBPath: filepath.Join(t.TempDir(), "index.db"), Embed: &embed.Config{Provider: embed.ProviderLocal}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if _, err := p.Index(ctx, IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.db.SQL().ExecContext(ctx, "UPDATE files SET parser = 'an-older-chunker' WHERE path = 'a.go'"); err != nil {
+		t.Fatal(err)
+	}
+	st, err := p.Status(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Stale.Changed != 1 || !slices.Equal(st.Stale.Paths, []string{"a.go"}) {
+		t.Fatalf("status after a chunker change: %+v", st.Stale)
+	}
+	sum, err := p.Index(ctx, IndexOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Changed+sum.Unchanged != 2 || sum.Unchanged != 1 {
+		t.Fatalf("index after a chunker change: %d changed, %d unchanged", sum.Changed, sum.Unchanged)
+	}
+	if st, _ = p.Status(ctx); st.Stale.Total() != 0 {
+		t.Fatalf("stale after re-index: %+v", st.Stale)
+	}
+}

@@ -1,0 +1,210 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"codectx/pkg/codectx"
+)
+
+// uxProject is an indexed two-package project in a git work tree and its
+// database: repo/a.go, repo/sub/b.go.
+func uxProject(t *testing.T) (repo, db string) {
+	t.Helper()
+	t.Setenv("EMBEDDING_PROVIDER", "local")
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo = filepath.Join(base, "repo")
+	db = filepath.Join(base, "index.db")
+	os.MkdirAll(filepath.Join(repo, "sub"), 0o755)
+	os.WriteFile(filepath.Join(repo, "a.go"), []byte("package a\n\n// Alpha starts.\nfunc Alpha() { Beta() }\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, "sub", "b.go"), []byte("package sub\n\n// Beta answers the betamax question.\nfunc Beta() {}\n\nfunc Betamax() {}\n"), 0o644)
+	if _, err := runCLI(t, "index", repo, "--db", db); err != nil {
+		t.Fatal(err)
+	}
+	return repo, db
+}
+
+func TestCLIProjectFromSubdirectory(t *testing.T) {
+	repo, db := uxProject(t)
+	t.Chdir(filepath.Join(repo, "sub"))
+	out, err := runCLI(t, "search", "betamax question", "--db", db)
+	if err != nil || !strings.Contains(out, "sub/b.go") {
+		t.Fatalf("search from a subdirectory: %v\n%s", err, out)
+	}
+	// stats with neither PATH nor --root finds the same project.
+	out, err = runCLI(t, "stats", "--db", db)
+	if err != nil || !strings.Contains(out, "files: 2") {
+		t.Fatalf("stats from a subdirectory: %v\n%s", err, out)
+	}
+	// grep and glob look below the current directory, as rg and git do.
+	out, err = runCLI(t, "grep", "-l", "func", "--db", db)
+	if err != nil || strings.TrimSpace(out) != "sub/b.go" {
+		t.Fatalf("grep -l from sub: %v\n%q", err, out)
+	}
+	// read takes a path relative to the current directory as well as the root.
+	for _, f := range []string{"b.go", "sub/b.go"} {
+		out, err = runCLI(t, "read", f, "--limit", "1", "--db", db)
+		if err != nil || !strings.Contains(out, "package sub") {
+			t.Fatalf("read %s from sub: %v\n%s", f, err, out)
+		}
+	}
+	// PATH and --root together must agree.
+	if _, err := runCLI(t, "stats", repo, "--root", filepath.Join(repo, "sub"), "--db", db); !isUsageErr(err) {
+		t.Fatalf("PATH and a different --root: %v", err)
+	}
+}
+
+func TestCLIGrepLikeRipgrep(t *testing.T) {
+	repo, db := uxProject(t)
+	cases := []struct {
+		name    string
+		args    []string
+		want    string // in stdout
+		noMatch bool
+		usage   bool
+	}{
+		{name: "word", args: []string{"grep", "-w", "Beta"}, want: "sub/b.go:4"},
+		{name: "word excludes longer", args: []string{"grep", "-w", "Betamax", "-l"}, want: "sub/b.go"},
+		{name: "word no partial", args: []string{"grep", "-w", "Bet"}, noMatch: true},
+		{name: "files only", args: []string{"grep", "-l", "Beta"}, want: "a.go\nsub/b.go\n"},
+		{name: "short glob", args: []string{"grep", "-g", "sub/*.go", "-l", "func"}, want: "sub/b.go\n"},
+		{name: "path argument", args: []string{"grep", "func", filepath.Join(repo, "sub")}, want: "sub/b.go:4"},
+		{name: "path outside", args: []string{"grep", "func", os.TempDir()}, usage: true},
+		{name: "no match", args: []string{"grep", "zzzz_nothing"}, noMatch: true},
+		{name: "glob any depth", args: []string{"glob", "b.go"}, want: "sub/b.go"},
+		{name: "glob none", args: []string{"glob", "*.rs"}, noMatch: true},
+		{name: "search none", args: []string{"search", "zzqqxx", "--mode", "keyword"}, noMatch: true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append(append([]string{}, tc.args...), "--root", repo, "--db", db)
+			if tc.name == "path argument" || tc.name == "path outside" {
+				args = append(append([]string{}, tc.args...), "--db", db)
+				t.Chdir(repo)
+			}
+			out, err := runCLI(t, args...)
+			switch {
+			case tc.noMatch:
+				if !errors.Is(err, errNoMatch) {
+					t.Fatalf("want errNoMatch, got %v\n%s", err, out)
+				}
+				if code := reportError(&bytes.Buffer{}, err); code != exitNoMatch {
+					t.Fatalf("exit code %d, want %d", code, exitNoMatch)
+				}
+			case tc.usage:
+				if !isUsageErr(err) {
+					t.Fatalf("want a usage error, got %v", err)
+				}
+			default:
+				if err != nil || !strings.Contains(out, tc.want) {
+					t.Fatalf("err %v, output lacks %q:\n%s", err, tc.want, out)
+				}
+			}
+		})
+	}
+}
+
+func TestCLISuggestionsAndVersion(t *testing.T) {
+	out, err := runCLI(t, "serch", "x")
+	if !isUsageErr(err) || !strings.Contains(err.Error(), "Did you mean this?\n\tsearch") {
+		t.Fatalf("mistyped command: %v", err)
+	}
+	var buf bytes.Buffer
+	if code := reportError(&buf, err); code != exitError || !strings.Contains(buf.String(), "\tsearch") {
+		t.Fatalf("printed %q with exit %d", buf.String(), code)
+	}
+	_, err = runCLI(t, "context", "--budegt", "3", "x")
+	if !isUsageErr(err) || !strings.Contains(err.Error(), "--budget") {
+		t.Fatalf("mistyped flag: %v", err)
+	}
+	_, err = runCLI(t, "grep", "-Z", "x")
+	if !isUsageErr(err) || strings.Contains(err.Error(), "Did you mean") {
+		t.Fatalf("unknown shorthand: %v", err)
+	}
+	out, err = runCLI(t, "--version")
+	if err != nil || !strings.HasPrefix(out, "codectx ") {
+		t.Fatalf("--version: %v %q", err, out)
+	}
+}
+
+func TestClosest(t *testing.T) {
+	names := []string{"budget", "root", "depth", "seeds", "json"}
+	for word, want := range map[string]string{"budegt": "budget", "rot": "root", "dep": "depth", "zzzzzz": ""} {
+		got := strings.Join(closest(word, names, 2), ",")
+		if got != want {
+			t.Errorf("closest(%q) = %q, want %q", word, got, want)
+		}
+	}
+}
+
+func isUsageErr(err error) bool {
+	var ue usageError
+	return errors.As(err, &ue)
+}
+
+func TestProgressWithoutTerminal(t *testing.T) {
+	var buf bytes.Buffer
+	p := newProgress(&buf, false)
+	p.update(codectx.IndexProgress{Phase: "scan"})
+	p.update(codectx.IndexProgress{Phase: "index", Done: 1, Total: 7000, Chunks: 1})
+	p.update(codectx.IndexProgress{Phase: "index", Done: 2, Total: 7000, Chunks: 9})
+	p.update(codectx.IndexProgress{Phase: "resolve", Done: 7000, Total: 7000, Chunks: 90000})
+	got := buf.String()
+	want := "scanning files…\nindexing: 1/7000 files, 1 chunk\nresolving relations (90000 chunks written)…\n"
+	if got != want {
+		t.Fatalf("progress printed\n%q\nwant\n%q", got, want)
+	}
+	buf.Reset()
+	newProgress(&buf, true).update(codectx.IndexProgress{Phase: "scan"})
+	if buf.Len() != 0 {
+		t.Fatalf("quiet progress printed %q", buf.String())
+	}
+}
+
+func TestStyle(t *testing.T) {
+	var buf bytes.Buffer
+	if styleFor(&buf).on {
+		t.Fatal("colour on for a buffer")
+	}
+	if got := (style{on: true}).path("a.go:1"); got != "\x1b[35ma.go:1\x1b[0m" {
+		t.Fatalf("path = %q", got)
+	}
+	if got := (style{}).name("X"); got != "X" {
+		t.Fatalf("plain name = %q", got)
+	}
+	// A terminal with NO_COLOR set stays plain (os.Stdout under go test is
+	// not a terminal either way, so this checks the variable's precedence).
+	t.Setenv("NO_COLOR", "1")
+	if styleFor(os.Stdout).on {
+		t.Fatal("colour on with NO_COLOR")
+	}
+}
+
+func TestDoctorJSON(t *testing.T) {
+	t.Setenv("EMBEDDING_PROVIDER", "local")
+	db := filepath.Join(t.TempDir(), "none", "index.db")
+	out, err := runCLI(t, "doctor", "--json", "--db", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"ok": true`, `"provider": "local"`, `"exists": false`, `"dims": 512`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("doctor --json lacks %s:\n%s", want, out)
+		}
+	}
+	if _, err := os.Stat(filepath.Dir(db)); !os.IsNotExist(err) {
+		t.Errorf("doctor created %s", filepath.Dir(db))
+	}
+	t.Setenv("EMBEDDING_PROVIDER", "nonsense")
+	out, err = runCLI(t, "doctor", "--json", "--db", db)
+	if err == nil || !strings.Contains(out, `"ok": false`) {
+		t.Fatalf("bad provider: %v\n%s", err, out)
+	}
+}

@@ -1,0 +1,326 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"codectx/internal/store"
+)
+
+// graphTree is a multi-package project whose edges depend on files other
+// than the caller's: two packages declare the same type and method names
+// (the archive/tar vs archive/zip Writer.Flush case), a field's type lives
+// in another file, a constructor's result type in another package, an
+// interface is implemented in a third one; Python and Java files exercise
+// the name rules.
+var graphTree = map[string]string{
+	"go.mod": "module example.com/proj\n\ngo 1.22\n",
+	"tarx/writer.go": `package tarx
+
+type Writer struct{ n int }
+
+func NewWriter() *Writer { return &Writer{} }
+
+func (w *Writer) Flush() error { return nil }
+
+func (w *Writer) Close() error { return w.Flush() }
+`,
+	"zipx/writer.go": `package zipx
+
+import "bufio"
+
+type Writer struct {
+	cw  *countWriter
+	buf *bufio.Writer
+}
+
+func (w *Writer) Flush() error { return w.buf.Flush() }
+
+func (w *Writer) Close() error {
+	w.cw.count()
+	return w.Flush()
+}
+`,
+	"zipx/count.go": `package zipx
+
+type countWriter struct{ n int64 }
+
+func (c *countWriter) count() int64 { return c.n }
+`,
+	"sink/sink.go": `package sink
+
+import (
+	"example.com/proj/tarx"
+	z "example.com/proj/zipx"
+)
+
+type Flusher interface {
+	Flush() error
+}
+
+type Holder struct {
+	t *tarx.Writer
+	z *z.Writer
+	f Flusher
+}
+
+func (h *Holder) FlushAll() {
+	h.t.Flush()
+	h.z.Flush()
+	h.f.Flush()
+	w := tarx.NewWriter()
+	w.Close()
+	w.Close()
+}
+`,
+	"py/store.py": `class Store:
+    def __init__(self):
+        self.items = {}
+
+    def get(self, key):
+        return self.items.get(key)
+
+    def save(self, key, value):
+        self.check(key)
+        self.items[key] = value
+
+    def check(self, key):
+        return key is not None
+`,
+	"py/cache.py": `from py.store import Store
+
+def warm(keys):
+    s = Store()
+    for k in keys:
+        s.save(k, 1)
+`,
+	"java/com/acme/Repo.java": `package com.acme;
+
+public class Repo {
+    public String find(long id) { return lookup(id); }
+    private String lookup(long id) { return "x"; }
+}
+`,
+}
+
+// relationSet is the project's relations in a form that does not depend on
+// row ids: source file, kind, source chunk (symbol and line), target as
+// written, line, target chunk (file, symbol, line), resolution and detail.
+func relationSet(t *testing.T, db *store.DB) []string {
+	t.Helper()
+	return querySet(t, db, `SELECT f.path, r.kind, r.src_symbol, COALESCE(sc.start_line, 0), r.target, r.qualifier, r.recv, r.line,
+		COALESCE(df.path, ''), COALESCE(dc.symbol, ''), COALESCE(dc.start_line, 0), r.resolution, r.detail, r.derived
+		FROM relations r JOIN files f ON f.id = r.file_id
+		LEFT JOIN chunks sc ON sc.id = r.src_chunk
+		LEFT JOIN chunks dc ON dc.id = r.dst_chunk LEFT JOIN files df ON df.id = dc.file_id`, 14)
+}
+
+// fileSet and chunkSet are the files and chunks in the same id-free form.
+func fileSet(t *testing.T, db *store.DB) []string {
+	t.Helper()
+	return querySet(t, db, "SELECT path, lang, size, sha256, parser, fallback FROM files", 6)
+}
+
+func chunkSet(t *testing.T, db *store.DB) []string {
+	t.Helper()
+	return querySet(t, db, "SELECT path, kind, name, symbol, start_line, end_line, container, hex(text_hash) FROM chunks", 8)
+}
+
+func querySet(t *testing.T, db *store.DB, q string, cols int) []string {
+	t.Helper()
+	rows, err := db.SQL().Query(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		vals := make([]any, cols)
+		ptrs := make([]any, cols)
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		for i, v := range vals {
+			if i > 0 {
+				b.WriteString(" | ")
+			}
+			if bs, ok := v.([]byte); ok {
+				v = string(bs)
+			}
+			fmt.Fprint(&b, v)
+		}
+		out = append(out, b.String())
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// diffSets reports the first differences between two sorted sets.
+func diffSets(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	gm, wm := map[string]int{}, map[string]int{}
+	for _, s := range got {
+		gm[s]++
+	}
+	for _, s := range want {
+		wm[s]++
+	}
+	shown := 0
+	for _, s := range slices.Sorted(maps.Keys(wm)) {
+		if gm[s] < wm[s] && shown < 10 {
+			t.Errorf("%s missing: %s", what, s)
+			shown++
+		}
+	}
+	for _, s := range slices.Sorted(maps.Keys(gm)) {
+		if wm[s] < gm[s] && shown < 20 {
+			t.Errorf("%s extra:   %s", what, s)
+			shown++
+		}
+	}
+}
+
+// cleanSets indexes tree into a fresh database and returns its files,
+// chunks and relations.
+func cleanSets(t *testing.T, tree map[string]string) (files, chunks, rels []string) {
+	t.Helper()
+	root := t.TempDir()
+	writeFiles(t, root, tree)
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	return fileSet(t, db), chunkSet(t, db), relationSet(t, db)
+}
+
+func removeFile(t *testing.T, root, p string) {
+	t.Helper()
+	if err := os.Remove(filepath.Join(root, filepath.FromSlash(p))); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestResolutionIsAFunctionOfTheTree indexes the same tree in several
+// orders and batches and through incremental edits, renames, deletions and
+// re-additions, and compares the full relation set with a clean index.
+func TestResolutionIsAFunctionOfTheTree(t *testing.T) {
+	_, _, want := cleanSets(t, graphTree)
+	paths := slices.Sorted(maps.Keys(graphTree))
+
+	// the resolved edges are the right ones, not only stable ones
+	for _, w := range []string{
+		"zipx/writer.go | calls | Writer.Close | 12 | Flush | w | Writer | 14 | zipx/writer.go | Writer.Flush | 10 | exact",
+		"tarx/writer.go | calls | Writer.Close | 9 | Flush | w | Writer | 9 | tarx/writer.go | Writer.Flush | 7 | exact",
+		"sink/sink.go | calls | Holder.FlushAll | 18 | Flush |  | Holder .t | 19 | tarx/writer.go | Writer.Flush | 7 | exact",
+		"sink/sink.go | calls | Holder.FlushAll | 18 | Flush |  | Holder .z | 20 | zipx/writer.go | Writer.Flush | 10 | exact",
+		"sink/sink.go | calls | Holder.FlushAll | 18 | Close | w | =example.com/proj/tarx#NewWriter | 23 | tarx/writer.go | Writer.Close | 9 | exact",
+		"sink/sink.go | calls | Holder.FlushAll | 18 | Close | w | =example.com/proj/tarx#NewWriter | 24 | tarx/writer.go | Writer.Close | 9 | exact",
+		"zipx/writer.go | calls | Writer.Flush | 10 | Flush |  | Writer .buf | 10 |  |  | 0 | external | bufio",
+		"zipx/writer.go | calls | Writer.Close | 12 | count |  | Writer .cw | 13 | zipx/count.go | countWriter.count | 5 | exact",
+		"tarx/writer.go | implements | Writer | 3 | Flusher |  |  | 3 | sink/sink.go | Flusher | 8 | exact | method set | 1",
+		"sink/sink.go | dispatch | Holder.FlushAll | 18 | Writer.Flush |  |  | 21 | zipx/writer.go | Writer.Flush | 10 | exact | dynamic | 1",
+		// a builtin's method on a value of unknown type, never the calling method
+		"py/store.py | calls | Store.get | 5 | get |  | ? | 6 |  |  | 0 | external | builtin",
+	} {
+		found := false
+		for _, r := range want {
+			if strings.HasPrefix(r, w) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			t.Errorf("clean index lacks %q", w)
+		}
+	}
+
+	for seed := int64(1); seed <= 3; seed++ {
+		t.Run(fmt.Sprintf("order%d", seed), func(t *testing.T) {
+			rng := rand.New(rand.NewSource(seed))
+			order := slices.Clone(paths)
+			rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+			root := t.TempDir()
+			db := openDB(t)
+			// files arrive a few at a time, each arrival an index run
+			for i := 0; i < len(order); {
+				n := 1 + rng.Intn(3)
+				batch := map[string]string{}
+				for _, p := range order[i:min(i+n, len(order))] {
+					batch[p] = graphTree[p]
+				}
+				writeFiles(t, root, batch)
+				run(t, db, root, &fakeEmbedder{model: "fake:a"})
+				i += n
+			}
+			diffSets(t, "relation", relationSet(t, db), want)
+		})
+	}
+
+	t.Run("incremental", func(t *testing.T) {
+		root := t.TempDir()
+		db := openDB(t)
+		writeFiles(t, root, graphTree)
+		run(t, db, root, &fakeEmbedder{model: "fake:a"})
+		steps := []func(){
+			// edit: zipx's Writer loses Flush, then gets it back
+			func() {
+				writeFiles(t, root, map[string]string{"zipx/writer.go": strings.Replace(graphTree["zipx/writer.go"], "func (w *Writer) Flush() error { return w.buf.Flush() }", "", 1)})
+			},
+			func() { writeFiles(t, root, map[string]string{"zipx/writer.go": graphTree["zipx/writer.go"]}) },
+			// rename: the field's type moves to another file
+			func() {
+				removeFile(t, root, "zipx/count.go")
+				writeFiles(t, root, map[string]string{"zipx/counter.go": graphTree["zipx/count.go"]})
+			},
+			func() {
+				removeFile(t, root, "zipx/counter.go")
+				writeFiles(t, root, map[string]string{"zipx/count.go": graphTree["zipx/count.go"]})
+			},
+			// delete and re-add the interface's package
+			func() { removeFile(t, root, "sink/sink.go") },
+			func() { writeFiles(t, root, map[string]string{"sink/sink.go": graphTree["sink/sink.go"]}) },
+			// delete and re-add a Python module
+			func() { removeFile(t, root, "py/store.py") },
+			func() { writeFiles(t, root, map[string]string{"py/store.py": graphTree["py/store.py"]}) },
+		}
+		for _, step := range steps {
+			step()
+			run(t, db, root, &fakeEmbedder{model: "fake:a"})
+		}
+		diffSets(t, "relation", relationSet(t, db), want)
+	})
+}
+
+// TestResolveRepeatable runs Resolve twice on the same index: nothing
+// changes the second time.
+func TestResolveRepeatable(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, graphTree)
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	before := relationSet(t, db)
+	p, err := db.Project(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := Resolve(context.Background(), db, p.ID, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 0 {
+		t.Errorf("second resolution changed %d edges", n)
+	}
+	diffSets(t, "relation", relationSet(t, db), before)
+}

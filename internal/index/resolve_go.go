@@ -1,0 +1,738 @@
+package index
+
+import (
+	"bufio"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"codectx/internal/lang"
+	"codectx/internal/store"
+)
+
+// Go resolution by types: the receiver notation recorded by the extractor
+// (lang.Relation.Recv) is evaluated against the type facts of the whole
+// project (struct fields, embedded fields, function and method results,
+// interface method sets, package variables). Packages are directories;
+// import paths map to directories through the go.mod files above them.
+
+// goResolver holds the project's Go declarations keyed by package directory.
+type goResolver struct {
+	pkgDir   map[string]string // import path → project directory
+	dirs     map[string]bool   // directories holding Go files
+	noMod    bool              // some Go directories have no go.mod above them
+	types    map[string]int    // dir\x00Type → type chunk
+	funcs    map[string]int    // dir\x00Func → function chunk
+	methods  map[string]int    // dir\x00Type\x00method → method chunk
+	fields   map[string][]*store.FactRow
+	results  map[string]*store.FactRow // dir\x00Owner\x00name
+	imethods map[string][]*store.FactRow
+	iembeds  map[string][]*store.FactRow
+	vars     map[string]*store.FactRow
+	under    map[string]*store.FactRow // dir\x00Type → underlying type of a named non-struct type
+	factDir  map[*store.FactRow]string
+	goFiles  map[int64]bool
+	impls    map[string][]string // iface key → implementing type keys
+}
+
+// gtype is an evaluated Go type: a project type (dir, name), an external
+// package, a predeclared type, or unknown (all empty). elem counts the
+// slice/map levels above the named type.
+type gtype struct {
+	dir, name string
+	elem      int
+	ext       string
+	universe  bool
+}
+
+func (t gtype) known() bool   { return t.name != "" || t.ext != "" || t.universe }
+func (t gtype) key() string   { return t.dir + "\x00" + t.name }
+func (t gtype) project() bool { return t.name != "" && t.ext == "" && !t.universe }
+
+func key2(a, b string) string    { return a + "\x00" + b }
+func key3(a, b, c string) string { return a + "\x00" + b + "\x00" + c }
+
+func (g *goResolver) goFile(fileID int64) bool { return g != nil && g.goFiles[fileID] }
+
+// goInit builds the Go tables from the symbols and type facts.
+func (r *resolver) goInit(root string, facts []store.FactRow) {
+	g := &goResolver{
+		pkgDir: map[string]string{}, dirs: map[string]bool{},
+		types: map[string]int{}, funcs: map[string]int{}, methods: map[string]int{},
+		fields: map[string][]*store.FactRow{}, results: map[string]*store.FactRow{},
+		imethods: map[string][]*store.FactRow{}, iembeds: map[string][]*store.FactRow{},
+		vars: map[string]*store.FactRow{}, under: map[string]*store.FactRow{},
+		factDir: map[*store.FactRow]string{}, goFiles: map[int64]bool{},
+	}
+	r.g = g
+	for i := range r.syms {
+		s := &r.syms[i]
+		if s.Lang != "go" {
+			continue
+		}
+		g.goFiles[s.FileID] = true
+		dir := path.Dir(s.Path)
+		g.dirs[dir] = true
+		var k string
+		var m map[string]int
+		switch s.Kind {
+		case "type":
+			k, m = key2(dir, s.Symbol), g.types
+		case "function":
+			k, m = key2(dir, s.Symbol), g.funcs
+		case "method":
+			k, m = key3(dir, s.Container, s.Short), g.methods
+		default:
+			continue
+		}
+		if _, dup := m[k]; !dup { // first in (path, line) order: build-tag twins
+			m[k] = i
+		}
+	}
+	if len(g.goFiles) == 0 {
+		return
+	}
+	for i := range facts {
+		f := &facts[i]
+		if !g.goFiles[f.FileID] {
+			continue
+		}
+		dir := r.fileDir[f.FileID]
+		g.factDir[f] = dir
+		switch f.Kind {
+		case lang.FactField:
+			if f.Sig == "underlying" {
+				if _, dup := g.under[key2(dir, f.Owner)]; !dup {
+					g.under[key2(dir, f.Owner)] = f
+				}
+				continue
+			}
+			g.fields[key2(dir, f.Owner)] = append(g.fields[key2(dir, f.Owner)], f)
+		case lang.FactResult:
+			if _, dup := g.results[key3(dir, f.Owner, f.Name)]; !dup {
+				g.results[key3(dir, f.Owner, f.Name)] = f
+			}
+		case lang.FactIMethod:
+			g.imethods[key2(dir, f.Owner)] = append(g.imethods[key2(dir, f.Owner)], f)
+		case lang.FactIEmbed:
+			g.iembeds[key2(dir, f.Owner)] = append(g.iembeds[key2(dir, f.Owner)], f)
+		case lang.FactVar:
+			if _, dup := g.vars[key2(dir, f.Name)]; !dup {
+				g.vars[key2(dir, f.Name)] = f
+			}
+		}
+	}
+	g.modules(root)
+	g.computeImplements(r)
+}
+
+// modules maps the import path of every Go directory: module path of the
+// nearest go.mod above it plus the relative directory ("std" lays packages
+// out at their import path; vendor/X is X).
+func (g *goResolver) modules(root string) {
+	mods := map[string][2]string{} // abs dir → (module dir, module path)
+	var find func(abs string) (string, string)
+	find = func(abs string) (string, string) {
+		if v, ok := mods[abs]; ok {
+			return v[0], v[1]
+		}
+		var md, mp string
+		if f, err := os.Open(filepath.Join(abs, "go.mod")); err == nil {
+			sc := bufio.NewScanner(f)
+			for sc.Scan() {
+				line := strings.TrimSpace(sc.Text())
+				if rest, ok := strings.CutPrefix(line, "module"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
+					mp = strings.Trim(strings.TrimSpace(rest), `"`)
+					md = abs
+					break
+				}
+			}
+			f.Close()
+		}
+		if md == "" {
+			if parent := filepath.Dir(abs); parent != abs {
+				md, mp = find(parent)
+			}
+		}
+		mods[abs] = [2]string{md, mp}
+		return md, mp
+	}
+	dirs := make([]string, 0, len(g.dirs))
+	for d := range g.dirs {
+		dirs = append(dirs, d)
+	}
+	slices.Sort(dirs)
+	for _, d := range dirs {
+		if root == "" {
+			g.noMod = true
+			continue
+		}
+		abs := filepath.Join(root, filepath.FromSlash(d))
+		md, mp := find(abs)
+		if md == "" {
+			g.noMod = true
+			continue
+		}
+		rel, err := filepath.Rel(md, abs)
+		if err != nil {
+			g.noMod = true
+			continue
+		}
+		rel = filepath.ToSlash(rel)
+		var ip string
+		switch {
+		case rel == "vendor" || strings.HasPrefix(rel, "vendor/"):
+			ip = strings.TrimPrefix(rel, "vendor/")
+		case mp == "std":
+			ip = rel
+		case rel == ".":
+			ip = mp
+		default:
+			ip = mp + "/" + rel
+		}
+		if _, dup := g.pkgDir[ip]; !dup {
+			g.pkgDir[ip] = d
+		}
+	}
+}
+
+// dirOf returns the project directory of an import path. Without go.mod,
+// the longest project directory the import path ends with.
+func (g *goResolver) dirOf(importPath string) (string, bool) {
+	if d, ok := g.pkgDir[importPath]; ok {
+		return d, true
+	}
+	if g.noMod {
+		best := ""
+		for d := range g.dirs {
+			if d != "." && (importPath == d || strings.HasSuffix(importPath, "/"+d)) && len(d) > len(best) {
+				best = d
+			}
+		}
+		if best != "" {
+			return best, true
+		}
+	}
+	return "", false
+}
+
+// ref evaluates a type reference or value notation (lang.Relation.Recv)
+// written in a file of directory dir.
+func (g *goResolver) eval(recv, dir string, depth int) gtype {
+	if depth > 8 || recv == "" || recv[0] == '?' {
+		return gtype{}
+	}
+	parts := strings.Split(recv, " ")
+	t := g.base(parts[0], dir, depth)
+	for _, seg := range parts[1:] {
+		if !t.project() {
+			return t // external and predeclared types stay what they are
+		}
+		seg, k := splitResult(seg)
+		switch {
+		case seg == "[]":
+			t = g.elem(t, depth)
+		case strings.HasSuffix(seg, "()"):
+			t = g.methodResult(t, strings.TrimSuffix(seg[1:], "()"), k, depth)
+		default:
+			t = g.fieldType(t, seg[1:], depth)
+		}
+	}
+	return t
+}
+
+// splitResult splits a result index off a call notation ("=F@1", ".m()@2").
+func splitResult(s string) (string, int) {
+	if i := strings.LastIndexByte(s, '@'); i > 0 {
+		if k, err := strconv.Atoi(s[i+1:]); err == nil {
+			return s[:i], k
+		}
+	}
+	return s, 0
+}
+
+// nthResult picks result k of a ";"-joined result list.
+func nthResult(types string, k int) string {
+	for i := 0; i < k; i++ {
+		j := strings.IndexByte(types, ';')
+		if j < 0 {
+			return ""
+		}
+		types = types[j+1:]
+	}
+	if j := strings.IndexByte(types, ';'); j >= 0 {
+		types = types[:j]
+	}
+	return types
+}
+
+func (g *goResolver) base(b, dir string, depth int) gtype {
+	b, k := splitResult(b)
+	elem := 0
+	for strings.HasPrefix(b, "[]") {
+		elem++
+		b = b[2:]
+	}
+	if b == "" {
+		return gtype{}
+	}
+	var t gtype
+	switch b[0] {
+	case '!':
+		t = gtype{universe: true, name: b[1:]}
+	case '=', '$':
+		d, name, ok := g.qualified(b[1:], dir)
+		if !ok {
+			return gtype{ext: d}
+		}
+		if b[0] == '=' {
+			if f := g.results[key3(d, "", name)]; f != nil {
+				t = g.eval(nthResult(f.Type, k), g.factDir[f], depth+1)
+			} else if _, ok := g.types[key2(d, name)]; ok {
+				t = gtype{dir: d, name: name} // conversion
+			}
+		} else {
+			if f := g.vars[key2(d, name)]; f != nil {
+				t = g.eval(f.Type, g.factDir[f], depth+1)
+			} else if _, ok := g.types[key2(d, name)]; ok {
+				t = gtype{dir: d, name: name}
+			}
+		}
+	default:
+		d, name, ok := g.qualified(b, dir)
+		if !ok {
+			return gtype{ext: d}
+		}
+		t = gtype{dir: d, name: name}
+	}
+	t.elem += elem
+	return t
+}
+
+// qualified splits "PATH#Name" (or "Name" in dir) into project directory
+// and name; ok is false (and the first result the import path) when the
+// package is not in the project.
+func (g *goResolver) qualified(s, dir string) (string, string, bool) {
+	k := strings.LastIndexByte(s, '#')
+	if k < 0 {
+		return dir, s, true
+	}
+	d, ok := g.dirOf(s[:k])
+	if !ok {
+		return s[:k], "", false
+	}
+	return d, s[k+1:], true
+}
+
+func (g *goResolver) elem(t gtype, depth int) gtype {
+	if t.elem > 0 {
+		t.elem--
+		return t
+	}
+	if u := g.under[t.key()]; u != nil && depth < 8 {
+		return g.elem(g.eval(u.Type, g.factDir[u], depth+1), depth+1)
+	}
+	return gtype{}
+}
+
+// methodResult is the type of t.m(): the method's first result, found on
+// t, on what t embeds, or in t's interface method set.
+func (g *goResolver) methodResult(t gtype, m string, k, depth int) gtype {
+	if t.elem > 0 {
+		return gtype{}
+	}
+	if f := g.results[key3(t.dir, t.name, m)]; f != nil {
+		return g.eval(nthResult(f.Type, k), g.factDir[f], depth+1)
+	}
+	if f := g.imethod(t, m, 0); f != nil {
+		return g.eval(nthResult(f.Type, k), g.factDir[f], depth+1)
+	}
+	if depth < 6 {
+		for _, f := range g.fields[t.key()] {
+			if f.Sig == "embed" {
+				et := g.eval(f.Type, g.factDir[f], depth+1)
+				if !et.project() {
+					continue
+				}
+				if r := g.methodResult(et, m, k, depth+1); r.known() {
+					return r
+				}
+			}
+		}
+	}
+	return gtype{}
+}
+
+// fieldType is the type of t.f, through embedded fields.
+func (g *goResolver) fieldType(t gtype, f string, depth int) gtype {
+	if t.elem > 0 {
+		return gtype{}
+	}
+	fs := g.fields[t.key()]
+	for _, fr := range fs {
+		if fr.Name == f {
+			return g.eval(fr.Type, g.factDir[fr], depth+1)
+		}
+	}
+	if depth < 6 {
+		for _, fr := range fs {
+			if fr.Sig == "embed" {
+				et := g.eval(fr.Type, g.factDir[fr], depth+1)
+				if et.project() {
+					if r := g.fieldType(et, f, depth+1); r.known() {
+						return r
+					}
+				}
+			}
+		}
+	}
+	return gtype{}
+}
+
+// hasField reports whether t declares a field named f.
+func (g *goResolver) hasField(t gtype, f string) bool {
+	for _, fr := range g.fields[t.key()] {
+		if fr.Name == f {
+			return true
+		}
+	}
+	return false
+}
+
+// imethod finds method m in interface t's method set (embedded interfaces included).
+func (g *goResolver) imethod(t gtype, m string, depth int) *store.FactRow {
+	for _, f := range g.imethods[t.key()] {
+		if f.Name == m {
+			return f
+		}
+	}
+	if depth < 6 {
+		for _, f := range g.iembeds[t.key()] {
+			et := g.eval(f.Type, g.factDir[f], depth+1)
+			if et.project() {
+				if r := g.imethod(et, m, depth+1); r != nil {
+					return r
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (g *goResolver) isInterface(t gtype) bool {
+	return len(g.imethods[t.key()]) > 0 || len(g.iembeds[t.key()]) > 0
+}
+
+// findMethod returns the method chunk of t.m (promoted through embedded
+// fields), or the external package an embedded field comes from.
+func (g *goResolver) findMethod(t gtype, m string, depth int) (int, string) {
+	if i, ok := g.methods[key3(t.dir, t.name, m)]; ok {
+		return i, ""
+	}
+	if depth >= 6 {
+		return -1, ""
+	}
+	ext := ""
+	for _, f := range g.fields[t.key()] {
+		if f.Sig != "embed" {
+			continue
+		}
+		et := g.eval(f.Type, g.factDir[f], depth+1)
+		switch {
+		case et.project() && et.elem == 0:
+			if i, e := g.findMethod(et, m, depth+1); i >= 0 {
+				return i, ""
+			} else if e != "" && ext == "" {
+				ext = e
+			}
+		case et.ext != "" && ext == "":
+			ext = et.ext
+		}
+	}
+	return -1, ext
+}
+
+// goResolve resolves an edge of a Go file; ok is false when the generic
+// rules should decide (extends of a name the facts do not know).
+func (r *resolver) goResolve(e store.EdgeRow) (edgeOut, bool) {
+	g := r.g
+	dir := r.fileDir[e.FileID]
+	switch e.Kind {
+	case "calls":
+		return r.goCall(e, dir), true
+	case "extends":
+		src, ok := r.byID[e.SrcChunk]
+		if !ok {
+			return edgeOut{}, false
+		}
+		owner := key2(dir, r.syms[src].Symbol)
+		var refs []*store.FactRow
+		for _, f := range g.fields[owner] {
+			if f.Sig == "embed" && f.Name == e.Target {
+				refs = append(refs, f)
+			}
+		}
+		for _, f := range g.iembeds[owner] {
+			if lastName(f.Type) == e.Target {
+				refs = append(refs, f)
+			}
+		}
+		if len(refs) == 0 {
+			return edgeOut{}, false
+		}
+		t := g.eval(refs[0].Type, dir, 0)
+		switch {
+		case t.ext != "":
+			return external(t.ext), true
+		case t.project():
+			if i, ok := g.types[t.key()]; ok {
+				return exact(r.syms[i].ID), true
+			}
+		}
+		return unresolved(""), true
+	}
+	return edgeOut{}, false
+}
+
+func lastName(ref string) string {
+	ref = strings.TrimLeft(ref, "[]!")
+	if k := strings.LastIndexByte(ref, '#'); k >= 0 {
+		return ref[k+1:]
+	}
+	return ref
+}
+
+func (r *resolver) goCall(e store.EdgeRow, dir string) edgeOut {
+	g := r.g
+	name := e.Target
+	switch {
+	case e.Recv == "":
+		if i, ok := g.funcs[key2(dir, name)]; ok {
+			return exact(r.syms[i].ID)
+		}
+		if i, ok := g.types[key2(dir, name)]; ok {
+			return exact(r.syms[i].ID)
+		}
+		return unresolved("not declared in the package")
+	case e.Recv == "?local":
+		return unresolved("local function value")
+	case e.Recv == "?":
+		return unresolved("receiver of unknown type")
+	case strings.HasPrefix(e.Recv, "pkg:"):
+		ip := e.Recv[4:]
+		d, ok := g.dirOf(ip)
+		if !ok {
+			return external(ip)
+		}
+		if i, ok := g.funcs[key2(d, name)]; ok {
+			return exact(r.syms[i].ID)
+		}
+		if i, ok := g.types[key2(d, name)]; ok {
+			return exact(r.syms[i].ID)
+		}
+		return unresolved("not declared in " + ip)
+	}
+	t := g.eval(e.Recv, dir, 0)
+	switch {
+	case t.universe:
+		return external("builtin")
+	case t.ext != "":
+		return external(t.ext)
+	case !t.project() || t.elem > 0:
+		return unresolved("receiver of unknown type")
+	}
+	if i, ext := g.findMethod(t, name, 0); i >= 0 {
+		return exact(r.syms[i].ID)
+	} else if g.isInterface(t) {
+		if g.imethod(t, name, 0) == nil {
+			for _, f := range g.iembeds[t.key()] {
+				if et := g.eval(f.Type, g.factDir[f], 0); et.ext != "" {
+					return external(et.ext)
+				}
+			}
+		} else {
+			ti, ok := g.types[t.key()]
+			if !ok {
+				return unresolved("")
+			}
+			o := exact(r.syms[ti].ID).with("interface method")
+			for _, impl := range g.impls[t.key()] {
+				d, n, _ := strings.Cut(impl, "\x00")
+				if mi, _ := g.findMethod(gtype{dir: d, name: n}, name, 0); mi >= 0 {
+					o.dispatch = append(o.dispatch, mi)
+				}
+			}
+			return o
+		}
+	} else if ext != "" {
+		return external(ext)
+	}
+	if g.fieldType(t, name, 0).known() || g.hasField(t, name) {
+		return unresolved("function-typed field")
+	}
+	return unresolved("no method " + name + " on " + t.name)
+}
+
+// computeImplements finds, for every project interface with a known method
+// set, the project's named non-interface types whose method set (pointer
+// receivers and promoted methods included) has every method with the same
+// signature; an unexported method must be implemented in the same package.
+func (g *goResolver) computeImplements(r *resolver) {
+	g.impls = map[string][]string{}
+	type sigs map[string]string
+	// method sets of interfaces
+	var ifaceSet func(t gtype, depth int, out sigs) bool
+	ifaceSet = func(t gtype, depth int, out sigs) bool {
+		for _, f := range g.imethods[t.key()] {
+			out[f.Name] = f.Sig
+		}
+		for _, f := range g.iembeds[t.key()] {
+			et := g.eval(f.Type, g.factDir[f], 0)
+			if !et.project() || depth > 6 || !g.isInterface(et) {
+				return false // an external or non-interface element: not known here
+			}
+			if !ifaceSet(et, depth+1, out) {
+				return false
+			}
+		}
+		return true
+	}
+	// method sets of concrete types
+	methodsOf := map[string]map[string][]int{} // type key → method name → chunk
+	byType := map[string][]string{}            // dir\x00Type → method names
+	for k := range g.methods {
+		parts := strings.SplitN(k, "\x00", 3)
+		tk := key2(parts[0], parts[1])
+		byType[tk] = append(byType[tk], parts[2])
+	}
+	var concrete func(t gtype, depth int, out sigs) bool
+	concrete = func(t gtype, depth int, out sigs) bool {
+		complete := true
+		for _, m := range byType[t.key()] {
+			if _, ok := out[m]; !ok {
+				sig := ""
+				if f := g.results[key3(t.dir, t.name, m)]; f != nil {
+					sig = f.Sig
+				}
+				out[m] = sig
+			}
+		}
+		for _, f := range g.fields[t.key()] {
+			if f.Sig != "embed" {
+				continue
+			}
+			et := g.eval(f.Type, g.factDir[f], 0)
+			if !et.project() || depth > 6 {
+				complete = false
+				continue
+			}
+			if g.isInterface(et) {
+				s := sigs{}
+				if !ifaceSet(et, 0, s) {
+					complete = false
+				}
+				for m, sg := range s {
+					if _, ok := out[m]; !ok {
+						out[m] = sg
+					}
+				}
+				continue
+			}
+			if !concrete(et, depth+1, out) {
+				complete = false
+			}
+		}
+		return complete
+	}
+	_ = methodsOf
+	typeKeys := make([]string, 0, len(g.types))
+	for k := range g.types {
+		typeKeys = append(typeKeys, k)
+	}
+	slices.Sort(typeKeys)
+	concreteSets := map[string]sigs{}
+	byMethod := map[string][]string{}
+	var ifaces []string
+	for _, k := range typeKeys {
+		d, n, _ := strings.Cut(k, "\x00")
+		t := gtype{dir: d, name: n}
+		if g.isInterface(t) {
+			ifaces = append(ifaces, k)
+			continue
+		}
+		s := sigs{}
+		concrete(t, 0, s)
+		if len(s) == 0 {
+			continue
+		}
+		concreteSets[k] = s
+		for m := range s {
+			byMethod[m] = append(byMethod[m], k)
+		}
+	}
+	for _, ik := range ifaces {
+		d, n, _ := strings.Cut(ik, "\x00")
+		want := sigs{}
+		if !ifaceSet(gtype{dir: d, name: n}, 0, want) || len(want) == 0 {
+			continue
+		}
+		names := make([]string, 0, len(want))
+		for m := range want {
+			names = append(names, m)
+		}
+		slices.Sort(names)
+		// the method with the fewest implementers drives the search
+		seed := names[0]
+		for _, m := range names {
+			if len(byMethod[m]) < len(byMethod[seed]) {
+				seed = m
+			}
+		}
+		for _, tk := range byMethod[seed] {
+			have := concreteSets[tk]
+			td, _, _ := strings.Cut(tk, "\x00")
+			ok := true
+			for _, m := range names {
+				sig, found := have[m]
+				if !found || sig != want[m] || (!exported(m) && td != d) {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				g.impls[ik] = append(g.impls[ik], tk)
+			}
+		}
+	}
+}
+
+func exported(name string) bool { return name != "" && name[0] >= 'A' && name[0] <= 'Z' }
+
+// goImplementsEdges turns the implements table into derived relations from
+// each implementing type chunk to the interface's type chunk.
+func (r *resolver) goImplementsEdges() []store.DerivedRelation {
+	g := r.g
+	if g == nil {
+		return nil
+	}
+	keys := make([]string, 0, len(g.impls))
+	for k := range g.impls {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var out []store.DerivedRelation
+	for _, ik := range keys {
+		ii := g.types[ik]
+		iface := &r.syms[ii]
+		for _, tk := range g.impls[ik] {
+			ti := g.types[tk]
+			s := &r.syms[ti]
+			out = append(out, store.DerivedRelation{FileID: s.FileID, Kind: "implements", SrcChunk: s.ID, SrcSymbol: s.Symbol,
+				Target: iface.Symbol, Line: s.StartLine, DstChunk: iface.ID, Resolution: store.ResExact, Detail: "method set"})
+		}
+	}
+	return out
+}

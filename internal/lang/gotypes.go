@@ -1,0 +1,539 @@
+package lang
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Go type facts and receiver typing, from the syntax tree alone (no type
+// checker): the imports of the file (alias → import path), the declared
+// types of struct fields, interface methods, function results and
+// package-level variables (Result.Facts), and for every call the type of its
+// receiver as far as the function's own declarations tell (Relation.Recv).
+// Relation resolution (internal/index) evaluates both project-wide.
+
+// goCtx is the per-file Go state of an extractor.
+type goCtx struct {
+	imports map[string]string    // alias (or package name) → import path
+	locals  map[string][]goLocal // current function: local name → declarations in source order
+	tparams map[string]bool      // current function: type parameters
+}
+
+// goLocal is one declaration of a local name: where it starts and its type
+// (Recv notation, "" unknown).
+type goLocal struct {
+	pos uint32
+	ref string
+}
+
+// local returns the type of the local name as declared last before the
+// byte offset pos (ok false when the function declares no such name).
+func (g *goCtx) local(name string, pos uint32) (string, bool) {
+	ref, ok := "", false
+	for _, d := range g.locals[name] {
+		if d.pos > pos {
+			break
+		}
+		ref, ok = d.ref, true
+	}
+	return ref, ok
+}
+
+// goUniverse are Go's predeclared types: a method call on one of them never
+// means a project method.
+var goUniverse = wordSet(`any bool byte comparable complex64 complex128 error float32 float64 int int8 int16 int32 int64
+	rune string uint uint8 uint16 uint32 uint64 uintptr`)
+
+// goPrepare reads the file's imports and declares its type facts.
+func goPrepare(x *extractor) {
+	t := x.t
+	g := &goCtx{imports: map[string]string{}}
+	x.gx = g
+	for c := t.first(0); c >= 0; c = t.next(c) {
+		if t.kind(c) != "import_declaration" {
+			continue
+		}
+		end := t.subtreeEnd(c)
+		for j := c; j < end; j++ {
+			if t.kind(j) != "import_spec" {
+				continue
+			}
+			p := unquote(t.text(t.field(j, "path")))
+			name := goPackageName(p)
+			if n := t.field(j, "name"); n >= 0 {
+				name = t.text(n)
+			}
+			if name != "_" && name != "." && p != "" {
+				g.imports[name] = p
+			}
+		}
+	}
+	for c := t.first(0); c >= 0; c = t.next(c) {
+		switch t.kind(c) {
+		case "type_declaration":
+			for s := t.first(c); s >= 0; s = t.next(s) {
+				if k := t.kind(s); k == "type_spec" || k == "type_alias" {
+					x.goTypeFacts(s)
+				}
+			}
+		case "var_declaration":
+			end := t.subtreeEnd(c)
+			for j := c; j < end; j++ {
+				if t.kind(j) == "var_spec" {
+					x.goVarFacts(j)
+					j = t.subtreeEnd(j) - 1
+				}
+			}
+		case "function_declaration", "method_declaration":
+			x.goFuncFact(c)
+		}
+	}
+}
+
+// goPackageName guesses the package name of an import path: its last
+// element, without a major-version element ("/v2") or a ".vN" / "go-" decoration.
+func goPackageName(p string) string {
+	parts := strings.Split(p, "/")
+	name := parts[len(parts)-1]
+	if len(parts) > 1 && len(name) > 1 && name[0] == 'v' && strings.Trim(name[1:], "0123456789") == "" {
+		name = parts[len(parts)-2]
+	}
+	if k := strings.Index(name, ".v"); k > 0 {
+		name = name[:k]
+	}
+	name = strings.TrimPrefix(name, "go-")
+	return strings.ReplaceAll(name, "-", "_")
+}
+
+func (x *extractor) goTypeFacts(spec int32) {
+	t := x.t
+	name := t.text(t.field(spec, "name"))
+	ty := t.field(spec, "type")
+	if name == "" || ty < 0 {
+		return
+	}
+	switch t.kind(ty) {
+	case "struct_type":
+		fl := t.childKind(ty, "field_declaration_list")
+		for f := t.first(fl); f >= 0; f = t.next(f) {
+			if t.kind(f) != "field_declaration" {
+				continue
+			}
+			ft := t.field(f, "type")
+			ref := x.goTypeRef(ft)
+			named := false
+			for c := t.first(f); c >= 0; c = t.next(c) {
+				if t.kind(c) == "field_identifier" {
+					named = true
+					x.facts = append(x.facts, Fact{Kind: FactField, Owner: name, Name: t.text(c), Type: ref})
+				}
+			}
+			if !named && ref != "" {
+				x.facts = append(x.facts, Fact{Kind: FactField, Owner: name, Name: goRefName(ref), Type: ref, Sig: "embed"})
+			}
+		}
+	case "interface_type":
+		for e := t.first(ty); e >= 0; e = t.next(e) {
+			switch t.kind(e) {
+			case "method_elem", "method_spec":
+				x.facts = append(x.facts, Fact{Kind: FactIMethod, Owner: name, Name: t.text(t.field(e, "name")),
+					Type: x.goResultRef(t.field(e, "result")), Sig: x.goSig(t.field(e, "parameters"), t.field(e, "result"))})
+			case "type_elem":
+				c := t.firstNamed(e)
+				if c >= 0 && t.next(c) < 0 {
+					if ref := x.goTypeRef(c); ref != "" {
+						x.facts = append(x.facts, Fact{Kind: FactIEmbed, Owner: name, Type: ref})
+					}
+				}
+			}
+		}
+	default:
+		// a named non-struct type (type Header map[string][]string) or an
+		// alias: the underlying type, so selectors and elements resolve
+		if ref := x.goTypeRef(ty); ref != "" {
+			x.facts = append(x.facts, Fact{Kind: FactField, Owner: name, Name: "", Type: ref, Sig: "underlying"})
+		}
+	}
+}
+
+func (x *extractor) goVarFacts(spec int32) {
+	t := x.t
+	ref := ""
+	if ty := t.field(spec, "type"); ty >= 0 {
+		ref = x.goTypeRef(ty)
+	}
+	var vals []int32
+	if v := t.field(spec, "value"); v >= 0 {
+		for c := t.first(v); c >= 0; c = t.next(c) {
+			if t.named(c) && t.kind(c) != "comment" {
+				vals = append(vals, c)
+			}
+		}
+	}
+	nameF := t.g.field("name")
+	k := 0
+	for c := t.first(spec); c >= 0; c = t.next(c) {
+		if t.nodes[c].field != nameF {
+			continue
+		}
+		r := ref
+		if r == "" && len(vals) > k {
+			r = x.goExprType(vals[k])
+		}
+		if r != "" && t.text(c) != "_" {
+			x.facts = append(x.facts, Fact{Kind: FactVar, Name: t.text(c), Type: r})
+		}
+		k++
+	}
+}
+
+func (x *extractor) goFuncFact(fn int32) {
+	t := x.t
+	owner := ""
+	if r := t.field(fn, "receiver"); r >= 0 {
+		if pd := t.childKind(r, "parameter_declaration"); pd >= 0 {
+			owner = simpleName(t.text(t.field(pd, "type")))
+		}
+	}
+	res := t.field(fn, "result")
+	x.facts = append(x.facts, Fact{Kind: FactResult, Owner: owner, Name: t.text(t.field(fn, "name")),
+		Type: x.goResultRef(res), Sig: x.goSig(t.field(fn, "parameters"), res)})
+}
+
+// goResultRef is the type references of a function's results, joined by ";".
+func (x *extractor) goResultRef(res int32) string {
+	t := x.t
+	if res < 0 {
+		return ""
+	}
+	if t.kind(res) != "parameter_list" {
+		return x.goTypeRef(res)
+	}
+	var refs []string
+	for c := t.first(res); c >= 0; c = t.next(c) {
+		if t.kind(c) != "parameter_declaration" {
+			continue
+		}
+		ref := x.goTypeRef(t.field(c, "type"))
+		n := max(t.countKind(c, "identifier"), 1)
+		for range n {
+			refs = append(refs, ref)
+		}
+	}
+	if len(refs) == 1 {
+		return refs[0]
+	}
+	return strings.Join(refs, ";")
+}
+
+// goSig normalises a parameter list and result to "(T1,T2)(R1,R2)".
+func (x *extractor) goSig(params, res int32) string {
+	t := x.t
+	var b strings.Builder
+	list := func(l int32) {
+		b.WriteByte('(')
+		n := 0
+		for c := t.first(l); c >= 0; c = t.next(c) {
+			k := t.kind(c)
+			if k != "parameter_declaration" && k != "variadic_parameter_declaration" {
+				continue
+			}
+			ty := collapse(t.text(t.field(c, "type")))
+			if k == "variadic_parameter_declaration" {
+				ty = "..." + ty
+			}
+			names := t.countKind(c, "identifier")
+			if names == 0 {
+				names = 1
+			}
+			for range names {
+				if n > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(ty)
+				n++
+			}
+		}
+		b.WriteByte(')')
+	}
+	list(params)
+	if res >= 0 {
+		if t.kind(res) == "parameter_list" {
+			list(res)
+		} else {
+			b.WriteByte('(')
+			b.WriteString(collapse(t.text(res)))
+			b.WriteByte(')')
+		}
+	}
+	return b.String()
+}
+
+// goRefName is the type name of a reference ("net/url#URL" → "URL").
+func goRefName(ref string) string {
+	ref = strings.TrimLeft(ref, "[]!")
+	if k := strings.LastIndexByte(ref, '#'); k >= 0 {
+		return ref[k+1:]
+	}
+	return ref
+}
+
+// goTypeRef turns a type node into a reference: "T", "PATH#T", "!T" for
+// predeclared types, "[]"+elem for slices, arrays and maps (the value), ""
+// when unknown (function, channel, anonymous or type-parameter types).
+func (x *extractor) goTypeRef(ty int32) string {
+	t := x.t
+	for depth := 0; ty >= 0 && depth < 16; depth++ {
+		switch t.kind(ty) {
+		case "type_identifier":
+			n := t.text(ty)
+			if x.gx.tparams[n] {
+				return ""
+			}
+			if goUniverse[n] {
+				return "!" + n
+			}
+			return n
+		case "qualified_type":
+			pkg := t.text(t.field(ty, "package"))
+			if p, ok := x.gx.imports[pkg]; ok {
+				return p + "#" + t.text(t.field(ty, "name"))
+			}
+			return ""
+		case "pointer_type", "parenthesized_type":
+			ty = t.firstNamed(ty)
+		case "generic_type":
+			ty = t.field(ty, "type")
+		case "slice_type", "array_type", "implicit_length_array_type":
+			e := x.goTypeRef(t.field(ty, "element"))
+			if e == "" {
+				return ""
+			}
+			return "[]" + e
+		case "map_type":
+			e := x.goTypeRef(t.field(ty, "value"))
+			if e == "" {
+				return ""
+			}
+			return "[]" + e
+		default:
+			return ""
+		}
+	}
+	return ""
+}
+
+// goFuncLocals collects the declared names of a function (receiver,
+// parameters, var and := declarations, range variables, closures included)
+// with their types where the declaration tells. A name declared twice with
+// different types is unknown.
+func (x *extractor) goFuncLocals(fn int32) {
+	t := x.t
+	g := x.gx
+	g.locals = map[string][]goLocal{}
+	g.tparams = nil
+	if tp := t.field(fn, "type_parameters"); tp >= 0 {
+		g.tparams = map[string]bool{}
+		end := t.subtreeEnd(tp)
+		for j := tp; j < end; j++ {
+			if t.kind(j) == "type_parameter_declaration" {
+				for c := t.first(j); c >= 0; c = t.next(c) {
+					if t.kind(c) == "identifier" {
+						g.tparams[t.text(c)] = true
+					}
+				}
+			}
+		}
+	}
+	// a declaration is in scope after its statement (parameters: from the start)
+	set := func(name, ref string, stmt int32) {
+		if name == "" || name == "_" {
+			return
+		}
+		pos := t.nodes[stmt].end
+		if k := t.kind(stmt); k == "parameter_declaration" || k == "variadic_parameter_declaration" {
+			pos = t.nodes[fn].start
+		}
+		g.locals[name] = append(g.locals[name], goLocal{pos: pos, ref: ref})
+	}
+	end := t.subtreeEnd(fn)
+	for j := fn + 1; j < end; j++ {
+		switch t.kind(j) {
+		case "parameter_declaration", "variadic_parameter_declaration":
+			ref := x.goTypeRef(t.field(j, "type"))
+			if t.kind(j) == "variadic_parameter_declaration" && ref != "" {
+				ref = "[]" + ref
+			}
+			for c := t.first(j); c >= 0; c = t.next(c) {
+				if t.kind(c) == "identifier" {
+					set(t.text(c), ref, j)
+				}
+			}
+		case "short_var_declaration", "range_clause":
+			l, r := t.field(j, "left"), t.field(j, "right")
+			var lefts, rights []int32
+			for c := t.first(l); c >= 0; c = t.next(c) {
+				if t.kind(c) == "identifier" {
+					lefts = append(lefts, c)
+				}
+			}
+			if t.kind(r) == "expression_list" {
+				for c := t.first(r); c >= 0; c = t.next(c) {
+					if t.named(c) {
+						rights = append(rights, c)
+					}
+				}
+			}
+			for k, c := range lefts {
+				ref := ""
+				switch {
+				case t.kind(j) == "range_clause":
+					if k == 1 {
+						if rt := x.goExprType(r); rt != "" {
+							ref = rt + " []"
+						}
+					}
+				case len(rights) == len(lefts):
+					ref = x.goExprType(rights[k])
+				case k == 0 && len(rights) == 1:
+					ref = x.goExprType(rights[0])
+				case len(rights) == 1 && t.kind(rights[0]) == "call_expression":
+					if rt := x.goExprType(rights[0]); strings.HasSuffix(rt, ")") || (rt != "" && rt[0] == '=' && !strings.Contains(rt, " ")) {
+						ref = rt + "@" + strconv.Itoa(k)
+					}
+				}
+				set(t.text(c), ref, j)
+			}
+		case "var_spec":
+			ty := t.field(j, "type")
+			ref := x.goTypeRef(ty)
+			var vals []int32
+			if v := t.field(j, "value"); v >= 0 {
+				for c := t.first(v); c >= 0; c = t.next(c) {
+					if t.named(c) {
+						vals = append(vals, c)
+					}
+				}
+			}
+			nameF := t.g.field("name")
+			k := 0
+			for c := t.first(j); c >= 0; c = t.next(c) {
+				if t.nodes[c].field == nameF {
+					r := ref
+					if ty < 0 && len(vals) > k {
+						r = x.goExprType(vals[k])
+					}
+					set(t.text(c), r, j)
+					k++
+				}
+			}
+		case "type_switch_statement":
+			if a := t.field(j, "alias"); a >= 0 {
+				for c := t.first(a); c >= 0; c = t.next(c) {
+					if t.kind(c) == "identifier" {
+						set(t.text(c), "", a)
+					}
+				}
+			}
+		}
+	}
+	for _, ds := range g.locals {
+		slices.SortStableFunc(ds, func(a, b goLocal) int { return int(a.pos) - int(b.pos) })
+	}
+}
+
+// goExprType is the Recv notation of an expression's type, "" when the
+// function's declarations do not tell.
+func (x *extractor) goExprType(e int32) string {
+	t := x.t
+	g := x.gx
+	for depth := 0; e >= 0 && depth < 32; depth++ {
+		switch t.kind(e) {
+		case "parenthesized_expression":
+			e = t.firstNamed(e)
+		case "unary_expression":
+			op := t.field(e, "operator")
+			if s := t.text(op); s != "&" && s != "*" {
+				return ""
+			}
+			e = t.field(e, "operand")
+		case "composite_literal":
+			return x.goTypeRef(t.field(e, "type"))
+		case "type_assertion_expression":
+			return x.goTypeRef(t.field(e, "type"))
+		case "identifier":
+			n := t.text(e)
+			if ref, ok := g.local(n, t.nodes[e].start); ok {
+				return ref
+			}
+			if _, ok := g.imports[n]; ok {
+				return ""
+			}
+			return "$" + n
+		case "selector_expression":
+			op, f := t.field(e, "operand"), t.text(t.field(e, "field"))
+			if t.kind(op) == "identifier" {
+				if _, local := g.local(t.text(op), t.nodes[op].start); !local {
+					if p, ok := g.imports[t.text(op)]; ok {
+						return "$" + p + "#" + f
+					}
+				}
+			}
+			b := x.goExprType(op)
+			if b == "" {
+				return ""
+			}
+			return b + " ." + f
+		case "index_expression":
+			b := x.goExprType(t.field(e, "operand"))
+			if b == "" {
+				return ""
+			}
+			return b + " []"
+		case "call_expression":
+			fn := t.field(e, "function")
+			switch t.kind(fn) {
+			case "identifier":
+				n := t.text(fn)
+				if _, local := g.local(n, t.nodes[fn].start); local {
+					return ""
+				}
+				if n == "new" {
+					if a := t.field(e, "arguments"); a >= 0 {
+						return x.goTypeRef(t.firstNamed(a))
+					}
+					return ""
+				}
+				if goUniverse[n] {
+					return "!" + n
+				}
+				return "=" + n
+			case "selector_expression":
+				op, f := t.field(fn, "operand"), t.text(t.field(fn, "field"))
+				if t.kind(op) == "identifier" {
+					if _, local := g.local(t.text(op), t.nodes[op].start); !local {
+						if p, ok := g.imports[t.text(op)]; ok {
+							return "=" + p + "#" + f
+						}
+					}
+				}
+				b := x.goExprType(op)
+				if b == "" {
+					return ""
+				}
+				return b + " ." + f + "()"
+			case "parenthesized_expression", "type_identifier", "qualified_type", "pointer_type":
+				// conversion (T)(x) / T(x)
+				if ty := t.firstNamed(fn); t.kind(fn) == "parenthesized_expression" && ty >= 0 {
+					return x.goTypeRef(ty)
+				}
+				return x.goTypeRef(fn)
+			}
+			return ""
+		default:
+			return ""
+		}
+	}
+	return ""
+}

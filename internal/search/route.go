@@ -1,0 +1,295 @@
+package search
+
+import (
+	"path"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"codectx/internal/query"
+)
+
+// Routes of a query.
+const (
+	// RouteLookup is a question about where or how something is done:
+	// chunks are ranked, up to PerFile per file.
+	RouteLookup = "lookup"
+	// RouteChange is a change request or bug report (long prose, an error
+	// message or stack trace, "should", "instead of", "when … then"): it
+	// is answered at file level, one entry per file with its best chunk as
+	// evidence.
+	RouteChange = "change"
+)
+
+// longProseWords is the word count from which a query is prose rather than
+// a question: a bug report or a commit-message-like change description.
+const longProseWords = 30
+
+// frame is a stack-trace frame or a file:line reference in a query.
+type frame struct {
+	file string // path as written (relative, or a suffix of the indexed path)
+	line int    // 0 when unknown
+	fn   string // function name, "" when unknown
+}
+
+// route is what a query asks for, read from its text alone.
+type route struct {
+	kind string // RouteLookup or RouteChange
+	// aboutDocs, aboutBuild and aboutData turn the matching non-source
+	// demotion off.
+	aboutDocs, aboutBuild, aboutData, aboutGenerated bool
+	// idents are code identifiers of the query (exact lookup by symbol).
+	idents []string
+	// paths are file paths named in the query (exact lookup by path suffix).
+	paths  []string
+	frames []frame
+}
+
+var (
+	// Go / generic "path/file.ext:123" (optionally ":col"), also inside
+	// "at foo (src/x.js:12:5)".
+	reFileLine = regexp.MustCompile(`([A-Za-z0-9_./\\-]+\.[A-Za-z0-9]{1,5}):(\d+)`)
+	// Python: File "x/y.py", line 12, in func
+	rePyFrame = regexp.MustCompile(`File "([^"]+)", line (\d+)(?:, in ([A-Za-z_][A-Za-z0-9_<>]*))?`)
+	// Java/Kotlin/C#: at com.x.Foo.bar(Foo.java:12)
+	reJVMFrame = regexp.MustCompile(`at ([A-Za-z_$][\w$.<>]*)\(([\w$.-]+\.(?:java|kt|scala|groovy)):(\d+)\)`)
+	// Go panics: "pkg.(*T).Method(...)" or "pkg.Func(...)" lines.
+	reGoFrame = regexp.MustCompile(`(?:^|[\s(])([A-Za-z_][\w/-]*(?:\.[A-Za-z_]\w*)*\.(?:\(\*?[A-Za-z_]\w*\)\.)?[A-Za-z_]\w*)\(`)
+	// A path-like token: has a directory separator or a source extension.
+	rePath = regexp.MustCompile(`(?:^|[\s"'(\x60])((?:[A-Za-z0-9_.-]+/)+[A-Za-z0-9_.-]+\.[A-Za-z0-9]{1,5}|[A-Za-z0-9_-]+\.(?:go|py|java|kt|js|jsx|ts|tsx|rs|c|h|cc|cpp|hpp|cs|rb|php|swift|scala|lua|dart|sh))\b`)
+	// Error-message shapes.
+	reError = regexp.MustCompile(`(?i)(\b(panic|traceback|exception|segfault|stack ?trace|nil pointer|null ?pointer|undefined is not|cannot read propert|unexpected|crash(es|ed)?|regression|broken)\b|\b\w*(error|exception):\s|\bfail(s|ed|ing)? (to|with|on|when)\b)`)
+	// Change-request phrasing.
+	reChange = regexp.MustCompile(`(?i)(\bshould(n't| not)?\b|\binstead of\b|\bexpected\b.*\b(got|but|instead)\b|\bdoes(n't| not)\b|\bdo(n't| not) (work|handle|support)|\bwhen\b.{3,120}\bthen\b|\bno longer\b|\bwrong(ly)?\b|\bincorrect(ly)?\b|\bbug\b|\badd support for\b|\ballow (users? )?to\b|应该|而不是|报错|异常|崩溃)`)
+)
+
+// Words that say a question is about documentation, builds, data files or
+// generated code.
+var (
+	docWords       = wordSet("doc docs documentation document readme guide manual tutorial changelog markdown 文档 说明")
+	buildWords     = wordSet("build builds compile compiler dependency dependencies pom gradle maven makefile cmake dockerfile docker ci pipeline workflow lockfile package.json go.mod cargo 构建 编译 依赖")
+	dataWords      = wordSet("config configuration settings setting yaml yml json toml xml properties locale locales translation translations i18n l10n 配置 翻译")
+	generatedWords = wordSet("generated codegen protobuf proto 生成")
+)
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// routeQuery reads what a query asks for.
+func routeQuery(raw string, groups []termGroup) route {
+	r := route{kind: RouteLookup}
+	for _, g := range groups {
+		for _, t := range g.terms {
+			r.aboutDocs = r.aboutDocs || docWords[t.Text]
+			r.aboutBuild = r.aboutBuild || buildWords[t.Text]
+			r.aboutData = r.aboutData || dataWords[t.Text]
+			r.aboutGenerated = r.aboutGenerated || generatedWords[t.Text]
+		}
+	}
+	type at struct {
+		file string
+		line int
+	}
+	seenFrame := map[at]bool{}
+	addFrame := func(f frame) {
+		f.file = strings.TrimPrefix(strings.ReplaceAll(f.file, `\`, "/"), "./")
+		if k := (at{f.file, f.line}); !seenFrame[k] {
+			seenFrame[k] = true
+			r.frames = append(r.frames, f)
+		}
+	}
+	for _, m := range rePyFrame.FindAllStringSubmatch(raw, -1) {
+		n, _ := strconv.Atoi(m[2])
+		addFrame(frame{file: m[1], line: n, fn: m[3]})
+	}
+	for _, m := range reJVMFrame.FindAllStringSubmatch(raw, -1) {
+		n, _ := strconv.Atoi(m[3])
+		fn := m[1]
+		if i := strings.LastIndexByte(fn, '.'); i >= 0 {
+			fn = fn[i+1:]
+		}
+		addFrame(frame{file: m[2], line: n, fn: fn})
+	}
+	for _, m := range reFileLine.FindAllStringSubmatch(raw, -1) {
+		if n, err := strconv.Atoi(m[2]); err == nil && !looksLikeHostPort(m[1]) {
+			addFrame(frame{file: m[1], line: n})
+		}
+	}
+	for _, m := range reGoFrame.FindAllStringSubmatch(raw, -1) {
+		fn := m[1]
+		if i := strings.LastIndexByte(fn, '.'); i >= 0 {
+			fn = fn[i+1:]
+		}
+		r.idents = appendNew(r.idents, fn)
+	}
+	for _, f := range r.frames {
+		if f.fn != "" && f.fn != "<module>" {
+			r.idents = appendNew(r.idents, f.fn)
+		}
+	}
+	for _, m := range rePath.FindAllStringSubmatch(raw, -1) {
+		if !looksLikeHostPort(m[1]) {
+			r.paths = appendNew(r.paths, strings.TrimPrefix(m[1], "./"))
+		}
+	}
+	for _, id := range query.Parse(raw).Identifiers {
+		// Paths and dotted module names are not symbols; "a.b" identifiers
+		// are looked up by their last component.
+		if strings.ContainsAny(id, "/") || rePath.MatchString(" "+id) || isNumber(id) {
+			continue
+		}
+		r.idents = appendNew(r.idents, id)
+	}
+	words := len(strings.Fields(raw))
+	if words >= longProseWords || len(r.frames) > 0 || reError.MatchString(raw) || reChange.MatchString(raw) {
+		r.kind = RouteChange
+	}
+	return r
+}
+
+// looksLikeHostPort reports whether s (before a ":NNN") is a host name or
+// address rather than a file: "localhost", "example.com", "10.0.0.1".
+func looksLikeHostPort(s string) bool {
+	ext := strings.ToLower(path.Ext(s))
+	switch ext {
+	case ".com", ".org", ".net", ".io", ".dev", ".local", ".internal":
+		return true
+	}
+	if s == "localhost" {
+		return true
+	}
+	digits := strings.Trim(s, "0123456789.")
+	return digits == ""
+}
+
+func appendNew(list []string, s string) []string {
+	if s == "" {
+		return list
+	}
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
+
+// demotesClass reports whether a file class is demoted for this route.
+func (r route) demotesClass(c FileClass) bool {
+	switch c {
+	case ClassDoc:
+		return !r.aboutDocs
+	case ClassBuild:
+		return !r.aboutBuild
+	case ClassData:
+		return !r.aboutData
+	case ClassGenerated:
+		return !r.aboutGenerated
+	}
+	return false
+}
+
+// pathMatches reports whether an indexed path is the file a query names:
+// equal, or ending in "/" + the name (a frame's path may be absolute or
+// start at another directory).
+func pathMatches(indexed, named string) bool {
+	if indexed == named || strings.HasSuffix(indexed, "/"+named) {
+		return true
+	}
+	// An absolute or longer path in a trace: its tail is the indexed path.
+	return strings.HasSuffix(named, "/"+indexed)
+}
+
+// symbolMatches reports whether a chunk is the definition of an identifier
+// of the query: the identifier equals the chunk's symbol or short name, or
+// its last dotted component equals the short name.
+func symbolMatches(symbol, short, ident string) bool {
+	if ident == symbol || ident == short {
+		return true
+	}
+	if i := strings.LastIndexByte(ident, '.'); i >= 0 && i+1 < len(ident) {
+		return ident[i+1:] == short && len(short) > 2
+	}
+	return false
+}
+
+// versionDir matches a versioned directory name: v2, v10, v1beta1.
+var versionDir = regexp.MustCompile(`^v\d+([a-z]+\d*)?$`)
+
+// layoutKey is a path with its versioned directories removed, so that
+// "lib/v3/codec.go" and "lib/v4/codec.go" share one key.
+func layoutKey(p string) string {
+	parts := strings.Split(p, "/")
+	out := parts[:0:0]
+	for i, d := range parts {
+		if i < len(parts)-1 && versionDir.MatchString(d) {
+			continue
+		}
+		out = append(out, d)
+	}
+	return strings.Join(out, "/")
+}
+
+// minDuplicateLines is the fewest code lines a chunk needs for identical
+// copies in other files to be collapsed into it.
+const minDuplicateLines = 3
+
+// collapseDuplicates merges hits that are copies of a better-ranked hit:
+// a file with the same content, or the same relative layout under another
+// versioned directory (in a change answer, where entries are files); the
+// same chunk name with the same content (at least minDuplicateLines code
+// lines) or in the same layout (in a lookup answer, where entries are
+// chunks). The copy's file is noted in the kept hit's Also.
+func collapseDuplicates(hits []Hit, contents map[int64]string, ranked []scored, snap *snapshot, fileLevel bool) []Hit {
+	type key struct{ name, s string }
+	seen := map[key]int{}
+	out := hits[:0:0]
+	for i, h := range hits {
+		c := &snap.chunks[ranked[i].idx]
+		var keys []key
+		if fileLevel {
+			keys = append(keys, key{"\x00layout", layoutKey(h.File)})
+			if sha := snap.fileSHA[c.FileID]; sha != "" {
+				keys = append(keys, key{"\x00sha", sha})
+			}
+		} else {
+			keys = append(keys, key{h.Name, layoutKey(h.File)})
+		}
+		if content := contents[c.ID]; CodeLines(content) >= minDuplicateLines {
+			keys = append(keys, key{h.Name, content})
+		}
+		dup := -1
+		for _, k := range keys {
+			if j, ok := seen[k]; ok && out[j].File != h.File {
+				dup = j
+				break
+			}
+		}
+		if dup >= 0 {
+			if !slices.Contains(out[dup].Also, h.File) {
+				out[dup].Also = append(out[dup].Also, h.File)
+			}
+			continue
+		}
+		for _, k := range keys {
+			if _, ok := seen[k]; !ok {
+				seen[k] = len(out)
+			}
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+// isNumber reports whether a token is a number (decimal or 0x hex), which
+// looks like an identifier to the query parser but names nothing.
+func isNumber(s string) bool {
+	_, err := strconv.ParseUint(s, 0, 64)
+	return err == nil
+}

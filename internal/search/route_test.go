@@ -1,0 +1,165 @@
+package search
+
+import (
+	"context"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"codectx/internal/query"
+)
+
+func TestRouteQuery(t *testing.T) {
+	long := strings.Repeat("the client keeps the connection open for a while ", 4)
+	tests := []struct {
+		q         string
+		kind      string
+		frames    []frame
+		idents    []string
+		paths     []string
+		docs, bld bool
+	}{
+		{q: "how are cookies parsed from a header", kind: RouteLookup},
+		{q: "where is DetectContentType called", kind: RouteLookup, idents: []string{"DetectContentType"}},
+		{q: long, kind: RouteChange},
+		{q: "the server should close idle connections on shutdown", kind: RouteChange},
+		{q: "return an empty list instead of nil", kind: RouteChange},
+		{q: "when the body is empty then the length header is wrong", kind: RouteChange},
+		{q: "error: unexpected EOF reading the chunked body", kind: RouteChange},
+		{q: "fix the retry logic in net/retry.go", kind: RouteLookup, paths: []string{"net/retry.go"}},
+		{q: "panic: runtime error in web.(*Server).serve(0x1)\n\t/src/web/server.go:120 +0x1f", kind: RouteChange,
+			frames: []frame{{file: "/src/web/server.go", line: 120}}, idents: []string{"serve"}},
+		{q: "Traceback (most recent call last):\n  File \"app/models.py\", line 42, in save_user\nValueError: bad",
+			kind: RouteChange, frames: []frame{{file: "app/models.py", line: 42, fn: "save_user"}}, idents: []string{"save_user"}, paths: []string{"app/models.py"}},
+		{q: "java.lang.NullPointerException\n\tat com.acme.Cart.total(Cart.java:17)", kind: RouteChange,
+			frames: []frame{{file: "Cart.java", line: 17, fn: "total"}}, idents: []string{"total"}, paths: []string{"Cart.java"}},
+		{q: "connect to localhost:8080 fails with a timeout", kind: RouteChange},
+		{q: "update the README with the build steps", kind: RouteLookup, docs: true, bld: true},
+	}
+	for _, tt := range tests {
+		q := buildQuery(tt.q, nil, query.DefaultOptions)
+		r := routeQuery(tt.q, q.groups)
+		if r.kind != tt.kind || !reflect.DeepEqual(r.frames, tt.frames) || r.aboutDocs != tt.docs || r.aboutBuild != tt.bld ||
+			!reflect.DeepEqual(r.paths, tt.paths) {
+			t.Errorf("routeQuery(%q) = %+v", tt.q, r)
+		}
+		for _, id := range tt.idents {
+			if !slices.Contains(r.idents, id) {
+				t.Errorf("routeQuery(%q): idents %v lack %q", tt.q, r.idents, id)
+			}
+		}
+	}
+}
+
+func TestClassifyPath(t *testing.T) {
+	tests := map[string]FileClass{
+		"net/http/server.go": ClassSource, "go/doc/comment.go": ClassSource, "README.md": ClassDoc, "docs/guide.rst": ClassDoc,
+		"pom.xml": ClassBuild, "sub/package-lock.json": ClassBuild, "go.sum": ClassBuild, ".github/workflows/ci.yml": ClassBuild,
+		"config/app.yaml": ClassData, "locale/fr.json": ClassData, "api/v1/types.pb.go": ClassGenerated, "x_generated.go": ClassGenerated,
+	}
+	for p, want := range tests {
+		if got := ClassifyPath(p); got != want {
+			t.Errorf("ClassifyPath(%q) = %d, want %d", p, got, want)
+		}
+	}
+}
+
+const retryBody = `func shouldRetry(req *Request, err error) bool {
+	if req.GetBody == nil {
+		return false
+	}
+	return isIdempotent(req.Method) && err != nil
+}`
+
+func TestChangeRequestRouting(t *testing.T) {
+	chunks := []tchunk{
+		{path: "client/retry.go", kind: "function", name: "shouldRetry(req *Request, err error)", cos: 0.5, content: retryBody},
+		{path: "client/retry.go", kind: "function", name: "backoff(n int)", cos: 0.5, content: "func backoff(n int) time.Duration {\n\t// retry requests with a growing delay\n\treturn time.Duration(n) * time.Second\n}"},
+		{path: "client/v2/retry.go", kind: "function", name: "shouldRetry(req *Request, err error)", cos: 0.5, content: retryBody + "\n// v2"},
+		{path: "copy/retry.go", kind: "function", name: "shouldRetry(req *Request, err error)", cos: 0.5, content: retryBody, sha: "same"},
+		{path: "copy/retry2.go", kind: "function", name: "shouldRetry(req *Request, err error)", cos: 0.5, content: retryBody, sha: "same"},
+		{path: "docs/retry.md", kind: "text", name: "Retries", cos: 0.6, content: "Requests are retried when the connection resets: retry idempotent requests, rewind the body, retry retry."},
+		{path: "client/transport.go", kind: "function", name: "roundTrip(req *Request)", cos: 0.4, start: 100, end: 140,
+			content: "func roundTrip(req *Request) (*Response, error) {\n\tresp, err := send(req)\n\treturn resp, err\n}"},
+		{path: "client/transport.go", kind: "function", name: "dial(addr string)", cos: 0.4, start: 10, end: 40,
+			content: "func dial(addr string) (net.Conn, error) {\n\t// a nil map would panic here\n\tconns := map[string]net.Conn{}\n\treturn conns[addr], nil\n}"},
+	}
+	ix := buildIndex(t, chunks)
+	ctx := context.Background()
+
+	// A question: chunks, the markdown guide may come first.
+	res, err := Search(ctx, ix, Options{Query: "retry idempotent requests", K: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Route != RouteLookup {
+		t.Fatalf("route %q", res.Route)
+	}
+
+	// A change request: one entry per file, docs demoted below source,
+	// the v2 copy and the identical copy collapsed into the first.
+	res, err = Search(ctx, ix, Options{Query: "retry should not resend idempotent requests whose body cannot be rewound", K: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Route != RouteChange {
+		t.Fatalf("route %q", res.Route)
+	}
+	var files []string
+	for _, h := range res.Results {
+		files = append(files, h.File)
+	}
+	if len(files) == 0 || files[0] != "client/retry.go" {
+		t.Fatalf("files %v", files)
+	}
+	for i, f := range files {
+		if slices.Index(files, f) != i {
+			t.Fatalf("file %s twice in a change answer: %v", f, files)
+		}
+		if f == "client/v2/retry.go" || f == "copy/retry2.go" {
+			t.Fatalf("duplicate %s not collapsed: %v", f, files)
+		}
+	}
+	if also := res.Results[0].Also; !slices.Contains(also, "client/v2/retry.go") {
+		t.Fatalf("also %v", also)
+	}
+	// Identical files: one entry, the other noted.
+	for _, h := range res.Results {
+		if h.File == "copy/retry.go" && !slices.Contains(h.Also, "copy/retry2.go") {
+			t.Fatalf("identical file not noted: %+v", h)
+		}
+	}
+	// The same request about the documentation puts the guide first.
+	res, err = Search(ctx, ix, Options{Query: "the retry docs should say that idempotent requests are retried when the connection resets", K: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Results) == 0 || res.Results[0].File != "docs/retry.md" {
+		t.Fatalf("docs question: %v", res.Results)
+	}
+	res, err = Search(ctx, ix, Options{Query: "idempotent requests should be retried when the connection resets", K: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Results) == 0 || res.Results[0].File == "docs/retry.md" {
+		t.Fatalf("docs first for a code change: %v", res.Results)
+	}
+
+	// A stack trace frame is a direct hit on the chunk holding its line.
+	res, err = Search(ctx, ix, Options{Query: "panic: nil map\n\t/home/u/src/client/transport.go:120 +0x1f", K: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Results) == 0 || res.Results[0].File != "client/transport.go" || res.Results[0].Symbol != "roundTrip" {
+		t.Fatalf("frame: %+v", res.Results)
+	}
+}
+
+func TestLayoutKey(t *testing.T) {
+	for in, want := range map[string]string{"lib/v3/codec.go": "lib/codec.go", "v2/a.go": "a.go", "api/v1beta1/t.go": "api/t.go", "v2.go": "v2.go", "lib/version/a.go": "lib/version/a.go"} {
+		if got := layoutKey(in); got != want {
+			t.Errorf("layoutKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

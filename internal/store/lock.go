@@ -1,0 +1,134 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Holder describes the process that holds a project's writer lock.
+type Holder struct {
+	PID     int       `json:"pid"`
+	Host    string    `json:"host"`
+	Command string    `json:"command"`
+	Root    string    `json:"root"`
+	Since   time.Time `json:"since"`
+}
+
+// String names the holder for people: "pid 4242 (codectx index) since 10:01:02".
+func (h Holder) String() string {
+	if h.PID == 0 {
+		return "another process"
+	}
+	s := fmt.Sprintf("pid %d", h.PID)
+	if h.Command != "" {
+		s += " (" + h.Command + ")"
+	}
+	if !h.Since.IsZero() {
+		s += " since " + h.Since.Local().Format("15:04:05")
+	}
+	return s
+}
+
+// WriterLock is a held writer lock; Release lets the next writer in.
+type WriterLock struct {
+	f    *os.File
+	path string
+}
+
+// LockPath is the file whose lock guards writes to root's rows in the
+// database at dbPath: one file per project in a directory beside the database.
+func LockPath(dbPath, root string) string {
+	sum := sha256.Sum256([]byte(root))
+	return filepath.Join(dbPath+".locks", hex.EncodeToString(sum[:8])+".lock")
+}
+
+// LockWriter takes the writer lock of project root, so that one process (or
+// one handle) at a time writes a project. When another holds it, onWait (if
+// set) is called once with the holder, and LockWriter waits until the lock
+// is free or ctx ends. The lock is an advisory lock on a file (flock), so
+// the kernel releases it when its holder exits in any way, kill -9
+// included: there is no stale lock to clean up. Readers never take it.
+func (db *DB) LockWriter(ctx context.Context, root string, onWait func(Holder)) (*WriterLock, error) {
+	if db.readOnly {
+		return nil, fmt.Errorf("lock %s for writing: %s is %w", root, db.path, ErrReadOnly)
+	}
+	path := LockPath(db.path, root)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("writer lock %s: %w", path, readOnlyErr(err))
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("writer lock %s: %w", path, readOnlyErr(err))
+	}
+	told := false
+	tries := 0
+	for wait := 20 * time.Millisecond; ; wait = min(2*wait, 500*time.Millisecond) {
+		ok, err := tryLock(f)
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("writer lock %s: %w", path, err)
+		}
+		if ok {
+			break
+		}
+		if !told && onWait != nil {
+			// The holder writes its name right after locking: a blank
+			// file only means it has not done so yet.
+			h, known := readHolder(path)
+			if tries++; known || tries > 5 {
+				onWait(h)
+				told = true
+			}
+		}
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			f.Close()
+			h, _ := readHolder(path)
+			return nil, fmt.Errorf("waiting for %s to finish writing %s: %w", h, root, ctx.Err())
+		}
+	}
+	host, _ := os.Hostname()
+	h := Holder{PID: os.Getpid(), Host: host, Command: command(), Root: root, Since: time.Now()}
+	b, _ := json.Marshal(h)
+	if err := f.Truncate(0); err == nil {
+		f.WriteAt(b, 0) // best effort: only used to name the holder
+	}
+	return &WriterLock{f: f, path: path}, nil
+}
+
+// Release unlocks (closing the file releases the lock).
+func (l *WriterLock) Release() error {
+	if l == nil || l.f == nil {
+		return nil
+	}
+	l.f.Truncate(0)
+	err := l.f.Close()
+	l.f = nil
+	return err
+}
+
+func readHolder(path string) (Holder, bool) {
+	var h Holder
+	b, err := os.ReadFile(path)
+	if err != nil || json.Unmarshal(b, &h) != nil || h.PID == 0 {
+		return Holder{}, false
+	}
+	return h, true
+}
+
+// command is this process's command line, shortened: "codectx index".
+func command() string {
+	args := append([]string{filepath.Base(os.Args[0])}, os.Args[1:]...)
+	if len(args) > 3 {
+		args = args[:3]
+	}
+	return strings.Join(args, " ")
+}

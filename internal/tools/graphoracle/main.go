@@ -1,0 +1,636 @@
+//go:build oracle
+
+// Command graphoracle measures codectx's relation graph against gopls, the
+// Go language server, used as an oracle: for a fixed-seed sample of
+// functions it compares direct callers and callees (matched on file and
+// enclosing function), for the project's interfaces it compares
+// implementations, and it reports the share of in-project call edges left
+// unresolved or at name level. It is run on demand by scripts/graph-oracle.sh
+// (build tag "oracle"), never by go test.
+//
+// It must not write to the index: it opens it read-only.
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"codectx/internal/store"
+)
+
+func main() {
+	root := flag.String("root", "", "project root (absolute), indexed into -db")
+	dbPath := flag.String("db", "", "codectx index database")
+	gopls := flag.String("gopls", "gopls", "gopls binary")
+	n := flag.Int("n", 40, "functions to sample")
+	seed := flag.Int64("seed", 1, "sampling seed")
+	ifaces := flag.Int("ifaces", 40, "interfaces to sample for implements")
+	verbose := flag.Bool("v", false, "print every mismatch")
+	flag.Parse()
+	if err := run(*root, *dbPath, *gopls, *n, *ifaces, *seed, *verbose); err != nil {
+		fmt.Fprintln(os.Stderr, "graphoracle:", err)
+		os.Exit(1)
+	}
+}
+
+type chunk struct {
+	id              int64
+	path, kind, sym string
+	short           string
+	start, end      int
+	lang            string
+}
+
+type index struct {
+	db     *store.DB
+	projID int64
+	chunks []chunk
+	byFile map[string][]int
+	byID   map[int64]int
+}
+
+func loadIndex(ctx context.Context, dbPath, root string) (*index, error) {
+	db, err := store.Open(ctx, dbPath, store.Options{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	p, err := db.Project(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	if p == nil {
+		return nil, fmt.Errorf("no project %s in %s", root, dbPath)
+	}
+	rows, err := db.SQL().QueryContext(ctx, "SELECT id, path, kind, symbol, short, start_line, end_line, lang FROM chunks WHERE project_id = ? AND kind IN ('function','method','type') ORDER BY path, start_line, id", p.ID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	ix := &index{db: db, projID: p.ID, byFile: map[string][]int{}, byID: map[int64]int{}}
+	for rows.Next() {
+		var c chunk
+		if err := rows.Scan(&c.id, &c.path, &c.kind, &c.sym, &c.short, &c.start, &c.end, &c.lang); err != nil {
+			return nil, err
+		}
+		if c.lang != "go" {
+			continue
+		}
+		ix.byID[c.id] = len(ix.chunks)
+		ix.byFile[c.path] = append(ix.byFile[c.path], len(ix.chunks))
+		ix.chunks = append(ix.chunks, c)
+	}
+	return ix, rows.Err()
+}
+
+// enclosing returns the innermost function/method chunk of path holding
+// line (1-based); types only when types is set.
+func (ix *index) enclosing(path string, line int, types bool) (int64, bool) {
+	best := -1
+	for _, i := range ix.byFile[path] {
+		c := &ix.chunks[i]
+		if line < c.start || line > c.end {
+			continue
+		}
+		if c.kind == "type" && !types {
+			continue
+		}
+		if best < 0 || c.start >= ix.chunks[best].start {
+			best = i
+		}
+	}
+	if best < 0 {
+		return 0, false
+	}
+	return ix.chunks[best].id, true
+}
+
+// ---- a minimal LSP client over stdio ----
+
+type lsp struct {
+	cmd     *exec.Cmd
+	in      io.WriteCloser
+	out     *bufio.Reader
+	mu      sync.Mutex
+	nextID  int
+	pending map[int]chan json.RawMessage
+	errs    map[int]string
+	dead    chan struct{}
+}
+
+func startLSP(bin, root string) (*lsp, error) {
+	cmd := exec.Command(bin)
+	cmd.Dir = root
+	cmd.Stderr = io.Discard
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	l := &lsp{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20), pending: map[int]chan json.RawMessage{}, errs: map[int]string{}, dead: make(chan struct{})}
+	go l.readLoop()
+	uri := "file://" + root
+	_, err = l.call("initialize", map[string]any{
+		"processId": os.Getpid(), "rootUri": uri,
+		"workspaceFolders": []map[string]string{{"uri": uri, "name": filepath.Base(root)}},
+		"capabilities":     map[string]any{"textDocument": map[string]any{"callHierarchy": map[string]any{}, "implementation": map[string]any{}}},
+	}, 10*time.Minute)
+	if err != nil {
+		return nil, err
+	}
+	l.notify("initialized", map[string]any{})
+	return l, nil
+}
+
+func (l *lsp) write(msg map[string]any) error {
+	msg["jsonrpc"] = "2.0"
+	b, _ := json.Marshal(msg)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	_, err := fmt.Fprintf(l.in, "Content-Length: %d\r\n\r\n%s", len(b), b)
+	return err
+}
+
+func (l *lsp) notify(method string, params any) {
+	l.write(map[string]any{"method": method, "params": params})
+}
+
+func (l *lsp) call(method string, params any, timeout time.Duration) (json.RawMessage, error) {
+	l.mu.Lock()
+	l.nextID++
+	id := l.nextID
+	ch := make(chan json.RawMessage, 1)
+	l.pending[id] = ch
+	l.mu.Unlock()
+	if err := l.write(map[string]any{"id": id, "method": method, "params": params}); err != nil {
+		return nil, err
+	}
+	select {
+	case r := <-ch:
+		l.mu.Lock()
+		e := l.errs[id]
+		l.mu.Unlock()
+		if e != "" {
+			return nil, fmt.Errorf("%s: %s", method, e)
+		}
+		return r, nil
+	case <-l.dead:
+		return nil, fmt.Errorf("%s: gopls exited", method)
+	case <-time.After(timeout):
+		return nil, fmt.Errorf("%s: timeout", method)
+	}
+}
+
+func (l *lsp) readLoop() {
+	defer close(l.dead)
+	for {
+		n := 0
+		for {
+			line, err := l.out.ReadString('\n')
+			if err != nil {
+				return
+			}
+			line = strings.TrimSpace(line)
+			if line == "" {
+				break
+			}
+			if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
+				n, _ = strconv.Atoi(v)
+			}
+		}
+		buf := make([]byte, n)
+		if _, err := io.ReadFull(l.out, buf); err != nil {
+			return
+		}
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Result json.RawMessage `json:"result"`
+			Error  *struct {
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if json.Unmarshal(buf, &m) != nil {
+			continue
+		}
+		if m.Method != "" {
+			if len(m.ID) > 0 { // a request from the server: answer null
+				var result any
+				if m.Method == "workspace/configuration" {
+					result = []any{map[string]any{}}
+				}
+				b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": result})
+				l.mu.Lock()
+				fmt.Fprintf(l.in, "Content-Length: %d\r\n\r\n%s", len(b), b)
+				l.mu.Unlock()
+			}
+			continue
+		}
+		id, err := strconv.Atoi(string(m.ID))
+		if err != nil {
+			continue
+		}
+		l.mu.Lock()
+		ch := l.pending[id]
+		delete(l.pending, id)
+		if m.Error != nil {
+			l.errs[id] = m.Error.Message
+		}
+		l.mu.Unlock()
+		if ch != nil {
+			ch <- m.Result
+		}
+	}
+}
+
+func (l *lsp) close() {
+	l.call("shutdown", nil, 10*time.Second)
+	l.notify("exit", nil)
+	l.in.Close()
+	l.cmd.Wait()
+}
+
+type position struct {
+	Line      int `json:"line"`
+	Character int `json:"character"`
+}
+type lspRange struct {
+	Start position `json:"start"`
+	End   position `json:"end"`
+}
+type item struct {
+	Name           string          `json:"name"`
+	Kind           int             `json:"kind"`
+	URI            string          `json:"uri"`
+	Range          lspRange        `json:"range"`
+	SelectionRange lspRange        `json:"selectionRange"`
+	Data           json.RawMessage `json:"data,omitempty"`
+}
+
+// namePos finds the position of a declaration's name at or below its
+// chunk's first line (the chunk starts with its doc comment).
+func namePos(root string, c *chunk, lines map[string][]string) (position, bool) {
+	ls, ok := lines[c.path]
+	if !ok {
+		b, err := os.ReadFile(filepath.Join(root, c.path))
+		if err != nil {
+			return position{}, false
+		}
+		ls = strings.Split(string(b), "\n")
+		lines[c.path] = ls
+	}
+	name := c.short
+	for ln := c.start; ln <= c.end && ln <= len(ls); ln++ {
+		s := ls[ln-1]
+		var k int
+		switch c.kind {
+		case "type":
+			if !strings.Contains(s, "type ") && !strings.HasPrefix(strings.TrimSpace(s), name) {
+				continue
+			}
+			k = indexWord(s, name)
+		default:
+			if !strings.HasPrefix(s, "func") {
+				continue
+			}
+			k = indexWord(s, name)
+		}
+		if k >= 0 {
+			return position{Line: ln - 1, Character: k}, true
+		}
+	}
+	return position{}, false
+}
+
+func indexWord(s, w string) int {
+	for off := 0; ; {
+		k := strings.Index(s[off:], w)
+		if k < 0 {
+			return -1
+		}
+		k += off
+		before := k == 0 || !isIdent(s[k-1])
+		after := k+len(w) >= len(s) || !isIdent(s[k+len(w)])
+		if before && after {
+			return k
+		}
+		off = k + 1
+	}
+}
+
+func isIdent(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+type pr struct{ tp, fp, fn int }
+
+func (p *pr) add(got, want map[int64]bool) (extra, missing []int64) {
+	for id := range got {
+		if want[id] {
+			p.tp++
+		} else {
+			p.fp++
+			extra = append(extra, id)
+		}
+	}
+	for id := range want {
+		if !got[id] {
+			p.fn++
+			missing = append(missing, id)
+		}
+	}
+	return
+}
+
+func (p pr) String() string {
+	prec, rec := 1.0, 1.0
+	if p.tp+p.fp > 0 {
+		prec = float64(p.tp) / float64(p.tp+p.fp)
+	}
+	if p.tp+p.fn > 0 {
+		rec = float64(p.tp) / float64(p.tp+p.fn)
+	}
+	return fmt.Sprintf("precision %.3f recall %.3f (tp %d, fp %d, fn %d)", prec, rec, p.tp, p.fp, p.fn)
+}
+
+func run(root, dbPath, goplsBin string, n, nIfaces int, seed int64, verbose bool) error {
+	ctx := context.Background()
+	root, _ = filepath.Abs(root)
+	ix, err := loadIndex(ctx, dbPath, root)
+	if err != nil {
+		return err
+	}
+	// sample: half functions with a common short name (3+ chunks), half rare
+	count := map[string]int{}
+	for _, c := range ix.chunks {
+		count[c.short]++
+	}
+	var common, rare []int
+	for i, c := range ix.chunks {
+		if c.kind == "type" {
+			continue
+		}
+		if count[c.short] >= 3 {
+			common = append(common, i)
+		} else {
+			rare = append(rare, i)
+		}
+	}
+	rng := rand.New(rand.NewSource(seed))
+	rng.Shuffle(len(common), func(a, b int) { common[a], common[b] = common[b], common[a] })
+	rng.Shuffle(len(rare), func(a, b int) { rare[a], rare[b] = rare[b], rare[a] })
+	sample := append(common[:min(n/2, len(common))], rare[:min(n-n/2, len(rare))]...)
+
+	l, err := startLSP(goplsBin, root)
+	if err != nil {
+		return fmt.Errorf("start gopls: %w", err)
+	}
+	defer func() { l.close() }()
+	lines := map[string][]string{}
+	toChunk := func(uri string, line int, types bool) (int64, bool) {
+		p := strings.TrimPrefix(uri, "file://")
+		rel, err := filepath.Rel(root, p)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			return 0, false
+		}
+		return ix.enclosing(filepath.ToSlash(rel), line+1, types)
+	}
+	name := func(id int64) string {
+		c := ix.chunks[ix.byID[id]]
+		return c.path + ":" + strconv.Itoa(c.start) + " " + c.sym
+	}
+	var callers, callees pr
+	skipped := 0
+	for _, si := range sample {
+		c := &ix.chunks[si]
+		pos, ok := namePos(root, c, lines)
+		if !ok {
+			skipped++
+			continue
+		}
+		uri := "file://" + filepath.Join(root, c.path)
+		res, err := l.call("textDocument/prepareCallHierarchy", map[string]any{"textDocument": map[string]string{"uri": uri}, "position": pos}, 5*time.Minute)
+		var items []item
+		if err == nil {
+			err = json.Unmarshal(res, &items)
+		}
+		if err != nil || len(items) == 0 {
+			if err != nil && strings.Contains(err.Error(), "exited") {
+				if l, err = startLSP(goplsBin, root); err != nil {
+					return err
+				}
+			}
+			skipped++
+			continue
+		}
+		it := items[0]
+		// gopls: callers
+		in, err := l.call("callHierarchy/incomingCalls", map[string]any{"item": it}, 5*time.Minute)
+		var incoming []struct {
+			From item `json:"from"`
+		}
+		if err == nil {
+			err = json.Unmarshal(in, &incoming)
+		}
+		out, err2 := l.call("callHierarchy/outgoingCalls", map[string]any{"item": it}, 5*time.Minute)
+		var outgoing []struct {
+			To item `json:"to"`
+		}
+		if err2 == nil {
+			err2 = json.Unmarshal(out, &outgoing)
+		}
+		if err != nil || err2 != nil {
+			// gopls v0.20.0 dies on outgoing calls through universe methods
+			// (err.Error()): restart and skip the function
+			if l, err = startLSP(goplsBin, root); err != nil {
+				return err
+			}
+			skipped++
+			continue
+		}
+		wantIn, wantOut := map[int64]bool{}, map[int64]bool{}
+		for _, x := range incoming {
+			if id, ok := toChunk(x.From.URI, x.From.Range.Start.Line, false); ok {
+				wantIn[id] = true
+			}
+		}
+		for _, x := range outgoing {
+			if id, ok := toChunk(x.To.URI, x.To.SelectionRange.Start.Line, true); ok {
+				wantOut[id] = true
+			}
+		}
+		gotIn, gotOut := map[int64]bool{}, map[int64]bool{}
+		rels, err := ix.db.RelationsTo(ctx, []int64{c.id}, "calls")
+		if err != nil {
+			return err
+		}
+		for _, r := range rels {
+			if r.SrcChunk != 0 && (r.Resolution == store.ResExact || r.Resolution == store.ResInferred) {
+				if _, ok := ix.byID[r.SrcChunk]; ok {
+					gotIn[r.SrcChunk] = true
+				}
+			}
+		}
+		rels, err = ix.db.RelationsFrom(ctx, []int64{c.id}, "calls")
+		if err != nil {
+			return err
+		}
+		for _, r := range rels {
+			if r.DstChunk == 0 || (r.Resolution != store.ResExact && r.Resolution != store.ResInferred) {
+				continue
+			}
+			k, ok := ix.byID[r.DstChunk]
+			if !ok || (ix.chunks[k].kind == "type" && r.Detail != "interface method") {
+				continue // conversions are not calls
+			}
+			gotOut[r.DstChunk] = true
+		}
+		ex, mi := callers.add(gotIn, wantIn)
+		ex2, mi2 := callees.add(gotOut, wantOut)
+		if verbose {
+			for _, id := range ex {
+				fmt.Printf("caller extra   %s <- %s\n", c.sym, name(id))
+			}
+			for _, id := range mi {
+				fmt.Printf("caller missing %s <- %s\n", c.sym, name(id))
+			}
+			for _, id := range ex2 {
+				fmt.Printf("callee extra   %s -> %s\n", c.sym, name(id))
+			}
+			for _, id := range mi2 {
+				fmt.Printf("callee missing %s -> %s\n", c.sym, name(id))
+			}
+		}
+	}
+
+	// implements: sampled interfaces
+	var ifaceIdx []int
+	rows, err := ix.db.SQL().QueryContext(ctx, "SELECT DISTINCT c.id FROM chunks c JOIN typefacts f ON f.file_id = c.file_id AND f.owner = c.symbol AND f.kind IN ('imethod','iembed') WHERE c.project_id = ? AND c.kind = 'type' ORDER BY c.id", ix.projID)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var id int64
+		rows.Scan(&id)
+		if k, ok := ix.byID[id]; ok {
+			ifaceIdx = append(ifaceIdx, k)
+		}
+	}
+	rows.Close()
+	rng.Shuffle(len(ifaceIdx), func(a, b int) { ifaceIdx[a], ifaceIdx[b] = ifaceIdx[b], ifaceIdx[a] })
+	ifaceIdx = ifaceIdx[:min(nIfaces, len(ifaceIdx))]
+	var impl pr
+	for _, k := range ifaceIdx {
+		c := &ix.chunks[k]
+		pos, ok := namePos(root, c, lines)
+		if !ok {
+			continue
+		}
+		uri := "file://" + filepath.Join(root, c.path)
+		res, err := l.call("textDocument/implementation", map[string]any{"textDocument": map[string]string{"uri": uri}, "position": pos}, 5*time.Minute)
+		if err != nil {
+			if strings.Contains(err.Error(), "exited") {
+				if l, err = startLSP(goplsBin, root); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		var locs []struct {
+			URI   string   `json:"uri"`
+			Range lspRange `json:"range"`
+		}
+		json.Unmarshal(res, &locs)
+		want := map[int64]bool{}
+		for _, loc := range locs {
+			if id, ok := toChunk(loc.URI, loc.Range.Start.Line, true); ok && ix.chunks[ix.byID[id]].kind == "type" {
+				if isIface(ix, id) {
+					continue // concrete implementations only
+				}
+				want[id] = true
+			}
+		}
+		got := map[int64]bool{}
+		rels, err := ix.db.RelationsTo(ctx, []int64{c.id}, "implements")
+		if err != nil {
+			return err
+		}
+		for _, r := range rels {
+			if r.SrcChunk != 0 && r.Resolution == store.ResExact {
+				got[r.SrcChunk] = true
+			}
+		}
+		ex, mi := impl.add(got, want)
+		if verbose {
+			for _, id := range ex {
+				fmt.Printf("implements extra   %s <- %s\n", c.sym, name(id))
+			}
+			for _, id := range mi {
+				fmt.Printf("implements missing %s <- %s\n", c.sym, name(id))
+			}
+		}
+	}
+
+	// in-project call edges left unresolved or at name level
+	var total, open, ext, local int
+	q := `SELECT resolution, detail, count(*) FROM relations r JOIN files f ON f.id = r.file_id
+		WHERE r.project_id = ? AND r.kind = 'calls' AND f.lang = 'go' GROUP BY 1, 2`
+	rows, err = ix.db.SQL().QueryContext(ctx, q, ix.projID)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var res, detail string
+		var cnt int
+		rows.Scan(&res, &detail, &cnt)
+		switch {
+		case res == store.ResExternal:
+			ext += cnt
+		case detail == "local function value" || detail == "function-typed field":
+			local += cnt
+		case res == store.ResUnresolved || res == store.ResName:
+			open += cnt
+			total += cnt
+		default:
+			total += cnt
+		}
+	}
+	rows.Close()
+	fmt.Printf("root %s, seed %d, %d functions sampled (%d skipped), %d interfaces\n", root, seed, len(sample), skipped, len(ifaceIdx))
+	fmt.Printf("direct callers: %s\n", callers)
+	fmt.Printf("direct callees: %s\n", callees)
+	fmt.Printf("implements:     %s\n", impl)
+	share := 0.0
+	if total > 0 {
+		share = float64(open) / float64(total)
+	}
+	fmt.Printf("call edges: %d in project or unknown, %.1f%% unresolved or name; %d external; %d calls of local function values or function-typed fields\n", total, 100*share, ext, local)
+	return nil
+}
+
+func isIface(ix *index, id int64) bool {
+	c := ix.chunks[ix.byID[id]]
+	var n int
+	ix.db.SQL().QueryRow("SELECT count(*) FROM typefacts f JOIN files fl ON fl.id = f.file_id WHERE fl.project_id = ? AND fl.path = ? AND f.owner = ? AND f.kind IN ('imethod','iembed')", ix.projID, c.path, c.sym).Scan(&n)
+	return n > 0
+}
+
+var _ = slices.Sort[[]int]

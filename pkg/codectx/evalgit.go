@@ -1,0 +1,157 @@
+package codectx
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"slices"
+	"strings"
+
+	"codectx/internal/eval"
+	"codectx/internal/scan"
+	"codectx/internal/search"
+)
+
+// Git evaluation types re-exported for callers.
+type (
+	// GitEvalReport is the outcome of EvaluateGit.
+	GitEvalReport = eval.GitReport
+	// GitFileGroup is the file-level score of a group of mined tasks.
+	GitFileGroup = eval.FileGroup
+	// GitOutcome is one mined task's result.
+	GitOutcome = eval.GitOutcome
+)
+
+// GitEvalOptions configure EvaluateGit.
+type GitEvalOptions struct {
+	// Since limits the history read (git log --since, e.g. "2 years ago",
+	// "2024-01-01"); "" reads it all.
+	Since string
+	// Max is the number of tasks to sample from the qualifying commits
+	// (0: all). The sample is fixed for a given history and Seed.
+	Max int
+	// Seed seeds the sampling (0 uses DefaultGitSeed).
+	Seed uint64
+	// MaxFiles is the largest number of non-test source files a commit may
+	// change to become a task (0: 3).
+	MaxFiles int
+	Mode     string // as in SearchOptions
+	Ranker   string // as in SearchOptions
+	// Progress, when set, is called after each task.
+	Progress func(done, total int)
+}
+
+// DefaultGitSeed is the sampling seed EvaluateGit uses when none is given.
+const DefaultGitSeed = 1
+
+// ErrNoGitHistory means the project root is not inside a git work tree
+// with commits (or git is not installed).
+var ErrNoGitHistory = errors.New("no git history")
+
+// EvaluateGit measures search on the project's own history: each
+// non-merge commit that changed one to MaxFiles non-test source files and
+// has a descriptive subject becomes a task whose query is the commit
+// message (subject and first body paragraph, issue numbers removed) and
+// whose targets are those files at their current paths, if still indexed.
+// A task is leaky when its query names a target file or a symbol defined
+// in one. File ranks count distinct files. The project must be indexed.
+func (p *Project) EvaluateGit(ctx context.Context, opt GitEvalOptions) (*GitEvalReport, error) {
+	pr, err := p.project(ctx)
+	if err != nil {
+		return nil, err
+	}
+	git, err := exec.LookPath("git")
+	if err != nil {
+		return nil, fmt.Errorf("%w: git is not installed", ErrNoGitHistory)
+	}
+	args := []string{"-C", p.root, "-c", "core.quotePath=false", "log", "--no-merges", "-M", "--name-status",
+		"--relative", "--format=" + eval.GitLogFormat}
+	if opt.Since != "" {
+		args = append(args, "--since="+opt.Since)
+	}
+	args = append(args, "HEAD", "--", ".")
+	cmd := exec.CommandContext(ctx, git, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("%w in %s: git log: %s", ErrNoGitHistory, p.root, firstLineOf(stderr.String(), err))
+	}
+	commits, err := eval.ParseGitLog(bytes.NewReader(out))
+	if err != nil {
+		return nil, err
+	}
+	fps, err := p.db.Fingerprints(ctx, pr.ID)
+	if err != nil {
+		return nil, err
+	}
+	seed := opt.Seed
+	if seed == 0 {
+		seed = DefaultGitSeed
+	}
+	tasks, st := eval.MineGitTasks(commits, eval.MineOptions{
+		Exists:   func(path string) bool { _, ok := fps[path]; return ok },
+		IsSource: IsSourcePath,
+		IsTest:   search.IsTestPath,
+		MaxFiles: opt.MaxFiles,
+		Max:      opt.Max,
+		Seed:     seed,
+	})
+	outs := make([]eval.GitOutcome, 0, len(tasks))
+	for i, t := range tasks {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("evaluate: %w", err)
+		}
+		o := eval.GitOutcome{ID: t.ID, Query: t.Query}
+		for _, tg := range t.Targets {
+			o.Targets = append(o.Targets, tg.File)
+			chunks, err := p.db.FileChunks(ctx, pr.ID, tg.File)
+			if err != nil {
+				return nil, err
+			}
+			syms := make([]string, 0, len(chunks))
+			for _, c := range chunks {
+				if c.Kind != "text" && c.Kind != "file" {
+					syms = append(syms, c.Symbol)
+				}
+			}
+			o.Leaky = o.Leaky || eval.NamesTarget(t.Query, tg.File, syms)
+		}
+		res, err := p.search(ctx, SearchOptions{Query: t.Query, K: MaxSearchK, Mode: opt.Mode, Ranker: opt.Ranker}, false)
+		if err != nil {
+			return nil, fmt.Errorf("task %s: %w", t.ID, err)
+		}
+		hits := make([]eval.Hit, len(res.Results))
+		for j, h := range res.Results {
+			hits[j] = eval.Hit{File: h.File, Name: h.Name}
+			if len(o.Got) < 3 && !slices.Contains(o.Got, h.File) {
+				o.Got = append(o.Got, h.File)
+			}
+		}
+		o.FileRank = eval.DistinctFileRank(t, hits)
+		outs = append(outs, o)
+		if opt.Progress != nil {
+			opt.Progress(i+1, len(tasks))
+		}
+	}
+	r := eval.EvaluateGit(st, outs)
+	return &r, nil
+}
+
+// IsSourcePath reports whether a path is program source the index keeps:
+// a known language that is not documentation, build, data or generated.
+func IsSourcePath(p string) bool {
+	return scan.LanguageOf(p) != "" && search.ClassifyPath(p) == search.ClassSource
+}
+
+func firstLineOf(s string, err error) string {
+	if l, _, _ := strings.Cut(strings.TrimSpace(s), "\n"); l != "" {
+		return l
+	}
+	return err.Error()
+}
