@@ -136,4 +136,7 @@ func printSearch(w io.Writer, r *codectx.SearchResult) {
 			fmt.Fprintf(w, "    also in: %s\n", strings.Join(h.Also, ", "))
 		}
 	}
+	if r.NoConfidentMatch && r.GrepPattern != "" {
+		fmt.Fprintf(w, "\nno confident match; a text search for the rarest words: codectx grep -i '%s'\n", r.GrepPattern)
+	}
 }

@@ -372,6 +372,12 @@ func searchText(r *codectx.SearchResult) string {
 	for i, h := range r.Results {
 		fmt.Fprintf(&b, "\n%2d. %.3f  %-8s %s  %s:%d-%d\n", i+1, h.Score, h.Kind, h.Name, h.File, h.StartLine, h.EndLine)
 		fmt.Fprintf(&b, "    %s\n", h.Snippet)
+		if len(h.Also) > 0 {
+			fmt.Fprintf(&b, "    also in: %s\n", strings.Join(h.Also, ", "))
+		}
+	}
+	if r.NoConfidentMatch && r.GrepPattern != "" {
+		fmt.Fprintf(&b, "\nNo confident match: %s with pattern \"(?i)%s\" looks for the rarest words verbatim.\n", ToolGrep, r.GrepPattern)
 	}
 	for _, w := range r.Warnings {
 		fmt.Fprintf(&b, "\nwarning: %s\n", w)

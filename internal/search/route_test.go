@@ -163,3 +163,30 @@ func TestLayoutKey(t *testing.T) {
 		}
 	}
 }
+
+func TestNoConfidentMatch(t *testing.T) {
+	var chunks []tchunk
+	for i, name := range []string{"shouldRetry", "backoff", "dial", "roundTrip", "closeIdle", "readHeader"} {
+		chunks = append(chunks, tchunk{path: "client/f" + string(rune('a'+i)) + ".go", kind: "function", name: name + "()", cos: 0.5,
+			content: "func " + name + "() {\n\t// retry the request on a new connection\n\tsend(request, connection)\n}"})
+	}
+	ix := buildIndex(t, chunks)
+	ctx := context.Background()
+	res, err := Search(ctx, ix, Options{Query: "retry the request on a new connection", K: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.NoConfidentMatch || res.Confidence < MinConfidence || len(res.Results) != 5 {
+		t.Fatalf("matching query: confidence %v, flagged %v, %d results", res.Confidence, res.NoConfidentMatch, len(res.Results))
+	}
+	res, err = Search(ctx, ix, Options{Query: "how are GraphQL subscriptions batched over websockets for the request", K: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.NoConfidentMatch || res.Confidence >= MinConfidence || len(res.Results) > weakResults {
+		t.Fatalf("absent words: confidence %v, flagged %v, %d results", res.Confidence, res.NoConfidentMatch, len(res.Results))
+	}
+	if !strings.HasPrefix(res.GrepPattern, "graphql|") || !strings.Contains(res.Summary, "No confident match") {
+		t.Fatalf("grep pattern %q, summary %q", res.GrepPattern, res.Summary)
+	}
+}

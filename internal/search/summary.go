@@ -19,6 +19,10 @@ func Summarize(r *Result) string {
 	}
 	top := r.Results[0]
 	var b strings.Builder
+	if r.NoConfidentMatch {
+		fmt.Fprintf(&b, "No confident match: the best results account for only %.0f%% of the query's keywords (searched: %s), so the project may have no code for this; the closest %d are listed. ",
+			100*r.Confidence, quoteList(r.Keywords, 8), len(r.Results))
+	}
 	fmt.Fprintf(&b, "The best entry point is %s (%s) at %s:%d-%d.", top.Name, top.Kind, top.File, top.StartLine, top.EndLine)
 
 	counts := map[string]int{}

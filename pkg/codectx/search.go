@@ -179,7 +179,9 @@ func (p *Project) Evaluate(ctx context.Context, set *GoldenSet, opt EvalOptions)
 		for j, h := range res.Results {
 			hits[j] = eval.Hit{File: h.File, Name: h.Name}
 		}
-		outs = append(outs, eval.Judge(t, hits))
+		o := eval.Judge(t, hits)
+		o.Confidence, o.NoConfidentMatch = res.Confidence, res.NoConfidentMatch
+		outs = append(outs, o)
 		if opt.Progress != nil {
 			opt.Progress(i+1, len(set.Tasks))
 		}
