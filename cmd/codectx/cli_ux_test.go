@@ -246,3 +246,22 @@ func TestCLIHintsRunnableAnywhere(t *testing.T) {
 		t.Fatalf("not indexed prints %q", printed(codectx.ErrNotIndexed))
 	}
 }
+
+// The CLI refuses bad options with the library's words, the same an MCP
+// client or the HTTP API gets.
+func TestCLIOptionErrorsShareWords(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		lib  error
+	}{
+		{[]string{"search", "cart", "-k", "500"}, codectx.SearchOptions{Query: "cart", K: 500}.Validate()},
+		{[]string{"search", "cart", "--mode", "fuzzy"}, codectx.SearchOptions{Query: "cart", Mode: "fuzzy"}.Validate()},
+		{[]string{"graph", "X", "--direction", "sideways"}, codectx.GraphOptions{Name: "X", Direction: "sideways"}.Validate()},
+		{[]string{"graph", "X", "--min-confidence", "high"}, codectx.GraphOptions{Name: "X", MinConfidence: "high"}.Validate()},
+	} {
+		_, err := runCLI(t, tc.args...)
+		if !isUsageErr(err) || tc.lib == nil || err.Error() != tc.lib.Error() {
+			t.Errorf("%v: CLI error %v, library %v", tc.args, err, tc.lib)
+		}
+	}
+}

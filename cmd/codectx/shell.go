@@ -231,10 +231,10 @@ func (s *shell) search(arg string) error {
 	if q == "" {
 		return errors.New("usage: /search <query> [-k N] [--mode hybrid|keyword|semantic]")
 	}
-	if err := checkSearchFlags(opt.K, opt.Mode, opt.Ranker); err != nil {
+	opt.Query = q
+	if err := checkSearch(opt); err != nil {
 		return err
 	}
-	opt.Query = q
 	res, err := s.proj.Search(s.ctx, opt)
 	if err != nil {
 		return err
@@ -284,10 +284,10 @@ func (s *shell) graph(arg string) error {
 	if name == "" {
 		return errors.New("usage: /graph <name> [--direction out|in|both] [--depth N]")
 	}
-	if err := checkGraphFlags(opt.Direction, codectx.GraphFormatTree, opt.Depth); err != nil {
+	opt.Name = name
+	if err := opt.Validate(); err != nil {
 		return err
 	}
-	opt.Name = name
 	res, err := s.proj.Graph(s.ctx, opt)
 	if err != nil {
 		return err

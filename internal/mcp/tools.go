@@ -333,13 +333,12 @@ func (s *Server) search(ctx context.Context, in searchIn) (answer, error) {
 	if q == "" {
 		return answer{}, errors.New("query must not be empty: describe the code you are looking for")
 	}
-	k := in.TopK
-	if k <= 0 {
-		k = codectx.DefaultSearchK
+	opt := codectx.SearchOptions{Query: q, K: in.TopK, Mode: in.Mode, Keywords: in.Keywords}
+	if err := opt.Validate(); err != nil {
+		return answer{}, err // the words every front end uses ("k must be …")
 	}
-	k = min(k, codectx.MaxSearchK)
 	f := s.svc.Fresh(ctx, s.opt.FreshWait)
-	res, err := s.p.Search(ctx, codectx.SearchOptions{Query: q, K: k, Mode: in.Mode, Keywords: in.Keywords})
+	res, err := s.p.Search(ctx, opt)
 	switch {
 	case err == nil:
 	case errors.Is(err, codectx.ErrNotIndexed) && f.Indexing:
