@@ -46,6 +46,10 @@ func TestCLIBadInput(t *testing.T) {
 		{name: "empty search", args: []string{"search", "", "--root", proj, "--db", db}, usage: true},
 		{name: "bad flag", args: []string{"index", "--nope"}, usage: true},
 		{name: "empty grep", args: []string{"grep", "", "--root", proj}, usage: true},
+		{name: "eval without a set", args: []string{"eval", "--db", db}, usage: true, wantErr: "--from-git"},
+		{name: "from-git with -k", args: []string{"eval", "--from-git", "-k", "5", proj, "--db", db}, usage: true},
+		{name: "max without from-git", args: []string{"eval", file, "--max", "5", "--db", db}, usage: true},
+		{name: "from-git without history", args: []string{"eval", "--from-git", proj, "--db", db}, usage: true, wantErr: "git repository"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
