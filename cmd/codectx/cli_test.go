@@ -50,6 +50,10 @@ func TestCLIBadInput(t *testing.T) {
 		{name: "serve everywhere without token", args: []string{"serve", proj, "--addr", "0.0.0.0:7777", "--db", db}, wantErr: "token is required", usage: true},
 		{name: "serve bad address", args: []string{"serve", proj, "--addr", "7777", "--db", db}, usage: true},
 		{name: "serve missing project", args: []string{"serve", filepath.Join(dir, "nope"), "--db", db}, wantErr: "no such directory"},
+		{name: "eval without a set", args: []string{"eval", "--db", db}, usage: true, wantErr: "--from-git"},
+		{name: "from-git with -k", args: []string{"eval", "--from-git", "-k", "5", proj, "--db", db}, usage: true},
+		{name: "max without from-git", args: []string{"eval", file, "--max", "5", "--db", db}, usage: true},
+		{name: "from-git without history", args: []string{"eval", "--from-git", proj, "--db", db}, usage: true, wantErr: "git repository"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -190,3 +190,21 @@ func TestNoConfidentMatch(t *testing.T) {
 		t.Fatalf("grep pattern %q, summary %q", res.GrepPattern, res.Summary)
 	}
 }
+
+func TestTranslationsStandIn(t *testing.T) {
+	g := termGroup{keyword: "重试", terms: []query.Term{
+		{Text: "重试", Weight: 1, Source: query.SourceCJK}, {Text: "retry", Weight: query.WeightLexicon, Source: query.SourceLexicon}}}
+	byText := map[string]int{"重试": 0, "retry": 1}
+	silent := []termResult{{text: "重试"}, {text: "retry", hits: []termHit{{idx: 1}}}}
+	if !translationsStandIn(g, byText, silent) {
+		t.Error("Chinese word absent from the project: translations should stand in")
+	}
+	present := []termResult{{text: "重试", hits: []termHit{{idx: 2}}}, {text: "retry", hits: []termHit{{idx: 1}}}}
+	if translationsStandIn(g, byText, present) {
+		t.Error("Chinese word in the project: translations keep their weight")
+	}
+	en := termGroup{keyword: "retry", terms: []query.Term{{Text: "retry", Weight: 1, Source: query.SourceWord}}}
+	if translationsStandIn(en, byText, silent) {
+		t.Error("an English group has no translations to raise")
+	}
+}
