@@ -65,6 +65,9 @@ type ChangedSymbol struct {
 	Callers []Ref `json:"callers"` // direct callers, from the graph
 	// Implementers are the chunks that implement or extend it.
 	Implementers []Ref `json:"implementers,omitempty"`
+	// Dispatchers may call it through an interface (dispatch relations:
+	// a call on an interface resolved to this implementation).
+	Dispatchers []Ref `json:"dispatchers,omitempty"`
 	// Dangling counts, for a deleted symbol, the call sites still naming it
 	// (now unresolved).
 	Dangling []Ref `json:"dangling,omitempty"`
@@ -322,7 +325,12 @@ func refOf(c store.GraphChunk) Ref {
 
 // dependsKind reports whether an incoming relation of this kind makes its
 // source depend on the target.
-func dependsKind(kind string) bool {
+func dependsKind(kind string) bool { return definiteKind(kind) || kind == "dispatch" }
+
+// definiteKind is dependsKind without dispatch (a call through an
+// interface that may reach this implementation): the relations fan-in
+// counts.
+func definiteKind(kind string) bool {
 	return kind == "calls" || kind == "implements" || kind == "extends" || kind == "imports"
 }
 
@@ -338,9 +346,16 @@ func symbolsOf(g *Graph, changed map[int]string) []ChangedSymbol {
 	for _, i := range idx {
 		c := g.Chunks[i]
 		cs := ChangedSymbol{Ref: refOf(c), Change: changed[i], Exported: exported(c), Callers: []Ref{}, idx: i}
-		seen := map[int]bool{}
+		seen, dispatch := map[int]bool{}, map[int]bool{}
 		for _, a := range g.in[i] {
-			if !dependsKind(a.kind) || seen[a.to] {
+			switch {
+			case a.kind == "dispatch":
+				if !dispatch[a.to] {
+					dispatch[a.to] = true
+					cs.Dispatchers = append(cs.Dispatchers, refOf(g.Chunks[a.to]))
+				}
+				continue
+			case !dependsKind(a.kind) || seen[a.to]:
 				continue
 			}
 			seen[a.to] = true
@@ -353,6 +368,7 @@ func symbolsOf(g *Graph, changed map[int]string) []ChangedSymbol {
 		cs.FanIn = len(seen)
 		sortRefs(cs.Callers)
 		sortRefs(cs.Implementers)
+		sortRefs(cs.Dispatchers)
 		out = append(out, cs)
 	}
 	return out
@@ -739,6 +755,9 @@ func (r *ImpactResult) Text() string {
 		if len(c.Implementers) > 0 {
 			fmt.Fprintf(&b, "      implemented/extended by: %s\n", refList(c.Implementers))
 		}
+		if len(c.Dispatchers) > 0 {
+			fmt.Fprintf(&b, "      may be called through an interface by: %s\n", listSome(refStrings(c.Dispatchers), 10))
+		}
 		if len(c.Dangling) > 0 {
 			fmt.Fprintf(&b, "      still called by (now unresolved): %s\n", refList(c.Dangling))
 		}
@@ -774,10 +793,12 @@ func (r *ImpactResult) Text() string {
 	return b.String()
 }
 
-func refList(refs []Ref) string {
+func refList(refs []Ref) string { return strings.Join(refStrings(refs), ", ") }
+
+func refStrings(refs []Ref) []string {
 	parts := make([]string, len(refs))
 	for i, r := range refs {
 		parts[i] = r.String()
 	}
-	return strings.Join(parts, ", ")
+	return parts
 }

@@ -390,7 +390,7 @@ func hubs(g *Graph) []Hub {
 		}
 		seen := map[int]bool{}
 		for _, a := range g.in[i] {
-			if dependsKind(a.kind) {
+			if definiteKind(a.kind) {
 				seen[a.to] = true
 			}
 		}
