@@ -176,6 +176,25 @@ func TestPostBodies(t *testing.T) {
 	}
 }
 
+func TestBoolParams(t *testing.T) {
+	f := newFixture(t, serve.Options{})
+	for _, tc := range []struct {
+		method, path, body string
+		status             int
+	}{
+		{"GET", "/api/grep?pattern=ErrGiveUp&fixed", "", 200},
+		{"GET", "/api/grep?pattern=ErrGiveUp&fixed=no", "", 200},
+		{"POST", "/api/grep", `{"pattern":"ErrGiveUp","fixed":true}`, 200},
+		{"POST", "/api/grep", `{"pattern":"ErrGiveUp","fixed":""}`, 400},
+		{"POST", "/api/grep", `{"pattern":"ErrGiveUp","fixed":1}`, 400},
+	} {
+		status, b := f.do(t, tc.method, tc.path, "application/json", strings.NewReader(tc.body))
+		if status != tc.status {
+			t.Errorf("%s %s %s: %d, want %d\n%s", tc.method, tc.path, tc.body, status, tc.status, b)
+		}
+	}
+}
+
 func TestWrites(t *testing.T) {
 	t.Run("disabled", func(t *testing.T) {
 		f := newFixture(t, serve.Options{})
