@@ -50,6 +50,10 @@ func TestCLIBadInput(t *testing.T) {
 		{name: "serve everywhere without token", args: []string{"serve", proj, "--addr", "0.0.0.0:7777", "--db", db}, wantErr: "token is required", usage: true},
 		{name: "serve bad address", args: []string{"serve", proj, "--addr", "7777", "--db", db}, usage: true},
 		{name: "serve missing project", args: []string{"serve", filepath.Join(dir, "nope"), "--db", db}, wantErr: "no such directory"},
+		{name: "eval without a set", args: []string{"eval", "--db", db}, usage: true, wantErr: "--from-git"},
+		{name: "from-git with -k", args: []string{"eval", "--from-git", "-k", "5", proj, "--db", db}, usage: true},
+		{name: "max without from-git", args: []string{"eval", file, "--max", "5", "--db", db}, usage: true},
+		{name: "from-git without history", args: []string{"eval", "--from-git", proj, "--db", db}, usage: true, wantErr: "git repository"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -61,8 +65,8 @@ func TestCLIBadInput(t *testing.T) {
 			if tc.usage != errors.As(err, &ue) {
 				t.Fatalf("usage error = %v, want %v (%v)", !tc.usage, tc.usage, err)
 			}
-			if tc.wantErr != "" && !strings.Contains(err.Error(), tc.wantErr) {
-				t.Fatalf("error %q lacks %q", err, tc.wantErr)
+			if tc.wantErr != "" && !strings.Contains(printed(err), tc.wantErr) {
+				t.Fatalf("printed %q lacks %q", printed(err), tc.wantErr)
 			}
 			if tc.name == "no index" && !errors.Is(err, codectx.ErrNoIndex) {
 				t.Fatalf("want ErrNoIndex, got %v", err)
@@ -78,7 +82,7 @@ func TestCLIBadInput(t *testing.T) {
 	os.Remove(db + "-wal")
 	os.Remove(db + "-shm")
 	_, err := runCLI(t, "index", proj, "--db", db)
-	if err == nil || !strings.Contains(err.Error(), "--rebuild") {
+	if err == nil || !strings.Contains(printed(err), "--rebuild") {
 		t.Fatalf("corrupt database: %v", err)
 	}
 	out, err := runCLI(t, "index", proj, "--db", db, "--rebuild")

@@ -208,3 +208,60 @@ func TestDoctorJSON(t *testing.T) {
 		t.Fatalf("bad provider: %v\n%s", err, out)
 	}
 }
+
+// printed is what the CLI prints for err (the one error printer, with its
+// hint).
+func printed(err error) string {
+	var b bytes.Buffer
+	reportError(&b, err)
+	return b.String()
+}
+
+// Suggested reads and the next step after a search are runnable as printed
+// from any directory; library text names no command.
+func TestCLIHintsRunnableAnywhere(t *testing.T) {
+	repo, db := uxProject(t)
+	out, err := runCLI(t, "grep", "Betamax", "--root", repo, "--db", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "codectx read --root " + shellQuote(repo) + " sub/b.go --offset 1 --limit "
+	if !strings.Contains(out, want) {
+		t.Fatalf("grep output lacks %q:\n%s", want, out)
+	}
+	out, err = runCLI(t, "search", "betamax", "--root", repo, "--db", db)
+	if err != nil || !strings.Contains(out, "next: codectx read --root "+shellQuote(repo)+" sub/b.go --offset ") {
+		t.Fatalf("search output: %v\n%s", err, out)
+	}
+	// Run the printed command from another directory: it reads the file.
+	line := out[strings.Index(out, "next: ")+len("next: "):]
+	line = strings.TrimSpace(line[:strings.IndexByte(line, '\n')])
+	t.Chdir(t.TempDir())
+	args := strings.Fields(strings.TrimPrefix(line, "codectx "))
+	got, err := runCLI(t, append(args, "--db", db)...)
+	if err != nil || !strings.Contains(got, "Betamax") {
+		t.Fatalf("%s from elsewhere: %v\n%s", line, err, got)
+	}
+	if code := reportError(&bytes.Buffer{}, codectx.ErrNotIndexed); code != exitError || !strings.Contains(printed(codectx.ErrNotIndexed), "run codectx index") {
+		t.Fatalf("not indexed prints %q", printed(codectx.ErrNotIndexed))
+	}
+}
+
+// The CLI refuses bad options with the library's words, the same an MCP
+// client or the HTTP API gets.
+func TestCLIOptionErrorsShareWords(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		lib  error
+	}{
+		{[]string{"search", "cart", "-k", "500"}, codectx.SearchOptions{Query: "cart", K: 500}.Validate()},
+		{[]string{"search", "cart", "--mode", "fuzzy"}, codectx.SearchOptions{Query: "cart", Mode: "fuzzy"}.Validate()},
+		{[]string{"graph", "X", "--direction", "sideways"}, codectx.GraphOptions{Name: "X", Direction: "sideways"}.Validate()},
+		{[]string{"graph", "X", "--min-confidence", "high"}, codectx.GraphOptions{Name: "X", MinConfidence: "high"}.Validate()},
+	} {
+		_, err := runCLI(t, tc.args...)
+		if !isUsageErr(err) || tc.lib == nil || err.Error() != tc.lib.Error() {
+			t.Errorf("%v: CLI error %v, library %v", tc.args, err, tc.lib)
+		}
+	}
+}

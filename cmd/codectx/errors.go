@@ -49,6 +49,9 @@ func reportError(w io.Writer, err error) int {
 	if i := strings.IndexByte(msg, '\n'); i >= 0 && !flagVerbose && !isUsage {
 		msg = msg[:i]
 	}
+	if hint := errorHint(err); hint != "" {
+		msg += "; " + hint
+	}
 	fmt.Fprintln(w, "codectx: "+msg)
 	return code
 }

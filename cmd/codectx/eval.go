@@ -52,7 +52,8 @@ apart as leaky.`,
 				if maxTasks < 0 || maxFiles < 0 {
 					return usagef("--max and --max-files must not be negative")
 				}
-				if err := checkSearchFlags(k, mode, ranker); err != nil {
+				// The flags alone: each task's query is checked by the search.
+				if err := checkSearch(codectx.SearchOptions{Query: "flags", K: k, Mode: mode, Ranker: ranker}); err != nil {
 					return err
 				}
 				path, err := pathArg(args, "")
@@ -69,7 +70,7 @@ apart as leaky.`,
 			if since != "" || maxTasks != 0 || maxFiles != 0 || seed != 0 {
 				return usagef("--since, --max, --max-files and --seed only apply with --from-git")
 			}
-			if err := checkSearchFlags(k, mode, ranker); err != nil {
+			if err := checkSearch(codectx.SearchOptions{Query: "flags", K: k, Mode: mode, Ranker: ranker}); err != nil {
 				return err
 			}
 			f, err := os.Open(args[0])

@@ -17,6 +17,7 @@ func evalMapCmd() *cobra.Command {
 		root   string
 		budget []int
 		ranks  []string
+		focus  []string
 		asJSON bool
 	)
 	c := &cobra.Command{
@@ -66,7 +67,7 @@ size (size).`,
 			if err != nil {
 				return fmt.Errorf("index %s: %w", p.Root(), err)
 			}
-			rows, err := p.EvaluateMap(cmd.Context(), set, ranks, budget)
+			rows, err := p.EvaluateMap(cmd.Context(), set, ranks, budget, focus)
 			if err != nil {
 				return err
 			}
@@ -86,6 +87,7 @@ size (size).`,
 	fl.StringVar(&root, "root", "", "project root (default: the golden set's header root)")
 	fl.IntSliceVar(&budget, "budget", []int{2000, 4000}, "token budget(s), comma-separated")
 	fl.StringSliceVar(&ranks, "rank", []string{codectx.MapRankPageRank, codectx.MapRankUniform, codectx.MapRankRefs, codectx.MapRankSize}, "rankings, comma-separated")
+	fl.StringSliceVar(&focus, "focus", nil, "files, directories or symbols every map is personalised toward (default none)")
 	fl.BoolVar(&asJSON, "json", false, "print the rows as JSON")
 	return c
 }

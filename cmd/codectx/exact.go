@@ -96,8 +96,15 @@ the project root. Exit status: 0 when something matched, 1 when nothing did,
 				printFiles(cmd.OutOrStdout(), res)
 				return noMatchIf(res.Matches == 0)
 			}
-			if err := printResult(cmd, asJSON, res, err); err != nil {
+			if err != nil {
 				return err
+			}
+			if asJSON {
+				if err := writeJSON(cmd.OutOrStdout(), res); err != nil {
+					return err
+				}
+			} else {
+				fmt.Fprint(cmd.OutOrStdout(), ensureNewline(res.Render(cliReadHint(abs))))
 			}
 			return noMatchIf(res.Matches == 0)
 		},

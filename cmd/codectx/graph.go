@@ -38,18 +38,19 @@ interface to its implementations.`,
 			if name == "" {
 				return usagef("graph needs a name: codectx graph NAME [--root PATH] [--direction out|in|both] [--depth N] [--format tree|mermaid|dot|json] [--min-confidence exact|inferred|name|all]")
 			}
-			if err := checkGraphFlags(direction, format, depth); err != nil {
-				return err
+			opt := codectx.GraphOptions{Name: name, Direction: direction, Depth: depth, MinConfidence: minConf}
+			if err := opt.Validate(); err != nil {
+				return usagef("%v", err)
 			}
-			if !slices.Contains(codectx.GraphConfidences, minConf) {
-				return usagef("--min-confidence must be exact, inferred, name or all, got %q", minConf)
+			if !slices.Contains(codectx.GraphFormats, format) {
+				return usagef("format must be one of %s, got %q", strings.Join(codectx.GraphFormats, ", "), format)
 			}
 			p, err := openProject(root, openRead, false)
 			if err != nil {
 				return err
 			}
 			defer p.Close()
-			g, err := p.Graph(cmd.Context(), codectx.GraphOptions{Name: name, Direction: direction, Depth: depth, MinConfidence: minConf})
+			g, err := p.Graph(cmd.Context(), opt)
 			if err != nil {
 				return err // an unknown name is one line with the closest names
 			}
@@ -68,23 +69,4 @@ interface to its implementations.`,
 	f.StringVar(&format, "format", codectx.GraphFormatTree, "tree, mermaid, dot or json")
 	f.StringVar(&minConf, "min-confidence", "all", "keep edges resolved at least this surely: exact, inferred, name or all")
 	return c
-}
-
-// checkGraphFlags validates graph's --direction, --format and --depth (the
-// CLI and the shell).
-func checkGraphFlags(direction, format string, depth int) error {
-	switch direction {
-	case codectx.DirectionOut, codectx.DirectionIn, codectx.DirectionBoth:
-	default:
-		return usagef("--direction must be out, in or both, got %q", direction)
-	}
-	switch format {
-	case codectx.GraphFormatTree, codectx.GraphFormatMermaid, codectx.GraphFormatDOT, codectx.GraphFormatJSON:
-	default:
-		return usagef("--format must be tree, mermaid, dot or json, got %q", format)
-	}
-	if depth < 1 {
-		return usagef("--depth must be at least 1, got %d", depth)
-	}
-	return nil
 }

@@ -24,6 +24,7 @@ func init() { commands = append(commands, indexCmd, statsCmd) }
 const indexMemoryLimit = 256 << 20
 
 func indexCmd() *cobra.Command {
+	var noWait bool
 	var asJSON, rebuild bool
 	var rootOpt string
 	c := &cobra.Command{
@@ -50,7 +51,7 @@ func indexCmd() *cobra.Command {
 			onWait := func(h codectx.WriterHolder) {
 				fmt.Fprintf(cmd.ErrOrStderr(), "codectx: %s is indexing %s; waiting for it to finish (Ctrl-C stops)\n", h, p.Root())
 			}
-			sum, err := p.Index(cmd.Context(), codectx.IndexOptions{Rebuild: rebuild, Progress: prog.update, OnWait: onWait})
+			sum, err := p.Index(cmd.Context(), codectx.IndexOptions{Rebuild: rebuild, Progress: prog.update, OnWait: onWait, NoWait: noWait})
 			prog.finish()
 			var intr *codectx.InterruptedError
 			if errors.As(err, &intr) {
@@ -71,6 +72,7 @@ func indexCmd() *cobra.Command {
 	}
 	rootFlag(c, &rootOpt)
 	c.Flags().BoolVar(&asJSON, "json", false, "print the summary as one JSON object")
+	c.Flags().BoolVar(&noWait, "no-wait", false, "when another process is indexing this project, say which and exit instead of waiting for it")
 	c.Flags().BoolVar(&rebuild, "rebuild", false, "drop this project's index (or an unusable database file) and index from scratch")
 	return c
 }

@@ -4,8 +4,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -105,10 +103,6 @@ func openProject(root string, mode openMode, rebuild bool) (*codectx.Project, er
 	cfg := embedConfig()
 	p, err := codectx.Open(abs, codectx.Options{DBPath: flagDB, Logger: logger(), Rebuild: rebuild, Embed: &cfg,
 		ReadOnly: mode == openRead, MustExist: mode == openExisting})
-	var noIndex *codectx.NoIndexError
-	if errors.As(err, &noIndex) {
-		return nil, fmt.Errorf("%w; run codectx index", err)
-	}
 	return p, err
 }
 

@@ -33,7 +33,7 @@ with embedding similarity; the first lines summarise where to start reading.`,
 			if q == "" {
 				return usagef("search needs a query: codectx search QUERY [--root PATH] [-k N] [--mode hybrid|keyword|semantic] [--ranker default|seed] [--json]")
 			}
-			if err := checkSearchFlags(k, mode, ranker); err != nil {
+			if err := checkSearch(codectx.SearchOptions{Query: q, K: k, Mode: mode, Ranker: ranker, Keywords: keywords}); err != nil {
 				return err
 			}
 			p, err := openProject(root, openRead, false)
@@ -56,6 +56,10 @@ with embedding similarity; the first lines summarise where to start reading.`,
 				return noMatchIf(len(res.Results) == 0)
 			}
 			printSearch(cmd.OutOrStdout(), res)
+			if len(res.Results) > 0 {
+				h := res.Results[0]
+				fmt.Fprintf(cmd.OutOrStdout(), "\nnext: %s\n", cliRead(p.Root(), h.File, h.StartLine, h.EndLine-h.StartLine+1))
+			}
 			return noMatchIf(len(res.Results) == 0)
 		},
 	}
@@ -82,21 +86,11 @@ func printWarnings(w io.Writer, warnings []string) {
 	}
 }
 
-// checkSearchFlags validates search's -k, --mode and --ranker (the CLI and
-// the shell).
-func checkSearchFlags(k int, mode, ranker string) error {
-	if k < 1 || k > codectx.MaxSearchK {
-		return usagef("-k must be between 1 and %d, got %d", codectx.MaxSearchK, k)
-	}
-	switch mode {
-	case codectx.ModeHybrid, codectx.ModeKeyword, codectx.ModeSemantic:
-	default:
-		return usagef("--mode must be hybrid, keyword or semantic, got %q", mode)
-	}
-	switch ranker {
-	case codectx.RankerDefault, codectx.RankerSeed:
-	default:
-		return usagef("--ranker must be default or seed, got %q", ranker)
+// checkSearch validates a search's options with the library's one
+// validation (the same words MCP and the HTTP API answer with).
+func checkSearch(opt codectx.SearchOptions) error {
+	if err := opt.Validate(); err != nil {
+		return usagef("%v", err)
 	}
 	return nil
 }
@@ -131,5 +125,8 @@ func printSearch(w io.Writer, r *codectx.SearchResult) {
 		if len(h.Also) > 0 {
 			fmt.Fprintf(w, "    also in: %s\n", strings.Join(h.Also, ", "))
 		}
+	}
+	if r.NoConfidentMatch && r.GrepPattern != "" {
+		fmt.Fprintf(w, "\nno confident match; a text search for the rarest words: codectx grep -i '%s'\n", r.GrepPattern)
 	}
 }

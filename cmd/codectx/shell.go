@@ -160,7 +160,11 @@ func (s *shell) exec(line string) bool {
 		err = fmt.Errorf("unknown command %s (try /help)", cmd)
 	}
 	if err != nil {
-		fmt.Fprintln(s.out, "error: "+firstLine(err.Error()))
+		msg := firstLine(err.Error())
+		if hint := shellErrorHint(err); hint != "" {
+			msg += "; " + hint
+		}
+		fmt.Fprintln(s.out, "error: "+msg)
 	}
 	return false
 }
@@ -227,15 +231,19 @@ func (s *shell) search(arg string) error {
 	if q == "" {
 		return errors.New("usage: /search <query> [-k N] [--mode hybrid|keyword|semantic]")
 	}
-	if err := checkSearchFlags(opt.K, opt.Mode, opt.Ranker); err != nil {
+	opt.Query = q
+	if err := checkSearch(opt); err != nil {
 		return err
 	}
-	opt.Query = q
 	res, err := s.proj.Search(s.ctx, opt)
 	if err != nil {
 		return err
 	}
 	printSearch(s.out, res)
+	if len(res.Results) > 0 {
+		h := res.Results[0]
+		fmt.Fprintf(s.out, "\nnext: /read %s %d %d\n", shellQuote(h.File), h.StartLine, h.EndLine-h.StartLine+1)
+	}
 	return nil
 }
 
@@ -276,10 +284,10 @@ func (s *shell) graph(arg string) error {
 	if name == "" {
 		return errors.New("usage: /graph <name> [--direction out|in|both] [--depth N]")
 	}
-	if err := checkGraphFlags(opt.Direction, codectx.GraphFormatTree, opt.Depth); err != nil {
+	opt.Name = name
+	if err := opt.Validate(); err != nil {
 		return err
 	}
-	opt.Name = name
 	res, err := s.proj.Graph(s.ctx, opt)
 	if err != nil {
 		return err
@@ -307,7 +315,7 @@ func (s *shell) grep(arg string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprint(s.out, ensureNewline(res.Text()))
+	fmt.Fprint(s.out, ensureNewline(res.Render(shellReadHint)))
 	return nil
 }
 

@@ -241,6 +241,9 @@ type Outcome struct {
 	FileRank   int
 	SymbolRank int
 	First      *Hit
+	// Confidence and NoConfidentMatch are copied from the search result.
+	Confidence       float64
+	NoConfidentMatch bool
 }
 
 // Report is the full evaluation.
@@ -259,6 +262,10 @@ type TaskRanks struct {
 	ID         string `json:"id"`
 	FileRank   int    `json:"file_rank"`
 	SymbolRank int    `json:"symbol_rank"`
+	// Confidence and NoConfidentMatch are the search's own judgement of its
+	// answer (for calibrating that signal).
+	Confidence       float64 `json:"confidence"`
+	NoConfidentMatch bool    `json:"no_confident_match,omitempty"`
 }
 
 // Judge ranks one task's results.
@@ -277,7 +284,8 @@ func Judge(t Task, hits []Hit) Outcome {
 func Evaluate(outcomes []Outcome) Report {
 	r := Report{Tasks: len(outcomes), ByLang: map[string]Group{}, ByKind: map[string]Group{}, Misses: []Miss{}, Ranks: []TaskRanks{}}
 	for _, o := range outcomes {
-		r.Ranks = append(r.Ranks, TaskRanks{ID: o.Task.ID, FileRank: o.FileRank, SymbolRank: o.SymbolRank})
+		r.Ranks = append(r.Ranks, TaskRanks{ID: o.Task.ID, FileRank: o.FileRank, SymbolRank: o.SymbolRank,
+			Confidence: o.Confidence, NoConfidentMatch: o.NoConfidentMatch})
 	}
 	group := func(sel func(Outcome) bool) Group {
 		var fr, sr []int

@@ -71,7 +71,7 @@ func TestGolden(t *testing.T) {
 				if s.Path != task.TargetFile {
 					t.Fatalf("first suggestion %+v, want %s", s, task.TargetFile)
 				}
-				if !strings.Contains(text, fmt.Sprintf("codectx read %s --offset %d --limit %d", s.Path, s.Offset, s.Limit)) {
+				if !strings.Contains(text, Location(s)) {
 					t.Errorf("suggestion not rendered:\n%s", text)
 				}
 				page, err := Read(ctx, ReadOptions{Root: root, File: s.Path, Offset: s.Offset, Limit: s.Limit})

@@ -415,10 +415,27 @@ func (j *grepJob) emitFile(res *GrepResult, f fileHits, hits []hit) {
 	}
 }
 
-// Text renders the result within the character budget: "path:line: text"
+// Text renders the result (see Render) with the suggested reads as plain
+// locations, "path lines a-b".
+func (r *GrepResult) Text() string { return r.Render(nil) }
+
+// ReadHint renders one suggested read as what the reader should run: the
+// CLI, the shell and the MCP server each name their own command or tool.
+type ReadHint func(SuggestedRead) string
+
+// Location is the ReadHint of Text: "path lines a-b".
+func Location(s SuggestedRead) string {
+	return fmt.Sprintf("%s lines %d-%d", renderPath(s.Path), s.Offset, s.Offset+s.Limit-1)
+}
+
+// Render renders the result within the character budget: "path:line: text"
 // for matches, "path-line- text" for context, "--" between separate blocks,
-// then a summary, notes and the suggested reads as commands.
-func (r *GrepResult) Text() string {
+// then a summary, notes and the suggested reads, each rendered by hint
+// (nil means Location).
+func (r *GrepResult) Render(hint ReadHint) string {
+	if hint == nil {
+		hint = Location
+	}
 	budget := r.maxChars
 	if budget <= 0 {
 		budget = DefaultMaxChars
@@ -501,7 +518,7 @@ func (r *GrepResult) Text() string {
 	if len(r.SuggestedReads) > 0 {
 		b.WriteString("suggested reads:\n")
 		for _, s := range r.SuggestedReads {
-			fmt.Fprintf(&b, "codectx read %s --offset %d --limit %d\n", shellQuote(s.Path), s.Offset, s.Limit)
+			b.WriteString(hint(s) + "\n")
 		}
 	}
 	return b.String()

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"codectx/internal/scan"
 )
@@ -252,7 +253,8 @@ func (j *grepJob) rgFinish(byPath map[string]*fileHits, binary map[string]bool) 
 	files := make([]fileHits, 0, len(byPath))
 	prefix := j.pathRel + "/"
 	for p, fh := range byPath {
-		if (j.pathRel != "." && !strings.HasPrefix(p, prefix)) || binary[p] || !j.glob.keep(p) || hasSkippedDir(p) || cx.Excluded(p, false) {
+		if (j.pathRel != "." && !strings.HasPrefix(p, prefix)) || binary[p] || !j.glob.keep(p) || hasSkippedDir(p) || cx.Excluded(p, false) ||
+			!utf8.ValidString(p) { // the scanner skips names that are not UTF-8
 			continue
 		}
 		sort.Slice(fh.hits, func(a, b int) bool { return fh.hits[a].line < fh.hits[b].line })

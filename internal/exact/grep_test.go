@@ -210,9 +210,9 @@ func TestGrepOutputFormat(t *testing.T) {
 		"e.txt:1: target\n" +
 		"6 matches in 4 files\n" +
 		"suggested reads:\n" +
-		"codectx read a.txt --offset 1 --limit 80\n" +
-		"codectx read b/f.txt --offset 1 --limit 80\n" +
-		"codectx read 'c d.txt' --offset 1 --limit 80\n"
+		"a.txt lines 1-80\n" +
+		"b/f.txt lines 1-80\n" +
+		"c d.txt lines 1-80\n"
 	if text != wantStart {
 		t.Errorf("text:\n%s\nwant:\n%s", text, wantStart)
 	}

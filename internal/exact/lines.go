@@ -51,19 +51,6 @@ func renderPath(p string) string {
 	return p
 }
 
-// shellQuote quotes a path for a command line when needed.
-func shellQuote(p string) string {
-	if p != "" && strings.IndexFunc(p, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-/+@,=:", r))
-	}) < 0 {
-		return p
-	}
-	if strings.ContainsAny(p, "\n\r\t\x00") {
-		return strconv.Quote(p)
-	}
-	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
-}
-
 // lineSpans calls fn for each line of content (without its '\n') with its
 // 1-based number and byte offset, stopping when fn returns false. A final
 // '\n' does not start another line.

@@ -209,3 +209,24 @@ func TestOpenInRootKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestRGNeverFollows: ripgrep's command line never asks it to follow
+// symbolic links, whatever the options.
+func TestRGNeverFollows(t *testing.T) {
+	root := t.TempDir()
+	for _, opts := range []GrepOptions{
+		{Root: root, Pattern: "x"},
+		{Root: root, Pattern: "x", Glob: "*.go", IgnoreCase: true, Fixed: true, Context: 2},
+		{Root: root, Pattern: "x", Glob: "!*_test.go"},
+	} {
+		job, err := newGrepJob(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range job.rgArgs("ignore-file") {
+			if a == "-L" || a == "--follow" {
+				t.Errorf("rg args %v follow symbolic links", job.rgArgs("ignore-file"))
+			}
+		}
+	}
+}

@@ -43,6 +43,9 @@ type Options struct {
 	// OnWait, when set, is called once if another process (or handle)
 	// is writing this project: the run waits for it to finish.
 	OnWait func(store.Holder)
+	// NoWait makes the run return a *store.BusyError instead of waiting
+	// when another process is writing this project.
+	NoWait bool
 	Logger *slog.Logger
 }
 
@@ -152,11 +155,15 @@ func Run(ctx context.Context, opt Options) (sum *Summary, err error) {
 	}
 	// One writer per project: wait for another run (a CLI index, a
 	// watcher, an MCP server's background pass) to finish first.
-	lock, err := opt.DB.LockWriter(ctx, opt.Root, func(h store.Holder) {
+	lock, err := opt.DB.LockWriter(ctx, opt.Root, func(h store.Holder) error {
+		if opt.NoWait {
+			return &store.BusyError{Holder: h, Root: opt.Root}
+		}
 		progress(Progress{Phase: "wait", Holder: h.String()})
 		if opt.OnWait != nil {
 			opt.OnWait(h)
 		}
+		return nil
 	})
 	if err != nil {
 		return nil, err

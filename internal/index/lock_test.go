@@ -3,10 +3,12 @@ package index
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"codectx/internal/store"
@@ -103,7 +105,7 @@ func TestWriterLockAcrossProcesses(t *testing.T) {
 	if os.Getenv("CODECTX_LOCK_CHILD") != "" {
 		t.Skip("child mode")
 	}
-	for _, how := range []string{"release", "kill"} {
+	for _, how := range []string{"release", "kill", "no-wait"} {
 		t.Run(how, func(t *testing.T) {
 			root := t.TempDir()
 			writeFiles(t, root, repo)
@@ -133,6 +135,19 @@ func TestWriterLockAcrossProcesses(t *testing.T) {
 				t.Fatalf("child: %q %v", line, err)
 			}
 
+			if how == "no-wait" {
+				_, err := Run(context.Background(), Options{Root: root, DB: db, Embedder: &fakeEmbedder{model: "fake:a"}, NoWait: true})
+				var busy *store.BusyError
+				if !errors.As(err, &busy) || busy.Holder.PID != cmd.Process.Pid {
+					t.Fatalf("--no-wait should report the child (pid %d) as the writer, got %v", cmd.Process.Pid, err)
+				}
+				if !strings.Contains(err.Error(), fmt.Sprintf("pid %d", cmd.Process.Pid)) {
+					t.Errorf("message %q does not name the pid", err)
+				}
+				stdin.Close()
+				cmd.Wait()
+				return
+			}
 			var holder store.Holder
 			s, err := Run(context.Background(), Options{Root: root, DB: db, Embedder: &fakeEmbedder{model: "fake:a"}, Threads: 2,
 				OnWait: func(h store.Holder) {

@@ -59,10 +59,6 @@ func wordSet(words string) map[string]bool {
 // from the go.mod files above its packages). It returns how many edges
 // changed.
 func Resolve(ctx context.Context, db *store.DB, projectID int64, root string) (int, error) {
-	edges, err := db.EdgesToResolve(ctx, projectID, nil, nil)
-	if err != nil {
-		return 0, err
-	}
 	syms, err := db.Symbols(ctx, projectID)
 	if err != nil {
 		return 0, err
@@ -81,32 +77,82 @@ func Resolve(ctx context.Context, db *store.DB, projectID int64, root string) (i
 	}
 	r := newResolver(syms, imports, files)
 	r.goInit(root, facts)
+	facts = nil
 	var updates []store.EdgeResolution
 	var derived []store.DerivedRelation
-	for i, e := range edges {
-		if i%4096 == 0 {
+	type pair struct{ src, dst int64 }
+	dispatched := map[pair]bool{}
+	n, changed := 0, 0
+	err = db.ForEachEdge(ctx, projectID, func(e *store.EdgeRow) error {
+		if n++; n%4096 == 0 {
 			if err := ctx.Err(); err != nil {
-				return 0, err
+				return err
 			}
 		}
-		out := r.resolve(e)
+		out := r.resolve(*e)
+		out.detail = r.intern(out.detail)
 		if out.dst != e.DstChunk || out.res != e.Resolution || out.detail != e.Detail {
 			updates = append(updates, store.EdgeResolution{ID: e.ID, DstChunk: out.dst, Resolution: out.res, Detail: out.detail})
+			if len(updates) == updateBatch {
+				// Written as they come so memory stays flat; an interrupted
+				// run leaves the project dirty and the next one recomputes
+				// every edge anyway.
+				if err := db.ApplyResolution(ctx, projectID, updates, nil, false); err != nil {
+					return err
+				}
+				changed += len(updates)
+				updates = updates[:0]
+			}
+		}
+		// one dispatch edge per caller and implementation, for interfaces
+		// with at most maxDispatch implementations
+		if len(out.dispatch) > maxDispatch {
+			return nil
 		}
 		for _, d := range out.dispatch {
 			s := &r.syms[d]
-			derived = append(derived, store.DerivedRelation{FileID: e.FileID, Kind: "dispatch", SrcChunk: e.SrcChunk, SrcSymbol: e.SrcSymbol,
+			if e.SrcChunk == 0 || dispatched[pair{e.SrcChunk, s.ID}] {
+				continue
+			}
+			dispatched[pair{e.SrcChunk, s.ID}] = true
+			src := &r.syms[r.byID[e.SrcChunk]]
+			derived = append(derived, store.DerivedRelation{FileID: e.FileID, Kind: "dispatch", SrcChunk: e.SrcChunk, SrcSymbol: src.Symbol,
 				Target: s.Symbol, Line: e.Line, DstChunk: s.ID, Resolution: store.ResExact, Detail: "dynamic"})
 		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
 	}
 	derived = append(derived, r.goImplementsEdges()...)
 	if crashHook != nil {
 		crashHook("resolve")
 	}
-	if err := db.ApplyResolution(ctx, projectID, updates, derived); err != nil {
+	if err := db.ApplyResolution(ctx, projectID, updates, derived, true); err != nil {
 		return 0, err
 	}
-	return len(updates), nil
+	return changed + len(updates), nil
+}
+
+// updateBatch is how many resolved edges are written per transaction.
+var updateBatch = 50000
+
+// maxDispatch bounds the implementations a call through an interface method
+// gets dispatch edges to: an interface implemented all over the project
+// (a writer, a stringer) would otherwise multiply every call site.
+const maxDispatch = 32
+
+// intern returns one shared copy of a detail string.
+func (r *resolver) intern(s string) string {
+	if s == "" {
+		return ""
+	}
+	if v, ok := r.details[s]; ok {
+		return v
+	}
+	s = strings.Clone(s)
+	r.details[s] = s
+	return s
 }
 
 // edgeOut is the resolution of one edge.
@@ -136,6 +182,9 @@ type resolver struct {
 	fileLang map[int64]string
 	imports  map[int64]map[string]bool // file → last segments of its imports
 	g        *goResolver
+	details  map[string]string // interned detail strings
+	byPath   map[string]int    // file path → its first chunk
+	byDir    map[string]int    // directory → first chunk of its first file (lazy)
 }
 
 func newResolver(syms []store.SymbolRow, imports map[int64][]string, files map[int64]string) *resolver {
@@ -143,11 +192,15 @@ func newResolver(syms []store.SymbolRow, imports map[int64][]string, files map[i
 		syms: syms, byID: make(map[int64]int, len(syms)),
 		byShort: map[string][]int{}, bySymbol: map[string][]int{},
 		fileDir: map[int64]string{}, fileLang: map[int64]string{}, imports: map[int64]map[string]bool{},
+		details: map[string]string{}, byPath: map[string]int{},
 	}
 	for id, p := range files {
 		r.fileDir[id] = path.Dir(p)
 	}
 	for i, s := range syms {
+		if _, ok := r.byPath[s.Path]; !ok {
+			r.byPath[s.Path] = i
+		}
 		r.byID[s.ID] = i
 		r.byShort[s.Short] = append(r.byShort[s.Short], i)
 		r.bySymbol[s.Symbol] = append(r.bySymbol[s.Symbol], i)
@@ -177,6 +230,8 @@ func (r *resolver) resolve(e store.EdgeRow) edgeOut {
 		}
 	}
 	switch e.Kind {
+	case "imports":
+		return r.resolveImport(e)
 	case "contains":
 		// The member in the same file; among overloads, the one whose lines
 		// hold the relation's line (else the first).
@@ -279,6 +334,37 @@ func (r *resolver) pick(e store.EdgeRow, ok func(*store.SymbolRow) bool, call bo
 		return edgeOut{}, false
 	}
 	sameUnit := func(s *store.SymbolRow) bool { return s.FileID == e.FileID || path.Dir(s.Path) == dir }
+	if call && lang != "go" {
+		switch {
+		case e.Recv == "super" && src != nil:
+			// the first base (depth first, left to right) that has it
+			if ti := r.ownType(src); ti >= 0 {
+				if m := r.inBases(ti, short, 0, map[int]bool{}); m >= 0 {
+					return exact(r.syms[m].ID).with("base class")
+				}
+			}
+			return unresolved("base class outside the project")
+		case strings.HasPrefix(e.Recv, ":"):
+			if ti := r.findType(e.Recv[1:], e.FileID, imps); ti >= 0 {
+				if m := r.member(ti, short); m >= 0 {
+					return exact(r.syms[m].ID).with("receiver type")
+				}
+				if m := r.inBases(ti, short, 0, map[int]bool{}); m >= 0 {
+					return exact(r.syms[m].ID).with("base class")
+				}
+				return unresolved("no such method")
+			}
+		case (e.Qualifier == "self" || e.Qualifier == "this" || e.Qualifier == "cls") && src != nil:
+			if ti := r.ownType(src); ti >= 0 {
+				if m := r.member(ti, short); m >= 0 {
+					return exact(r.syms[m].ID).with("own type")
+				}
+				if m := r.inBases(ti, short, 0, map[int]bool{}); m >= 0 {
+					return exact(r.syms[m].ID).with("base class")
+				}
+			}
+		}
+	}
 	if call {
 		q := e.Qualifier
 		if q == "" && e.Recv == "?" {
@@ -346,6 +432,216 @@ func (r *resolver) pick(e store.EdgeRow, ok func(*store.SymbolRow) bool, call bo
 		return inferred(r.syms[cands[0]].ID).with("unique name")
 	}
 	return ambiguous(len(cands))
+}
+
+// resolveImport links an import to the project file (its first chunk, or
+// the imported type) it names: Go import paths through go.mod; Java
+// package + type to the type's file; Python modules and packages, relative
+// imports included; TypeScript/JavaScript relative paths, a compiled ".js"
+// extension standing for ".ts"/".tsx", and index files. Anything else that
+// names no project file is external.
+func (r *resolver) resolveImport(e store.EdgeRow) edgeOut {
+	target := strings.TrimSpace(e.Target)
+	dir := r.fileDir[e.FileID]
+	first := func(p string) (int, bool) {
+		i, ok := r.byPath[path.Clean(p)]
+		return i, ok
+	}
+	switch r.fileLang[e.FileID] {
+	case "go":
+		if r.g != nil {
+			if d, ok := r.g.dirOf(target); ok {
+				for _, i := range r.dirFirst(d) {
+					return exact(r.syms[i].ID).with("package")
+				}
+			}
+		}
+		return external(target)
+	case "java":
+		name := strings.TrimPrefix(target, "static ")
+		if strings.HasSuffix(name, ".*") {
+			return external(name)
+		}
+		parts := strings.Split(name, ".")
+		// the longest prefix that is a file: a.b.Type or a.b.Type.Inner / a.b.Type.member
+		for k := len(parts); k > 0; k-- {
+			file := strings.Join(parts[:k], "/") + ".java"
+			for _, i := range r.byShort[parts[k-1]] {
+				s := &r.syms[i]
+				if s.Kind == "type" && (s.Path == file || strings.HasSuffix(s.Path, "/"+file)) {
+					return exact(s.ID).with("type")
+				}
+			}
+		}
+		return external(name)
+	case "python":
+		mod := target
+		base := ""
+		if strings.HasPrefix(mod, ".") {
+			n := len(mod) - len(strings.TrimLeft(mod, "."))
+			base = dir
+			for range n - 1 {
+				base = path.Dir(base)
+			}
+			mod = mod[n:]
+		}
+		rel := strings.ReplaceAll(mod, ".", "/")
+		var cands []string
+		if base != "" || strings.HasPrefix(target, ".") {
+			cands = []string{path.Join(base, rel) + ".py", path.Join(base, rel, "__init__.py")}
+		} else {
+			// absolute: from the project root or from a source folder above the file
+			for d := dir; ; d = path.Dir(d) {
+				cands = append(cands, path.Join(d, rel)+".py", path.Join(d, rel, "__init__.py"))
+				if d == "." || d == "/" || d == "" {
+					break
+				}
+			}
+		}
+		for _, c := range cands {
+			if i, ok := first(c); ok {
+				return exact(r.syms[i].ID).with("module")
+			}
+		}
+		if strings.HasPrefix(target, ".") {
+			return unresolved("module not in the index")
+		}
+		return external(target)
+	case "typescript", "tsx", "javascript":
+		if !strings.HasPrefix(target, ".") {
+			return external(target)
+		}
+		p := path.Join(dir, target)
+		stem := p
+		switch ext := path.Ext(p); ext {
+		case ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts":
+			stem = strings.TrimSuffix(p, ext)
+		}
+		cands := []string{p}
+		for _, ext := range []string{".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mts", ".mjs", ".cjs"} {
+			cands = append(cands, stem+ext)
+		}
+		for _, idx := range []string{"index.ts", "index.tsx", "index.js", "index.jsx"} {
+			cands = append(cands, path.Join(p, idx))
+		}
+		for _, c := range cands {
+			if i, ok := first(c); ok {
+				return exact(r.syms[i].ID).with("module")
+			}
+		}
+		return unresolved("module not in the index")
+	}
+	return edgeOut{}
+}
+
+// dirFirst lists the first chunk of the first file (in path order)
+// directly in dir, computed once for all directories.
+func (r *resolver) dirFirst(dir string) []int {
+	if r.byDir == nil {
+		r.byDir = map[string]int{}
+		for p, i := range r.byPath {
+			d := path.Dir(p)
+			if j, ok := r.byDir[d]; !ok || r.syms[i].Path < r.syms[j].Path {
+				r.byDir[d] = i
+			}
+		}
+	}
+	if i, ok := r.byDir[dir]; ok {
+		return []int{i}
+	}
+	return nil
+}
+
+// ownType is the type chunk a member chunk belongs to (same file), or -1.
+func (r *resolver) ownType(src *store.SymbolRow) int {
+	name := src.Container
+	if src.Kind == "type" {
+		name = src.Symbol
+	}
+	if name == "" {
+		return -1
+	}
+	for _, i := range r.bySymbol[name] {
+		if s := &r.syms[i]; s.Kind == "type" && s.FileID == src.FileID {
+			return i
+		}
+	}
+	return -1
+}
+
+// findType finds the project type a name used in a file denotes: in the
+// file, in its directory, in a module it imports, or the only one of that
+// name; -1 when none or ambiguous.
+func (r *resolver) findType(name string, fileID int64, imps map[string]bool) int {
+	name = store.ShortName(name)
+	var types []int
+	for _, i := range r.byShort[name] {
+		if r.syms[i].Kind == "type" {
+			types = append(types, i)
+		}
+	}
+	dir := r.fileDir[fileID]
+	for _, match := range []func(*store.SymbolRow) bool{
+		func(s *store.SymbolRow) bool { return s.FileID == fileID },
+		func(s *store.SymbolRow) bool { return path.Dir(s.Path) == dir },
+		func(s *store.SymbolRow) bool {
+			return imps[path.Base(strings.TrimSuffix(s.Path, path.Ext(s.Path)))] || imps[path.Base(path.Dir(s.Path))] || imps[name]
+		},
+		func(*store.SymbolRow) bool { return true },
+	} {
+		found := -1
+		for _, i := range types {
+			if match(&r.syms[i]) {
+				if found >= 0 {
+					return -1 // ambiguous
+				}
+				found = i
+			}
+		}
+		if found >= 0 {
+			return found
+		}
+	}
+	return -1
+}
+
+// member is the method m of type chunk ti (first in source order), or -1.
+func (r *resolver) member(ti int, m string) int {
+	t := &r.syms[ti]
+	for _, i := range r.byShort[m] {
+		if s := &r.syms[i]; s.Container == t.Symbol && s.FileID == t.FileID && s.Kind != "type" {
+			return i
+		}
+	}
+	return -1
+}
+
+// inBases looks m up in the bases of type chunk ti, depth first and left to
+// right (the method resolution order of single and simple multiple
+// inheritance), or -1.
+func (r *resolver) inBases(ti int, m string, depth int, seen map[int]bool) int {
+	if depth > 8 || seen[ti] {
+		return -1
+	}
+	seen[ti] = true
+	t := &r.syms[ti]
+	if t.Extends == "" {
+		return -1
+	}
+	imps := r.imports[t.FileID]
+	for _, b := range strings.Split(t.Extends, ",") {
+		bi := r.findType(b, t.FileID, imps)
+		if bi < 0 || bi == ti {
+			continue
+		}
+		if k := r.member(bi, m); k >= 0 {
+			return k
+		}
+		if k := r.inBases(bi, m, depth+1, seen); k >= 0 {
+			return k
+		}
+	}
+	return -1
 }
 
 // sameContainer reports whether s's container, named q, is one the file can

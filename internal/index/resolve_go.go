@@ -533,7 +533,7 @@ func (r *resolver) goCall(e store.EdgeRow, dir string) edgeOut {
 		if i, ok := g.types[key2(d, name)]; ok {
 			return exact(r.syms[i].ID)
 		}
-		return unresolved("not declared in " + ip)
+		return unresolved("not declared in the package")
 	}
 	t := g.eval(e.Recv, dir, 0)
 	switch {
@@ -559,6 +559,9 @@ func (r *resolver) goCall(e store.EdgeRow, dir string) edgeOut {
 				return unresolved("")
 			}
 			o := exact(r.syms[ti].ID).with("interface method")
+			if len(g.impls[t.key()]) > maxDispatch {
+				return o
+			}
 			for _, impl := range g.impls[t.key()] {
 				d, n, _ := strings.Cut(impl, "\x00")
 				if mi, _ := g.findMethod(gtype{dir: d, name: n}, name, 0); mi >= 0 {
@@ -573,7 +576,7 @@ func (r *resolver) goCall(e store.EdgeRow, dir string) edgeOut {
 	if g.fieldType(t, name, 0).known() || g.hasField(t, name) {
 		return unresolved("function-typed field")
 	}
-	return unresolved("no method " + name + " on " + t.name)
+	return unresolved("no such method")
 }
 
 // computeImplements finds, for every project interface with a known method
@@ -587,7 +590,7 @@ func (g *goResolver) computeImplements(r *resolver) {
 	var ifaceSet func(t gtype, depth int, out sigs) bool
 	ifaceSet = func(t gtype, depth int, out sigs) bool {
 		for _, f := range g.imethods[t.key()] {
-			out[f.Name] = f.Sig
+			out[f.Name] = g.canonSig(f.Sig, g.factDir[f])
 		}
 		for _, f := range g.iembeds[t.key()] {
 			et := g.eval(f.Type, g.factDir[f], 0)
@@ -615,7 +618,7 @@ func (g *goResolver) computeImplements(r *resolver) {
 			if _, ok := out[m]; !ok {
 				sig := ""
 				if f := g.results[key3(t.dir, t.name, m)]; f != nil {
-					sig = f.Sig
+					sig = g.canonSig(f.Sig, g.factDir[f])
 				}
 				out[m] = sig
 			}
@@ -707,6 +710,45 @@ func (g *goResolver) computeImplements(r *resolver) {
 			}
 		}
 	}
+}
+
+// canonSig rewrites a signature's package-independent names ("@T" of the
+// declaring file's package dir, "PATH#T" of an imported package) to
+// "DIR#T" for project packages, so signatures compare across packages.
+func (g *goResolver) canonSig(sig, dir string) string {
+	if !strings.ContainsAny(sig, "@#") {
+		return sig
+	}
+	var b strings.Builder
+	for i := 0; i < len(sig); {
+		c := sig[i]
+		switch {
+		case c == '@':
+			b.WriteString("dir:" + dir + "#")
+			i++
+		case isPathByte(c):
+			j := i
+			for j < len(sig) && isPathByte(sig[j]) {
+				j++
+			}
+			word := sig[i:j]
+			if j < len(sig) && sig[j] == '#' {
+				if d, ok := g.dirOf(word); ok {
+					word = "dir:" + d
+				}
+			}
+			b.WriteString(word)
+			i = j
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	return b.String()
+}
+
+func isPathByte(c byte) bool {
+	return c == '_' || c == '.' || c == '/' || c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 func exported(name string) bool { return name != "" && name[0] >= 'A' && name[0] <= 'Z' }

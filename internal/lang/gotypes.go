@@ -197,8 +197,17 @@ func (x *extractor) goFuncFact(fn int32) {
 		}
 	}
 	res := t.field(fn, "result")
+	ref := x.goResultRef(res)
+	if owner == "" {
+		// a function's fact types its callers' results; only methods
+		// need the signature (method sets for implements)
+		if ref != "" {
+			x.facts = append(x.facts, Fact{Kind: FactResult, Name: t.text(t.field(fn, "name")), Type: ref})
+		}
+		return
+	}
 	x.facts = append(x.facts, Fact{Kind: FactResult, Owner: owner, Name: t.text(t.field(fn, "name")),
-		Type: x.goResultRef(res), Sig: x.goSig(t.field(fn, "parameters"), res)})
+		Type: ref, Sig: x.goSig(t.field(fn, "parameters"), res)})
 }
 
 // goResultRef is the type references of a function's results, joined by ";".
@@ -239,7 +248,7 @@ func (x *extractor) goSig(params, res int32) string {
 			if k != "parameter_declaration" && k != "variadic_parameter_declaration" {
 				continue
 			}
-			ty := collapse(t.text(t.field(c, "type")))
+			ty := x.goSigType(t.field(c, "type"))
 			if k == "variadic_parameter_declaration" {
 				ty = "..." + ty
 			}
@@ -263,11 +272,38 @@ func (x *extractor) goSig(params, res int32) string {
 			list(res)
 		} else {
 			b.WriteByte('(')
-			b.WriteString(collapse(t.text(res)))
+			b.WriteString(x.goSigType(res))
 			b.WriteByte(')')
 		}
 	}
 	return b.String()
+}
+
+// goSigType writes a type for a signature with package-independent names:
+// a type of the file's package is "@T", an imported one "PATH#T", so that
+// resolution can compare signatures written in different packages.
+func (x *extractor) goSigType(ty int32) string {
+	t := x.t
+	switch t.kind(ty) {
+	case "type_identifier":
+		n := t.text(ty)
+		if goUniverse[n] || x.gx.tparams[n] {
+			return n
+		}
+		return "@" + n
+	case "qualified_type":
+		pkg := t.text(t.field(ty, "package"))
+		if p, ok := x.gx.imports[pkg]; ok {
+			return p + "#" + t.text(t.field(ty, "name"))
+		}
+	case "pointer_type":
+		return "*" + x.goSigType(t.firstNamed(ty))
+	case "slice_type":
+		return "[]" + x.goSigType(t.field(ty, "element"))
+	case "map_type":
+		return "map[" + x.goSigType(t.field(ty, "key")) + "]" + x.goSigType(t.field(ty, "value"))
+	}
+	return collapse(t.text(ty))
 }
 
 // goRefName is the type name of a reference ("net/url#URL" → "URL").

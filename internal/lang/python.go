@@ -100,9 +100,16 @@ func pyCall(x *extractor, i int32, fn string) {
 		x.addCall(fn, name, "", t.line(i))
 	case "attribute":
 		q, recv := "", ""
-		if o := t.field(f, "object"); o >= 0 && t.kind(o) == "identifier" {
+		o := t.field(f, "object")
+		switch {
+		case o >= 0 && t.kind(o) == "identifier":
 			q = t.text(o)
-		} else {
+			if ty := x.pyLocalType(i, q); ty != "" {
+				recv = ":" + ty
+			}
+		case o >= 0 && t.kind(o) == "call" && t.text(t.field(o, "function")) == "super":
+			recv = "super"
+		default:
 			recv = "?" // an expression: its type is not known here
 		}
 		x.addCallRecv(fn, t.text(t.field(f, "attribute")), q, recv, t.line(i))
@@ -173,4 +180,62 @@ func pyDeclNames(x *extractor, i int32, out []string) []string {
 		}
 	}
 	return out
+}
+
+// pyLocalType is the class a local name of the function enclosing node i
+// holds, as far as the function tells: a parameter annotation (x: T) or an
+// assignment from a call (x = T(...)); "" when unknown or ambiguous.
+// Resolution decides whether the name is a project class.
+func (x *extractor) pyLocalType(i int32, name string) string {
+	t := x.t
+	fn := t.parent(i)
+	for fn >= 0 && t.kind(fn) != "function_definition" {
+		fn = t.parent(fn)
+	}
+	if fn < 0 {
+		return ""
+	}
+	if x.pyLocals == nil {
+		x.pyLocals = map[int32]map[string]string{}
+	}
+	locals, ok := x.pyLocals[fn]
+	if !ok {
+		locals = map[string]string{}
+		set := func(n, ty string) {
+			if old, seen := locals[n]; seen && old != ty {
+				ty = ""
+			}
+			locals[n] = ty
+		}
+		end := t.subtreeEnd(fn)
+		for j := fn + 1; j < end; j++ {
+			switch t.kind(j) {
+			case "typed_parameter", "typed_default_parameter":
+				n := t.field(j, "name")
+				if n < 0 {
+					n = t.childKind(j, "identifier")
+				}
+				ty := t.field(j, "type")
+				if c := t.firstNamed(ty); c >= 0 && (t.kind(c) == "identifier" || t.kind(c) == "attribute") {
+					set(t.text(n), simpleName(t.text(c)))
+				} else {
+					set(t.text(n), "")
+				}
+			case "assignment":
+				l, r := t.field(j, "left"), t.field(j, "right")
+				if t.kind(l) != "identifier" {
+					continue
+				}
+				ty := ""
+				if t.kind(r) == "call" {
+					if f := t.field(r, "function"); t.kind(f) == "identifier" || t.kind(f) == "attribute" {
+						ty = simpleName(t.text(f))
+					}
+				}
+				set(t.text(l), ty)
+			}
+		}
+		x.pyLocals[fn] = locals
+	}
+	return locals[name]
 }

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +17,10 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"codectx/internal/embed"
+	"codectx/internal/mcp"
+	"codectx/pkg/codectx"
 )
 
 // The tests drive the real binary over stdio, as MCP clients do.
@@ -135,32 +142,56 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// startServer runs `codectx mcp --root root --db db args...` and connects
-// the SDK client to it over stdio.
+// startServer runs the MCP server for the project at root (database db)
+// in this process, over the same newline-delimited stdio framing as `codectx
+// mcp` (mcp.Serve on a pair of pipes), and connects the SDK client to it.
+// args may hold "--no-watch". The real binary is driven by the stdio and
+// Node tests; in-process, the server's code counts in coverage and runs
+// under -race with the test.
 func startServer(t *testing.T, root, db string, args ...string) *sdk.ClientSession {
 	t.Helper()
-	bin := binary(t)
-	argv := append([]string{"mcp", "--root", root, "--db", db, "-v"}, args...)
-	cmd := exec.Command(bin, argv...)
-	cmd.Env = testEnv(t)
-	stderr := &syncBuffer{}
-	cmd.Stderr = stderr
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	client := sdk.NewClient(&sdk.Implementation{Name: "codectx-test", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
+	t.Setenv("CODECTX_HOME", t.TempDir())
+	var opt mcp.Options
+	for _, a := range args {
+		switch a {
+		case "--no-watch":
+			opt.NoWatch = true
+		default:
+			t.Fatalf("startServer: unknown argument %q", a)
+		}
+	}
+	logs := &syncBuffer{}
+	opt.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	p, err := codectx.Open(root, codectx.Options{DBPath: db, Embed: &embed.Config{Provider: embed.ProviderLocal}, Logger: opt.Logger})
 	if err != nil {
-		t.Fatalf("connect to %s: %v\nstderr:\n%s", bin, err, stderr.String())
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	clientIn, serverOut := io.Pipe()
+	serverIn, clientOut := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- mcp.Serve(ctx, p, opt, serverIn, serverOut) }()
+	client := sdk.NewClient(&sdk.Implementation{Name: "codectx-test", Version: "1"}, nil)
+	cctx, ccancel := context.WithTimeout(ctx, 30*time.Second)
+	defer ccancel()
+	cs, err := client.Connect(cctx, &sdk.IOTransport{Reader: clientIn, Writer: clientOut}, nil)
+	if err != nil {
+		cancel()
+		t.Fatalf("connect: %v\nserver log:\n%s", err, logs.String())
 	}
 	t.Cleanup(func() {
 		if err := cs.Close(); err != nil {
 			t.Logf("close session: %v", err)
 		}
-		if strings.Contains(stderr.String(), "DATA RACE") {
-			t.Error("the server reported a data race")
+		cancel()
+		serverIn.Close()
+		serverOut.Close()
+		if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+			t.Logf("server: %v", err)
 		}
+		p.Close()
 		if t.Failed() {
-			t.Logf("server stderr:\n%s", stderr.String())
+			t.Logf("server log:\n%s", logs.String())
 		}
 	})
 	return cs

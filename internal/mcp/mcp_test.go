@@ -12,6 +12,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"codectx/pkg/codectx"
 )
 
 // waitIndexed polls search_code until the background index answers with
@@ -188,10 +190,12 @@ func TestToolsOverStdio(t *testing.T) {
 		if !strings.Contains(text, "billing/invoice.py") {
 			t.Errorf("text lacks billing/invoice.py:\n%s", text)
 		}
-		// top_k is clamped, not refused.
-		_, m = callOK(t, cs, "search_code", map[string]any{"query": "cart", "top_k": 500, "mode": "keyword"})
-		if n := len(resultFiles(m)); n == 0 || n > 30 {
-			t.Errorf("clamped top_k gave %d results", n)
+		// top_k out of range is refused with the words the CLI uses for -k
+		// (one validation, codectx.SearchOptions.Validate), never clamped.
+		res := call(t, cs, "search_code", map[string]any{"query": "cart", "top_k": 500, "mode": "keyword"})
+		want := codectx.SearchOptions{Query: "cart", K: 500}.Validate().Error()
+		if !res.IsError || textOf(res) != want {
+			t.Errorf("top_k 500: error %v, text %q, want %q", res.IsError, textOf(res), want)
 		}
 	})
 

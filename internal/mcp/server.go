@@ -1,14 +1,17 @@
 // Package mcp serves one project to Model Context Protocol clients: the exact
 // tools (glob_files, grep_code, read_file), the index tools (search_code,
-// get_context, code_graph) and index_status/reindex, over any SDK transport
-// (stdio for `codectx mcp`). It keeps the index fresh with internal/watch:
-// a first index is built in the background, file changes are re-indexed,
-// and searches say when they may be behind the disk.
+// get_context, code_graph), the orientation tools (repo_map, change_impact,
+// project_overview), index_status, reindex and rate_result, over any SDK
+// transport (its own FrameTransport on stdin/stdout for `codectx mcp`, the
+// streamable HTTP transport for `codectx serve`). It keeps the index fresh
+// with internal/watch: a first index is built in the background, file
+// changes are re-indexed, and searches say when they may be behind the disk.
 //
 // It is a thin layer over pkg/codectx: it must not rank, search, parse or
 // query the database itself, must never write to stdout (the protocol
-// channel) and must never write into the project. Every tool only reads, so
-// calls are served concurrently.
+// channel) and must never write into the project. Only reindex and
+// rate_result write, and only to the index database; calls are served
+// concurrently (index writes take the project's writer lock).
 package mcp
 
 import (
@@ -146,12 +149,12 @@ func moduleVersion() string {
 }
 
 func instructions(root string) string {
-	return `codectx answers questions about the code under ` + root + `. Every tool is read-only; several calls may run at once.
+	return `codectx answers questions about the code under ` + root + `. Every tool but reindex and rate_result only reads; several calls may run at once.
 
 Pick tools in this order:
 1. Exact names, strings, error messages, file names and call chains: grep_code (regular expression or fixed string) or glob_files (file names), then read_file on the suggested_reads ranges they return. They need no index and always see the current files.
 2. Vague descriptions ("where are retries handled?", "the code that checks tokens"), or when exact search found nothing after a couple of tries: search_code (ranked code chunks) or get_context (one budgeted bundle: the best chunks plus the code they call and are called by). Pass keywords: the identifiers and English terms you expect in the code.
 3. code_graph: who calls a function, what it calls, what a type extends or implements.
 
-Paths are relative to the project root. Where an answer suggests ` + "`codectx read FILE --offset N --limit M`" + `, call read_file with file, offset and limit instead. index_status shows whether the index is built and current; the server re-indexes changed files by itself, so reindex is rarely needed.`
+Paths are relative to the project root; suggested reads name the read_file call to make. index_status shows whether the index is built and current; the server re-indexes changed files by itself, so reindex is rarely needed.`
 }

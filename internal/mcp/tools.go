@@ -218,6 +218,9 @@ func addTool[In any](s *Server, t *sdk.Tool, schema any, h func(context.Context,
 		}()
 		a, err := h(ctx, in)
 		if err != nil {
+			if hint := errorHint(err); hint != "" {
+				err = fmt.Errorf("%w; %s", err, hint)
+			}
 			return nil, nil, err
 		}
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: a.text}}}, a.data, nil
@@ -282,7 +285,26 @@ func (s *Server) grep(ctx context.Context, in grepIn) (answer, error) {
 	if err != nil {
 		return answer{}, err
 	}
-	return answer{text: res.Text(), data: res}, nil
+	return answer{text: res.Render(readFileHint), data: res}, nil
+}
+
+// readFileHint renders a suggested read as the read_file call to make.
+func readFileHint(r codectx.SuggestedRead) string {
+	return fmt.Sprintf("read_file file=%q offset=%d limit=%d", r.Path, r.Offset, r.Limit)
+}
+
+// errorHint is what an agent can do about an error from the libraries,
+// named in tools and arguments; "" when the error says all there is.
+func errorHint(err error) string {
+	switch {
+	case errors.Is(err, codectx.ErrNotIndexed), errors.Is(err, codectx.ErrNoIndex):
+		return "call reindex, or use grep_code and glob_files meanwhile"
+	case errors.Is(err, codectx.ErrModelMismatch):
+		return "call reindex to re-embed with the configured model"
+	case errors.Is(err, codectx.ErrCorrupt), errors.Is(err, codectx.ErrNewerSchema):
+		return "the database is unusable; the user can start over with `codectx index --rebuild`"
+	}
+	return ""
 }
 
 func (s *Server) read(ctx context.Context, in readIn) (answer, error) {
@@ -311,13 +333,12 @@ func (s *Server) search(ctx context.Context, in searchIn) (answer, error) {
 	if q == "" {
 		return answer{}, errors.New("query must not be empty: describe the code you are looking for")
 	}
-	k := in.TopK
-	if k <= 0 {
-		k = codectx.DefaultSearchK
+	opt := codectx.SearchOptions{Query: q, K: in.TopK, Mode: in.Mode, Keywords: in.Keywords}
+	if err := opt.Validate(); err != nil {
+		return answer{}, err // the words every front end uses ("k must be …")
 	}
-	k = min(k, codectx.MaxSearchK)
 	f := s.svc.Fresh(ctx, s.opt.FreshWait)
-	res, err := s.p.Search(ctx, codectx.SearchOptions{Query: q, K: k, Mode: in.Mode, Keywords: in.Keywords})
+	res, err := s.p.Search(ctx, opt)
 	switch {
 	case err == nil:
 	case errors.Is(err, codectx.ErrNotIndexed) && f.Indexing:
@@ -344,15 +365,18 @@ func (s *Server) search(ctx context.Context, in searchIn) (answer, error) {
 // searchText renders a search as the CLI does, with whole snippets and a
 // pointer to read_file.
 func searchText(r *codectx.SearchResult) string {
-	if t, ok := any(r).(interface{ Text() string }); ok {
-		return t.Text()
-	}
 	var b strings.Builder
 	b.WriteString(r.Summary)
 	b.WriteString("\n")
 	for i, h := range r.Results {
 		fmt.Fprintf(&b, "\n%2d. %.3f  %-8s %s  %s:%d-%d\n", i+1, h.Score, h.Kind, h.Name, h.File, h.StartLine, h.EndLine)
 		fmt.Fprintf(&b, "    %s\n", h.Snippet)
+		if len(h.Also) > 0 {
+			fmt.Fprintf(&b, "    also in: %s\n", strings.Join(h.Also, ", "))
+		}
+	}
+	if r.NoConfidentMatch && r.GrepPattern != "" {
+		fmt.Fprintf(&b, "\nNo confident match: %s with pattern \"(?i)%s\" looks for the rarest words verbatim.\n", ToolGrep, r.GrepPattern)
 	}
 	for _, w := range r.Warnings {
 		fmt.Fprintf(&b, "\nwarning: %s\n", w)

@@ -85,7 +85,6 @@ func exerciseChanges(t *testing.T, cs *sdk.ClientSession, root string) {
 	if err := os.MkdirAll(filepath.Join(root, "shipping", "rates"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(100 * time.Millisecond)
 	writeFile(t, filepath.Join(root, "shipping", "rates", "table.go"), "package rates\n\n// ComputeShippingRate prices a parcel by weight.\nfunc ComputeShippingRate(grams int) int { return 500 + grams/100 }\n")
 	seen(t, "create file in new directory", func() bool { return hasHit(t, cs, "ComputeShippingRate", "shipping/rates/table.go") })
 	writeFile(t, filepath.Join(root, "shipping", "rates", "zones.go"), "package rates\n\n// ZoneSurcharge adds the remote-zone fee.\nfunc ZoneSurcharge(zone string) int { return 250 }\n")
@@ -121,7 +120,10 @@ func exerciseChanges(t *testing.T, cs *sdk.ClientSession, root string) {
 	// Ignored and hidden directories do not trigger anything visible.
 	writeFile(t, filepath.Join(root, "node_modules", "lib", "index.js"), "function vendoredHelperXyz() {}\n")
 	writeFile(t, filepath.Join(root, ".cache", "x.go"), "package x\nfunc HiddenThingXyz() {}\n")
-	time.Sleep(500 * time.Millisecond)
+	// A visible change after them: once it is indexed, the pass that would
+	// have picked the ignored files up has run (no sleep-then-absence).
+	writeFile(t, filepath.Join(root, "server", "marker.go"), "package server\n\n// AfterIgnoredMarkerXyz is written after the ignored files.\nfunc AfterIgnoredMarkerXyz() {}\n")
+	seen(t, "change after ignored files", func() bool { return hasHit(t, cs, "AfterIgnoredMarkerXyz", "server/marker.go") })
 	if anyHitIn(t, cs, "vendoredHelperXyz", "node_modules/lib/index.js") || anyHitIn(t, cs, "HiddenThingXyz", ".cache/x.go") {
 		t.Error("files in skipped directories were indexed")
 	}

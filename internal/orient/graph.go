@@ -7,10 +7,11 @@
 // this project (Overview: languages, packages, entry points, hubs, tests,
 // index freshness).
 //
-// It reads the index through internal/store and runs git read-only
-// commands. It must not write to the database or the work tree, index files
-// itself (Impact takes a re-index callback from its caller), run searches,
-// embed text, print, or download anything.
+// It reads the index through internal/store, runs read-only git commands
+// (diff, ls-files, show, log, status) and parses a file's base version with
+// internal/lang. It must not write to the database or the work tree, index
+// files itself (the caller re-indexes stale files before BuildImpact), run
+// searches, embed text, print, or download anything.
 package orient
 
 import (
@@ -201,6 +202,13 @@ func order(score []float64) []int {
 // isTest reports whether a path is a test file (one rule for the project:
 // search.IsTestPath).
 func isTest(p string) bool { return search.IsTestPath(p) }
+
+// ownCode reports whether a path holds the project's own code: not a test,
+// not vendored or installed third-party code, not a type stub (the rules
+// search uses to demote them).
+func ownCode(p string) bool {
+	return !search.IsTestPath(p) && !search.IsDependencyPath(p) && !search.IsStubPath(p)
+}
 
 // exported reports whether a symbol is part of a public API by its
 // language's convention: Go capitalised names (and methods of capitalised

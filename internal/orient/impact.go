@@ -3,6 +3,7 @@ package orient
 import (
 	"context"
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 
@@ -67,7 +68,7 @@ type ChangedSymbol struct {
 	// Dangling counts, for a deleted symbol, the call sites still naming it
 	// (now unresolved).
 	Dangling []Ref `json:"dangling,omitempty"`
-	Tests    int   `json:"tests"` // test files that reach it
+	Tests    int   `json:"tests"` // test files whose calls reach it
 	idx      int
 }
 
@@ -86,7 +87,10 @@ type TestFile struct {
 	Path    string   `json:"path"`
 	Tests   []string `json:"tests"`   // its chunks on a path to a change
 	Reaches []string `json:"reaches"` // changed symbols they reach
-	Depth   int      `json:"depth"`   // hops to the nearest changed symbol
+	Depth   int      `json:"depth"`   // hops to the nearest changed symbol (0: by import or package only)
+	// Imports is true when the file imports a changed file's module or,
+	// in Go, belongs to its package (a _test.go file beside it).
+	Imports bool `json:"imports,omitempty"`
 }
 
 // ImpactResult is the impact of the work tree's changes.
@@ -186,6 +190,21 @@ func BuildImpact(ctx context.Context, db *store.DB, projectID int64, g *Graph, o
 	}
 	res.Changed = append(res.Changed, deleted...)
 	res.Impacted, res.Tests = walkImpact(g, res.Changed, opt.Depth)
+	importers, err := importingTests(ctx, db, projectID, g, res.Changed)
+	if err != nil {
+		return nil, err
+	}
+	for path, syms := range importers {
+		found := false
+		for i := range res.Tests {
+			if res.Tests[i].Path == path {
+				res.Tests[i].Imports, found = true, true
+			}
+		}
+		if !found {
+			res.Tests = append(res.Tests, TestFile{Path: path, Tests: []string{}, Reaches: syms, Imports: true})
+		}
+	}
 	// tests reached by deleted symbols' remaining call sites
 	for i := range res.Changed {
 		cs := &res.Changed[i]
@@ -198,6 +217,9 @@ func BuildImpact(ctx context.Context, db *store.DB, projectID int64, g *Graph, o
 	for i := range res.Changed {
 		cs := &res.Changed[i]
 		for _, t := range res.Tests {
+			if t.Depth == 0 {
+				continue // by import or package only: not known to reach it
+			}
 			for _, r := range t.Reaches {
 				if r == cs.Symbol {
 					cs.Tests++
@@ -385,10 +407,11 @@ func danglingRefs(ctx context.Context, db *store.DB, projectID int64, deleted []
 	return nil
 }
 
-// walkImpact follows incoming dependency relations from the changed
-// symbols: up to depth hops for the impacted list, up to testDepth hops to
-// find the tests. Impacted symbols are ranked by depth, then by how many
-// changed symbols they reach, then by their own fan-in.
+// walkImpact follows incoming dependency relations from each changed
+// symbol: up to depth hops for the impacted list, up to testDepth hops to
+// find the tests (a path may pass through other changed symbols).
+// Impacted symbols are ranked by depth, then by how many changed symbols
+// they reach, then by their own fan-in.
 func walkImpact(g *Graph, changed []ChangedSymbol, depth int) ([]Impacted, []TestFile) {
 	type state struct {
 		depth   int
@@ -396,62 +419,71 @@ func walkImpact(g *Graph, changed []ChangedSymbol, depth int) ([]Impacted, []Tes
 		reaches map[string]bool
 	}
 	seen := map[int]*state{}
-	var frontier []int
+	isChanged := map[int]bool{}
+	for _, cs := range changed {
+		if cs.idx >= 0 {
+			isChanged[cs.idx] = true
+		}
+	}
+	maxD := max(depth, testDepth)
+	var tests []TestFile
 	for _, cs := range changed {
 		if cs.idx < 0 {
 			continue
 		}
-		seen[cs.idx] = &state{depth: 0, reaches: map[string]bool{cs.Symbol: true}}
-		frontier = append(frontier, cs.idx)
-	}
-	maxD := max(depth, testDepth)
-	for d := 1; d <= maxD && len(frontier) > 0; d++ {
-		var next []int
-		for _, i := range frontier {
-			for _, a := range g.in[i] {
-				if !dependsKind(a.kind) {
-					continue
-				}
-				st, ok := seen[a.to]
-				if !ok {
-					via := a.kind
-					if d > 1 {
-						via = seen[i].via
+		dist := map[int]int{cs.idx: 0}
+		via := map[int]string{}
+		frontier := []int{cs.idx}
+		for d := 1; d <= maxD && len(frontier) > 0; d++ {
+			var next []int
+			for _, i := range frontier {
+				for _, a := range g.in[i] {
+					if !dependsKind(a.kind) {
+						continue
 					}
-					st = &state{depth: d, via: via, reaches: map[string]bool{}}
-					seen[a.to] = st
+					if _, ok := dist[a.to]; ok {
+						continue
+					}
+					dist[a.to] = d
+					via[a.to] = a.kind
+					if d > 1 {
+						via[a.to] = via[i]
+					}
 					next = append(next, a.to)
 				}
-				if st.depth == d { // reaches accumulate along shortest paths
-					for r := range seen[i].reaches {
-						st.reaches[r] = true
-					}
-				}
 			}
+			frontier = next
 		}
-		sort.Ints(next)
-		frontier = next
+		for i, d := range dist {
+			if d == 0 || isChanged[i] {
+				continue
+			}
+			c := g.Chunks[i]
+			if isTest(c.Path) {
+				tests = addTest(tests, c.Path, c.Symbol, cs.Symbol, d)
+			}
+			if d > depth {
+				continue
+			}
+			st, ok := seen[i]
+			if !ok || d < st.depth {
+				if !ok {
+					st = &state{reaches: map[string]bool{}}
+					seen[i] = st
+				}
+				st.depth, st.via = d, via[i]
+			}
+			st.reaches[cs.Symbol] = true
+		}
 	}
 	var imp []Impacted
-	var tests []TestFile
 	for i, st := range seen {
-		if st.depth == 0 {
-			continue
-		}
 		c := g.Chunks[i]
 		reaches := make([]string, 0, len(st.reaches))
 		for r := range st.reaches {
 			reaches = append(reaches, r)
 		}
 		sort.Strings(reaches)
-		if isTest(c.Path) {
-			for _, r := range reaches {
-				tests = addTest(tests, c.Path, c.Symbol, r, st.depth)
-			}
-		}
-		if st.depth > depth {
-			continue
-		}
 		imp = append(imp, Impacted{Ref: refOf(c), Depth: st.depth, Via: st.via, Reaches: reaches, Test: isTest(c.Path), fanIn: len(g.in[i])})
 	}
 	sort.Slice(imp, func(a, b int) bool {
@@ -474,6 +506,80 @@ func walkImpact(g *Graph, changed []ChangedSymbol, depth int) ([]Impacted, []Tes
 		return x.Line < y.Line
 	})
 	return imp, tests
+}
+
+// importingTests finds the test files that import a changed symbol's file
+// or module (stored imports relations whose target, as a path with "."
+// or "/" separators, ends with the file's module path or directory), and,
+// for Go, the _test.go files of the same directory (the same package, or
+// its external test package). It returns test path → changed symbols.
+func importingTests(ctx context.Context, db *store.DB, projectID int64, g *Graph, changed []ChangedSymbol) (map[string][]string, error) {
+	out := map[string][]string{}
+	add := func(path, sym string) {
+		if !contains(out[path], sym) {
+			out[path] = append(out[path], sym)
+		}
+	}
+	testFiles := map[string]bool{}
+	for _, c := range g.Chunks {
+		if isTest(c.Path) {
+			testFiles[c.Path] = true
+		}
+	}
+	for _, cs := range changed {
+		if isTest(cs.Path) || cs.Change == ChangeDeleted {
+			continue
+		}
+		dir := path.Dir(cs.Path)
+		if strings.HasSuffix(cs.Path, ".go") {
+			for tp := range testFiles {
+				if strings.HasSuffix(tp, "_test.go") && path.Dir(tp) == dir {
+					add(tp, cs.Symbol)
+				}
+			}
+		}
+	}
+	imports, err := db.Imports(ctx, projectID)
+	if err != nil || len(imports) == 0 {
+		return out, err
+	}
+	ids := make([]int64, 0, len(imports))
+	for id := range imports {
+		ids = append(ids, id)
+	}
+	paths, err := db.FilePaths(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for id, targets := range imports {
+		tp := paths[id]
+		if !isTest(tp) {
+			continue
+		}
+		for _, t := range targets {
+			norm := strings.Trim(strings.ReplaceAll(strings.TrimLeft(t, "./"), ".", "/"), "/")
+			if norm == "" {
+				continue
+			}
+			for _, cs := range changed {
+				if isTest(cs.Path) || cs.Change == ChangeDeleted {
+					continue
+				}
+				mod := strings.TrimSuffix(cs.Path, path.Ext(cs.Path))
+				dir := path.Dir(cs.Path)
+				if importMatches(norm, mod) || (dir != "." && importMatches(norm, dir)) {
+					add(tp, cs.Symbol)
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// importMatches reports whether a normalised import target names p: equal,
+// or ending in "/"+p, or p ending in "/"+target (relative imports).
+func importMatches(target, p string) bool {
+	return target == p || strings.HasSuffix(target, "/"+p) || strings.HasSuffix(p, "/"+target)
 }
 
 func addTest(tests []TestFile, path, symbol, reaches string, depth int) []TestFile {
@@ -508,9 +614,15 @@ func sortTests(tests []TestFile) {
 		sort.Strings(tests[i].Tests)
 		sort.Strings(tests[i].Reaches)
 	}
+	key := func(d int) int { // import-only files (depth 0) last
+		if d == 0 {
+			return testDepth + 1
+		}
+		return d
+	}
 	sort.Slice(tests, func(a, b int) bool {
-		if tests[a].Depth != tests[b].Depth {
-			return tests[a].Depth < tests[b].Depth
+		if ka, kb := key(tests[a].Depth), key(tests[b].Depth); ka != kb {
+			return ka < kb
 		}
 		return tests[a].Path < tests[b].Path
 	})
@@ -528,9 +640,11 @@ const (
 // otherwise; changed symbols no test reaches are named.
 func risk(changed []ChangedSymbol) (string, []string) {
 	level := 0
-	var reasons []string
-	var untested []string
+	var reasons, public, untested []string
 	for _, c := range changed {
+		if isTest(c.Path) {
+			continue // a changed test is no risk to its callers
+		}
 		switch {
 		case c.Change == ChangeDeleted && len(c.Dangling) > 0:
 			level = max(level, 2)
@@ -538,21 +652,32 @@ func risk(changed []ChangedSymbol) (string, []string) {
 		case c.Exported && c.FanIn >= highFanIn:
 			level = max(level, 2)
 			reasons = append(reasons, fmt.Sprintf("%s is exported with fan-in %d", c.Symbol, c.FanIn))
-		case c.Exported && c.Change != ChangeAdded:
-			level = max(level, 1)
-			reasons = append(reasons, fmt.Sprintf("%s is exported (public API)", c.Symbol))
 		case c.FanIn >= mediumFanIn:
 			level = max(level, 1)
 			reasons = append(reasons, fmt.Sprintf("%s has fan-in %d", c.Symbol, c.FanIn))
+		case c.Exported && c.Change != ChangeAdded:
+			level = max(level, 1)
+			public = append(public, c.Symbol)
 		}
-		if c.Tests == 0 && c.Change != ChangeDeleted && !isTest(c.Path) {
+		if c.Tests == 0 && c.Change != ChangeDeleted {
 			untested = append(untested, c.Symbol)
 		}
 	}
+	if len(public) > 0 {
+		reasons = append(reasons, fmt.Sprintf("public API changed: %s", listSome(public, 5)))
+	}
 	if len(untested) > 0 {
-		reasons = append(reasons, fmt.Sprintf("no test reaches %s", strings.Join(untested, ", ")))
+		reasons = append(reasons, fmt.Sprintf("no test reaches %s", listSome(untested, 5)))
 	}
 	return []string{"low", "medium", "high"}[level], reasons
+}
+
+// listSome joins up to n names and counts the rest.
+func listSome(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
 }
 
 // Text renders the impact for a terminal or a model.
@@ -637,7 +762,14 @@ func (r *ImpactResult) Text() string {
 		if len(names) > 8 {
 			names, more = names[:8], fmt.Sprintf(", … %d more", len(t.Tests)-8)
 		}
-		fmt.Fprintf(&b, "  %s (depth %d): %s%s\n", t.Path, t.Depth, strings.Join(names, ", "), more)
+		how := fmt.Sprintf("depth %d", t.Depth)
+		switch {
+		case t.Imports && len(t.Tests) == 0:
+			how = "imports or shares the package"
+		case t.Imports:
+			how += ", imports or shares the package"
+		}
+		fmt.Fprintf(&b, "  %s (%s): %s%s\n", t.Path, how, strings.Join(names, ", "), more)
 	}
 	return b.String()
 }

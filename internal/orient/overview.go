@@ -186,7 +186,7 @@ func packageDir(p string) string {
 func packages(root string, g *Graph, rank []float64, sizes map[string]int64, langs map[string]string) []Package {
 	units := map[string]*Package{}
 	for p, n := range sizes {
-		if isTest(p) {
+		if !ownCode(p) {
 			continue
 		}
 		d := packageDir(p)
@@ -199,7 +199,7 @@ func packages(root string, g *Graph, rank []float64, sizes map[string]int64, lan
 	best := map[string][]int{}
 	for _, i := range order(rank) {
 		c := g.Chunks[i]
-		if isTest(c.Path) || !exported(c) {
+		if !ownCode(c.Path) || !exported(c) {
 			continue
 		}
 		d := packageDir(c.Path)
@@ -240,7 +240,7 @@ func packages(root string, g *Graph, rank []float64, sizes map[string]int64, lan
 func docLine(root, dir string, sizes map[string]int64, langs map[string]string) string {
 	var files []string
 	for p := range sizes {
-		if path.Dir(p) == dir && !isTest(p) {
+		if path.Dir(p) == dir && ownCode(p) {
 			files = append(files, p)
 		}
 	}
@@ -342,7 +342,7 @@ func entryPoints(g *Graph, rank []float64) []EntryPoint {
 	idx := order(rank)
 	for _, i := range idx {
 		c := g.Chunks[i]
-		if isTest(c.Path) {
+		if !ownCode(c.Path) {
 			continue
 		}
 		if (c.Kind == "function" || c.Kind == "method") && (c.Short == "main" || c.Symbol == "main") {
@@ -351,7 +351,7 @@ func entryPoints(g *Graph, rank []float64) []EntryPoint {
 	}
 	for _, i := range idx {
 		c := g.Chunks[i]
-		if isTest(c.Path) || (c.Kind != "function" && c.Kind != "method") {
+		if !ownCode(c.Path) || (c.Kind != "function" && c.Kind != "method") {
 			continue
 		}
 		switch {
@@ -367,7 +367,7 @@ func entryPoints(g *Graph, rank []float64) []EntryPoint {
 	n := 0
 	for _, i := range idx {
 		c := g.Chunks[i]
-		if isTest(c.Path) || !exported(c) || isMember(c) && !isType(c) && c.Kind != "method" {
+		if !ownCode(c.Path) || !exported(c) || isMember(c) && !isType(c) && c.Kind != "method" {
 			continue
 		}
 		if n >= 5 {
@@ -385,7 +385,7 @@ func hubs(g *Graph) []Hub {
 	type cand struct{ i, fan int }
 	var list []cand
 	for i, c := range g.Chunks {
-		if isTest(c.Path) {
+		if !ownCode(c.Path) {
 			continue
 		}
 		seen := map[int]bool{}

@@ -137,6 +137,7 @@ func BuildMap(ctx context.Context, db *store.DB, projectID int64, g *Graph, opt 
 	if err := lay.loadSignatures(ctx, db, need); err != nil {
 		return nil, err
 	}
+	lines := lineCounter{}
 	render := func(n, k int) (*MapResult, int, error) {
 		r := *res
 		r.Files = lay.files4(n, k)
@@ -150,7 +151,7 @@ func BuildMap(ctx context.Context, db *store.DB, projectID int64, g *Graph, opt 
 			}
 		}
 		r.text = r.render()
-		t, err := graph.CountTokens(r.text)
+		t, err := lines.count(r.text)
 		r.Tokens = t
 		return &r, t, err
 	}
@@ -193,11 +194,56 @@ func BuildMap(ctx context.Context, db *store.DB, projectID int64, g *Graph, opt 
 	if err != nil {
 		return nil, err
 	}
-	best, _, err := fit(0, len(lay.cands)-n, opt.Budget, func(x int) (int, int) { return n, x })
+	// a name costs at least two tokens
+	best, k, err := fit(0, min(len(lay.cands)-n, opt.Budget/2), opt.Budget, func(x int) (int, int) { return n, x })
 	if err != nil {
 		return nil, err
 	}
+	// The search counted line by line; the whole text decides. Step back
+	// while it is over the budget (rare: a token spanning a line break).
+	for {
+		exact, err := graph.CountTokens(best.text)
+		if err != nil {
+			return nil, err
+		}
+		best.Tokens = exact
+		if exact <= opt.Budget || (k == 0 && n == 1) {
+			break
+		}
+		if k > 0 {
+			k--
+		} else {
+			n--
+		}
+		if best, _, err = render(n, k); err != nil {
+			return nil, err
+		}
+	}
+	if best.Tokens > opt.Budget {
+		return nil, fmt.Errorf("%w: %d tokens; one symbol needs %d", ErrBudgetTooSmall, opt.Budget, best.Tokens)
+	}
 	return best, nil
+}
+
+// lineCounter counts a text's tokens as the sum of its lines' counts,
+// remembering each line: the budget search renders many maps that share
+// most lines.
+type lineCounter map[string]int
+
+func (lc lineCounter) count(text string) (int, error) {
+	total := 0
+	for line := range strings.SplitAfterSeq(text, "\n") {
+		n, ok := lc[line]
+		if !ok {
+			var err error
+			if n, err = graph.CountTokens(line); err != nil {
+				return 0, err
+			}
+			lc[line] = n
+		}
+		total += n
+	}
+	return total, nil
 }
 
 // rankChunks scores every chunk by the chosen ranking.
@@ -238,7 +284,9 @@ func focusVector(g *Graph, focus []string, loc bool) ([]float64, []string) {
 	var total float64
 	for i, c := range g.Chunks {
 		base[i] = 1
-		if loc {
+		if loc && c.Kind != "file" {
+			// declarations outside functions and types (tables, data)
+			// weigh one line: a surfer reads code, not data
 			base[i] = float64(max(c.EndLine-c.StartLine+1, 1))
 		}
 		total += base[i]
@@ -301,16 +349,25 @@ func newLayout(g *Graph, score []float64) *layout {
 			types[[2]string{c.Path, c.Symbol}] = i
 		}
 	}
+	own := map[string]bool{}
+	ownCode := func(p string) bool {
+		v, ok := own[p]
+		if !ok {
+			v = ownCode(p)
+			own[p] = v
+		}
+		return v
+	}
 	for _, i := range order(score) {
 		c := g.Chunks[i]
-		if isTest(c.Path) || c.Kind == "text" {
+		if !ownCode(c.Path) || c.Kind == "text" {
 			continue
 		}
 		l.cands = append(l.cands, i)
 	}
 	// members and top-level counts in source order (Chunks order)
 	for i, c := range g.Chunks {
-		if isTest(c.Path) || c.Kind == "text" {
+		if !ownCode(c.Path) || c.Kind == "text" {
 			continue
 		}
 		if t, ok := types[[2]string{c.Path, c.Container}]; ok && isMember(c) && t != i {

@@ -9,7 +9,9 @@
 // .git, .idea, .vscode, __pycache__ and every hidden directory are skipped;
 // .codectxignore files (root and nested, gitignore syntax) exclude more;
 // only known extensions are kept (unless Options.AllFiles); symbolic links
-// are never followed and, like files over the size limit, are reported in
+// are never followed and, like files over the size limit and files or
+// directories whose names are not valid UTF-8 (such a path cannot travel
+// through JSON, so the tools could not open it), are reported in
 // Result.Skipped. Both modes give the same answer on the same tree.
 //
 // The package also holds what other packages must share with the scanner:

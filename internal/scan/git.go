@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 var (
@@ -114,6 +115,7 @@ func (s *scanner) fromGit() (ok bool, err error) {
 	}
 
 	dirOK := map[string]bool{} // directory → no skipped component
+	badDirs := map[string]bool{}
 	prev := ""
 	for i, rel := range paths {
 		if rel == "" || rel == prev || strings.HasSuffix(rel, "/") {
@@ -126,6 +128,19 @@ func (s *scanner) fromGit() (ok bool, err error) {
 			}
 		}
 		if !s.dirAllowed(parentDir(rel), dirOK) || s.cx.excluded(rel, false) || !s.keepName(rel) {
+			continue
+		}
+		if !utf8.ValidString(rel) {
+			// Reported once per topmost directory with a bad name, like the walk.
+			bad := badNamePrefix(rel)
+			if bad != rel {
+				if !badDirs[bad] {
+					badDirs[bad] = true
+					s.skipBadName(bad, true)
+				}
+				continue
+			}
+			s.skipBadName(rel, false)
 			continue
 		}
 		fi, err := os.Lstat(filepath.Join(s.root, filepath.FromSlash(rel)))
@@ -145,6 +160,23 @@ func (s *scanner) fromGit() (ok bool, err error) {
 		s.skipped = append(s.skipped, Skip{Path: d + "/", Reason: ReasonUnreadable})
 	}
 	return true, nil
+}
+
+// badNamePrefix returns rel up to its first component that is not valid
+// UTF-8 (rel itself when only the file name is).
+func badNamePrefix(rel string) string {
+	end := 0
+	for end < len(rel) {
+		next := strings.IndexByte(rel[end:], '/')
+		if next < 0 {
+			return rel
+		}
+		if !utf8.ValidString(rel[end : end+next]) {
+			return rel[:end+next]
+		}
+		end += next + 1
+	}
+	return rel
 }
 
 // dirAllowed reports whether no component of directory dir is a skipped or

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // DefaultMaxFileSize is the size limit used when Options.MaxFileSize is 0.
@@ -19,6 +20,7 @@ const (
 	ReasonTooLarge   = "too large"
 	ReasonSymlink    = "symbolic link"
 	ReasonUnreadable = "unreadable directory"
+	ReasonBadName    = "name is not valid UTF-8 (cannot be passed to the tools)"
 )
 
 // Options tune a scan.
@@ -167,6 +169,36 @@ func (s *scanner) add(rel string, fi fs.FileInfo) {
 		ModTime: fi.ModTime().UnixNano(),
 		Lang:    LanguageOf(rel),
 	})
+}
+
+// skipBadName records a file or directory (dir) whose name is not valid
+// UTF-8. Such a path cannot travel through JSON (MCP, --json) unchanged, so
+// it is never listed; the skip shows it with the bad bytes as \xNN.
+func (s *scanner) skipBadName(rel string, dir bool) {
+	p := EscapeInvalidUTF8(rel)
+	if dir {
+		p += "/"
+	}
+	s.skipped = append(s.skipped, Skip{Path: p, Reason: ReasonBadName})
+}
+
+// EscapeInvalidUTF8 writes the bytes of s that are not valid UTF-8 as \xNN,
+// for messages.
+func EscapeInvalidUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
 }
 
 // inSub reports whether rel (a file or directory) lies inside Options.Sub.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"unicode/utf8"
 )
 
 // walk fills the scanner by walking the tree (outside git, or when git
@@ -40,9 +41,17 @@ func (s *scanner) walk() error {
 			if SkippedDir(d.Name()) || !s.towardSub(rel) || gi.matchOne(rel, true) || s.cx.matchOne(rel, true) {
 				return fs.SkipDir
 			}
+			if !utf8.ValidString(d.Name()) {
+				s.skipBadName(rel, true)
+				return fs.SkipDir
+			}
 			return nil
 		}
 		if !s.inSub(rel) || gi.matchOne(rel, false) || s.cx.matchOne(rel, false) || !s.keepName(rel) {
+			return nil
+		}
+		if !utf8.ValidString(d.Name()) {
+			s.skipBadName(rel, false)
 			return nil
 		}
 		fi, err := d.Info() // lstat

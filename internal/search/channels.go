@@ -82,6 +82,26 @@ func (k *kwChunk) total() float64 {
 	return s
 }
 
+// translationsStandIn reports whether a keyword group is a Chinese word
+// that the project's text never contains (no Chinese term of the group has
+// a hit): its English translations are then the only way the word can
+// match, and they stand in for it at full weight, as the same word typed
+// in English would. When the project does contain the Chinese word (Chinese
+// comments), the translations keep their lower weight.
+func translationsStandIn(g termGroup, byText map[string]int, terms []termResult) bool {
+	cjk := false
+	for _, t := range g.terms {
+		if t.Source != query.SourceCJK {
+			continue
+		}
+		cjk = true
+		if ti, ok := byText[t.Text]; ok && len(terms[ti].hits) > 0 {
+			return false
+		}
+	}
+	return cjk
+}
+
 // keywordChannel runs one FTS query per distinct term and folds the rows
 // into per-term hit lists and per-chunk, per-group evidence.
 func keywordChannel(ctx context.Context, db *store.DB, projectID int64, snap *snapshot, q parsed) (*keywordResult, error) {
@@ -146,12 +166,16 @@ func keywordChannel(ctx context.Context, db *store.DB, projectID int64, snap *sn
 
 	for gi, g := range q.groups {
 		res.groups[gi].keyword = g.keyword
+		standIn := translationsStandIn(g, byText, res.terms)
 		for _, t := range g.terms {
 			ti, ok := byText[t.Text]
 			if !ok || len(res.terms[ti].hits) == 0 {
 				continue
 			}
 			tr := &res.terms[ti]
+			if standIn && t.Source == query.SourceLexicon {
+				t.Weight = query.WeightQuery
+			}
 			if idf := t.Weight * math.Log(1+n/float64(max(tr.df, 1))); idf > res.groups[gi].idf {
 				res.groups[gi].idf = idf
 				res.groups[gi].df = tr.df
@@ -286,7 +310,7 @@ func semanticChannel(ctx context.Context, ix Index, snap *snapshot, q parsed) ([
 		return nil, nil // nothing to embed (punctuation only): no semantic hits
 	}
 	if len(vecs[0]) != m.Dim() {
-		return nil, fmt.Errorf("%w: the query vector has %d dimensions, the index %d; run `codectx index` to re-embed",
+		return nil, fmt.Errorf("%w: the query vector has %d dimensions, the index %d",
 			ErrModelMismatch, len(vecs[0]), m.Dim())
 	}
 	hits := m.TopK(vecs[0], semCandidates)

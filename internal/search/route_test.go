@@ -163,3 +163,48 @@ func TestLayoutKey(t *testing.T) {
 		}
 	}
 }
+
+func TestNoConfidentMatch(t *testing.T) {
+	var chunks []tchunk
+	for i, name := range []string{"shouldRetry", "backoff", "dial", "roundTrip", "closeIdle", "readHeader"} {
+		chunks = append(chunks, tchunk{path: "client/f" + string(rune('a'+i)) + ".go", kind: "function", name: name + "()", cos: 0.5,
+			content: "func " + name + "() {\n\t// retry the request on a new connection\n\tsend(request, connection)\n}"})
+	}
+	ix := buildIndex(t, chunks)
+	ctx := context.Background()
+	res, err := Search(ctx, ix, Options{Query: "retry the request on a new connection", K: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.NoConfidentMatch || res.Confidence < MinConfidence || len(res.Results) != 5 {
+		t.Fatalf("matching query: confidence %v, flagged %v, %d results", res.Confidence, res.NoConfidentMatch, len(res.Results))
+	}
+	res, err = Search(ctx, ix, Options{Query: "how are GraphQL subscriptions batched over websockets for the request", K: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.NoConfidentMatch || res.Confidence >= MinConfidence || len(res.Results) > weakResults {
+		t.Fatalf("absent words: confidence %v, flagged %v, %d results", res.Confidence, res.NoConfidentMatch, len(res.Results))
+	}
+	if !strings.HasPrefix(res.GrepPattern, "graphql|") || !strings.Contains(res.Summary, "No confident match") {
+		t.Fatalf("grep pattern %q, summary %q", res.GrepPattern, res.Summary)
+	}
+}
+
+func TestTranslationsStandIn(t *testing.T) {
+	g := termGroup{keyword: "重试", terms: []query.Term{
+		{Text: "重试", Weight: 1, Source: query.SourceCJK}, {Text: "retry", Weight: query.WeightLexicon, Source: query.SourceLexicon}}}
+	byText := map[string]int{"重试": 0, "retry": 1}
+	silent := []termResult{{text: "重试"}, {text: "retry", hits: []termHit{{idx: 1}}}}
+	if !translationsStandIn(g, byText, silent) {
+		t.Error("Chinese word absent from the project: translations should stand in")
+	}
+	present := []termResult{{text: "重试", hits: []termHit{{idx: 2}}}, {text: "retry", hits: []termHit{{idx: 1}}}}
+	if translationsStandIn(g, byText, present) {
+		t.Error("Chinese word in the project: translations keep their weight")
+	}
+	en := termGroup{keyword: "retry", terms: []query.Term{{Text: "retry", Weight: 1, Source: query.SourceWord}}}
+	if translationsStandIn(en, byText, silent) {
+		t.Error("an English group has no translations to raise")
+	}
+}

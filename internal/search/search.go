@@ -100,6 +100,16 @@ type Result struct {
 	Summary  string   `json:"summary"`
 	Keywords []string `json:"keywords"`
 	Results  []Hit    `json:"results"`
+	// Confidence is the largest idf-weighted share of the query's keywords
+	// that one of the first results matches (keywords the project lacks
+	// count as rare ones); 0 when the keyword channel was off.
+	Confidence float64 `json:"confidence"`
+	// NoConfidentMatch says that Confidence is below MinConfidence: the
+	// project probably has no code for the question. Only the closest few
+	// results are kept, and GrepPattern is a case-insensitive regular
+	// expression of the query's rarest keywords for a text search.
+	NoConfidentMatch bool   `json:"no_confident_match,omitempty"`
+	GrepPattern      string `json:"grep_pattern,omitempty"`
 	// Warnings explain a degraded search (e.g. semantic channel off).
 	Warnings []string `json:"warnings,omitempty"`
 
@@ -191,7 +201,7 @@ func Search(ctx context.Context, ix Index, opt Options) (*Result, error) {
 			return nil, errors.New("search: no embedder configured")
 		}
 		if mid := ix.Embedder.ModelID(); mid != ix.Project.Model {
-			msg := fmt.Sprintf("the index was embedded with %q but the configured embedder is %q; run `codectx index` to re-embed with the configured model (or configure %q again)",
+			msg := fmt.Sprintf("the index was embedded with %q but the configured embedder is %q (configure %q again, or index again to re-embed)",
 				ix.Project.Model, mid, ix.Project.Model)
 			if opt.Mode == ModeSemantic {
 				return nil, fmt.Errorf("%w: %s", ErrModelMismatch, msg)
@@ -257,6 +267,18 @@ func Search(ctx context.Context, ix Index, opt Options) (*Result, error) {
 	res.Results = collapseDuplicates(res.Results, contents, ranked, snap, rt.kind == RouteChange)
 	if len(res.Results) > k {
 		res.Results = res.Results[:k]
+	}
+	if opt.Ranker == RankerDefault {
+		if c, ok := confidence(kw, ranked, len(snap.chunks)); ok {
+			res.Confidence = round3(c)
+			if c < MinConfidence || len(res.Results) == 0 {
+				res.NoConfidentMatch = true
+				res.GrepPattern = grepPattern(kw, q)
+				if len(res.Results) > weakResults {
+					res.Results = res.Results[:weakResults]
+				}
+			}
+		}
 	}
 	res.Summary = Summarize(res)
 	return res, nil

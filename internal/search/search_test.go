@@ -309,14 +309,14 @@ func TestModelMismatch(t *testing.T) {
 	ix := buildIndex(t, fusionIndex)
 	ix.Embedder = fixedEmbedder{model: "other:model", vec: queryVec}
 	_, err := Search(context.Background(), ix, Options{Query: "close idle connections", Mode: ModeSemantic})
-	if !errors.Is(err, ErrModelMismatch) || !strings.Contains(err.Error(), "codectx index") {
+	if !errors.Is(err, ErrModelMismatch) || !strings.Contains(err.Error(), `"other:model"`) || strings.Contains(err.Error(), "codectx ") {
 		t.Fatalf("semantic with another model: %v", err)
 	}
 	res, err := Search(context.Background(), ix, Options{Query: "close idle connections"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Warnings) == 0 || !strings.Contains(res.Warnings[0], "codectx index") {
+	if len(res.Warnings) == 0 || !strings.Contains(res.Warnings[0], "semantic search is off") {
 		t.Fatalf("hybrid should warn, got %q", res.Warnings)
 	}
 	if len(res.Results) == 0 || res.Results[0].Symbol != "Transport.CloseIdleConnections" {
@@ -389,7 +389,7 @@ func TestResultShape(t *testing.T) {
 	if h.File != "transport.go" || h.StartLine != 1 || h.EndLine <= h.StartLine || h.Kind != "method" || len([]rune(h.Snippet)) > SnippetRunes {
 		t.Fatalf("hit: %+v", h)
 	}
-	if n := strings.Count(res.Summary, ". "); n < 2 || !strings.Contains(res.Summary, "codectx read transport.go --offset 1") {
+	if n := strings.Count(res.Summary, ". "); n < 2 || !strings.Contains(res.Summary, "read result 1: transport.go lines 1-") {
 		t.Fatalf("summary: %s", res.Summary)
 	}
 	if !reflect.DeepEqual(res.Keywords, []string{"close", "idle", "connections"}) {

@@ -19,6 +19,10 @@ func Summarize(r *Result) string {
 	}
 	top := r.Results[0]
 	var b strings.Builder
+	if r.NoConfidentMatch {
+		fmt.Fprintf(&b, "No confident match: the best results account for only %.0f%% of the query's keywords (searched: %s), so the project may have no code for this; the closest %d are listed. ",
+			100*r.Confidence, quoteList(r.Keywords, 8), len(r.Results))
+	}
 	fmt.Fprintf(&b, "The best entry point is %s (%s) at %s:%d-%d.", top.Name, top.Kind, top.File, top.StartLine, top.EndLine)
 
 	counts := map[string]int{}
@@ -62,8 +66,8 @@ func Summarize(r *Result) string {
 		signals = joinAnd(r.Signals)
 	}
 	lines := top.EndLine - top.StartLine + 1
-	fmt.Fprintf(&b, " Ranking used %s with %s; next, read result 1 with `codectx read %s --offset %d --limit %d`.",
-		used, signals, top.File, top.StartLine, max(lines, 1))
+	fmt.Fprintf(&b, " Ranking used %s with %s; next, read result 1: %s lines %d-%d.",
+		used, signals, top.File, top.StartLine, top.StartLine+max(lines, 1)-1)
 	return b.String()
 }
 

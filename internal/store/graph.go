@@ -579,11 +579,21 @@ func (db *DB) TypeFacts(ctx context.Context, projectID int64) ([]FactRow, error)
 	}
 	defer rows.Close()
 	var out []FactRow
+	// kinds, owners, names and types repeat a lot: one copy of each
+	seen := map[string]string{}
+	intern := func(s string) string {
+		if v, ok := seen[s]; ok {
+			return v
+		}
+		seen[s] = s
+		return s
+	}
 	for rows.Next() {
 		var f FactRow
 		if err := rows.Scan(&f.FileID, &f.Kind, &f.Owner, &f.Name, &f.Type, &f.Sig); err != nil {
 			return nil, db.classify("read type facts", err)
 		}
+		f.Kind, f.Owner, f.Name, f.Type, f.Sig = intern(f.Kind), intern(f.Owner), intern(f.Name), intern(f.Type), intern(f.Sig)
 		out = append(out, f)
 	}
 	return out, db.classify("read type facts", rows.Err())
@@ -630,11 +640,11 @@ type DerivedRelation struct {
 	Detail     string
 }
 
-// ApplyResolution stores resolved targets and kinds for many relations and
-// replaces the project's derived relations, in one transaction: the
-// updates go into a temporary table with multi-row inserts, then one
-// UPDATE … FROM applies them.
-func (db *DB) ApplyResolution(ctx context.Context, projectID int64, updates []EdgeResolution, derived []DerivedRelation) error {
+// ApplyResolution stores resolved targets and kinds for many relations
+// and, when replaceDerived is set, replaces the project's derived relations
+// with derived, in one transaction: the updates go into a temporary table
+// with multi-row inserts, then one UPDATE … FROM applies them.
+func (db *DB) ApplyResolution(ctx context.Context, projectID int64, updates []EdgeResolution, derived []DerivedRelation, replaceDerived bool) error {
 	slices.SortFunc(updates, func(a, b EdgeResolution) int { return cmp.Compare(a.ID, b.ID) }) // rowid order: sequential pages
 	return db.inTx(ctx, "resolve relations", func(tx *sql.Tx) error {
 		if len(updates) > 0 {
@@ -664,6 +674,9 @@ func (db *DB) ApplyResolution(ctx context.Context, projectID int64, updates []Ed
 				return err
 			}
 		}
+		if !replaceDerived {
+			return nil
+		}
 		if _, err := tx.ExecContext(ctx, "DELETE FROM relations WHERE project_id = ? AND derived = 1", projectID); err != nil {
 			return err
 		}
@@ -682,4 +695,26 @@ func (db *DB) ApplyResolution(ctx context.Context, projectID int64, updates []Ed
 		}
 		return b.flush(ctx)
 	})
+}
+
+// ForEachEdge calls fn for every relation of a project that resolution
+// decides (all but derived rows), in id order, streaming: the row passed to
+// fn is reused between calls.
+func (db *DB) ForEachEdge(ctx context.Context, projectID int64, fn func(*EdgeRow) error) error {
+	rows, err := db.sql.QueryContext(ctx, `SELECT id, file_id, kind, COALESCE(src_chunk,0), target, qualifier, recv, line,
+		COALESCE(dst_chunk,0), resolution, detail FROM relations WHERE project_id = ? AND derived = 0 ORDER BY id`, projectID)
+	if err != nil {
+		return db.classify("read relations", err)
+	}
+	defer rows.Close()
+	var e EdgeRow
+	for rows.Next() {
+		if err := rows.Scan(&e.ID, &e.FileID, &e.Kind, &e.SrcChunk, &e.Target, &e.Qualifier, &e.Recv, &e.Line, &e.DstChunk, &e.Resolution, &e.Detail); err != nil {
+			return db.classify("read relations", err)
+		}
+		if err := fn(&e); err != nil {
+			return err
+		}
+	}
+	return db.classify("read relations", rows.Err())
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -49,13 +50,25 @@ func LockPath(dbPath, root string) string {
 	return filepath.Join(dbPath+".locks", hex.EncodeToString(sum[:8])+".lock")
 }
 
+// ErrBusy is matched by a *BusyError.
+var ErrBusy = errors.New("another process is writing the project")
+
+// BusyError says who writes a project, for a caller that chose not to wait.
+type BusyError struct {
+	Holder Holder
+	Root   string
+}
+
+func (e *BusyError) Error() string        { return fmt.Sprintf("%s is indexing %s", e.Holder, e.Root) }
+func (e *BusyError) Is(target error) bool { return target == ErrBusy }
+
 // LockWriter takes the writer lock of project root, so that one process (or
 // one handle) at a time writes a project. When another holds it, onWait (if
 // set) is called once with the holder, and LockWriter waits until the lock
-// is free or ctx ends. The lock is an advisory lock on a file (flock), so
+// is free or ctx ends — or returns at once the error onWait returns. The lock is an advisory lock on a file (flock), so
 // the kernel releases it when its holder exits in any way, kill -9
 // included: there is no stale lock to clean up. Readers never take it.
-func (db *DB) LockWriter(ctx context.Context, root string, onWait func(Holder)) (*WriterLock, error) {
+func (db *DB) LockWriter(ctx context.Context, root string, onWait func(Holder) error) (*WriterLock, error) {
 	if db.readOnly {
 		return nil, fmt.Errorf("lock %s for writing: %s is %w", root, db.path, ErrReadOnly)
 	}
@@ -83,8 +96,11 @@ func (db *DB) LockWriter(ctx context.Context, root string, onWait func(Holder)) 
 			// file only means it has not done so yet.
 			h, known := readHolder(path)
 			if tries++; known || tries > 5 {
-				onWait(h)
 				told = true
+				if err := onWait(h); err != nil {
+					f.Close()
+					return nil, err
+				}
 			}
 		}
 		select {

@@ -121,33 +121,59 @@ func checkAfter(path string, projects int) error {
 	return nil
 }
 
-// TestConcurrentFirstOpensGoroutines: N handles opened at once on a fresh
-// file (each with its own connections) all succeed and leave a usable
-// database at the current schema.
+// TestConcurrentFirstOpensGoroutines: N handles opened at once (each with
+// its own connections) on a fresh file, on a file of an older schema, and on
+// one left with its version behind its columns all succeed and leave a
+// usable database at the current schema.
 func TestConcurrentFirstOpensGoroutines(t *testing.T) {
 	const n = 8
-	path := filepath.Join(t.TempDir(), "index.db")
-	start := make(chan struct{})
-	errs := make(chan error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			<-start
-			errs <- useFresh(path, fmt.Sprintf("/proj%d", i))
-		}()
+	cases := map[string]func(t *testing.T, path string){
+		"fresh": func(*testing.T, string) {},
+		"schema 3": func(t *testing.T, path string) {
+			db, err := Open(context.Background(), path, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			db.sql.Exec("DROP TABLE embedding_models")
+			db.sql.Exec("PRAGMA user_version = 3")
+			db.Close()
+		},
+		"version behind columns": func(t *testing.T, path string) {
+			db, err := Open(context.Background(), path, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			db.sql.Exec("PRAGMA user_version = 2")
+			db.Close()
+		},
 	}
-	close(start)
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Error(err)
-		}
-	}
-	if err := checkAfter(path, n); err != nil {
-		t.Fatal(err)
+	for name, prepare := range cases {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "index.db")
+			prepare(t, path)
+			start := make(chan struct{})
+			errs := make(chan error, n)
+			var wg sync.WaitGroup
+			for i := range n {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					<-start
+					errs <- useFresh(path, fmt.Sprintf("/proj%d", i))
+				}()
+			}
+			close(start)
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				if err != nil {
+					t.Error(err)
+				}
+			}
+			if err := checkAfter(path, n); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }
 

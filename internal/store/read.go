@@ -67,6 +67,7 @@ type SymbolRow struct {
 	Symbol    string
 	Short     string
 	Container string
+	Extends   string // comma-separated, as the chunk records them
 	StartLine int
 	EndLine   int
 }
@@ -74,7 +75,7 @@ type SymbolRow struct {
 // Symbols loads every chunk's symbol data of a project (methods, functions,
 // types and file-level declarations).
 func (db *DB) Symbols(ctx context.Context, projectID int64) ([]SymbolRow, error) {
-	rows, err := db.sql.QueryContext(ctx, "SELECT id, file_id, path, lang, kind, symbol, short, container, start_line, end_line FROM chunks WHERE project_id = ? AND kind != 'text' ORDER BY path, start_line, id", projectID)
+	rows, err := db.sql.QueryContext(ctx, "SELECT id, file_id, path, lang, kind, symbol, short, container, CASE WHEN kind = 'type' THEN extends ELSE '' END, start_line, end_line FROM chunks WHERE project_id = ? AND kind != 'text' ORDER BY path, start_line, id", projectID)
 	if err != nil {
 		return nil, db.classify("read symbols", err)
 	}
@@ -82,7 +83,7 @@ func (db *DB) Symbols(ctx context.Context, projectID int64) ([]SymbolRow, error)
 	var out []SymbolRow
 	for rows.Next() {
 		var r SymbolRow
-		if err := rows.Scan(&r.ID, &r.FileID, &r.Path, &r.Lang, &r.Kind, &r.Symbol, &r.Short, &r.Container, &r.StartLine, &r.EndLine); err != nil {
+		if err := rows.Scan(&r.ID, &r.FileID, &r.Path, &r.Lang, &r.Kind, &r.Symbol, &r.Short, &r.Container, &r.Extends, &r.StartLine, &r.EndLine); err != nil {
 			return nil, db.classify("read symbols", err)
 		}
 		out = append(out, r)
@@ -115,7 +116,6 @@ type EdgeRow struct {
 	FileID    int64
 	Kind      string
 	SrcChunk  int64
-	SrcSymbol string
 	Target    string
 	Qualifier string
 	Recv      string
@@ -124,66 +124,6 @@ type EdgeRow struct {
 	// Resolution and Detail as stored (see ResExact …).
 	Resolution string
 	Detail     string
-}
-
-// EdgesToResolve returns the calls/extends/implements/contains relations of
-// a project; when fileIDs or names are given, only those from the files or
-// whose target is one of the names (nil, nil means all).
-func (db *DB) EdgesToResolve(ctx context.Context, projectID int64, fileIDs []int64, names []string) ([]EdgeRow, error) {
-	base := "SELECT id, file_id, kind, COALESCE(src_chunk,0), src_symbol, target, qualifier, recv, line, COALESCE(dst_chunk,0), resolution, detail FROM relations WHERE project_id = ? AND kind != 'imports' AND derived = 0"
-	var out []EdgeRow
-	scan := func(query string, args ...any) error {
-		rows, err := db.sql.QueryContext(ctx, query, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var e EdgeRow
-			if err := rows.Scan(&e.ID, &e.FileID, &e.Kind, &e.SrcChunk, &e.SrcSymbol, &e.Target, &e.Qualifier, &e.Recv, &e.Line, &e.DstChunk, &e.Resolution, &e.Detail); err != nil {
-				return err
-			}
-			out = append(out, e)
-		}
-		return rows.Err()
-	}
-	if fileIDs == nil && names == nil {
-		return out, db.classify("read relations", scan(base, projectID))
-	}
-	seen := map[int64]bool{}
-	for start := 0; start < len(fileIDs); start += 400 {
-		end := min(start+400, len(fileIDs))
-		args := []any{projectID}
-		for _, id := range fileIDs[start:end] {
-			args = append(args, id)
-		}
-		if err := scan(base+" AND file_id IN ("+placeholders(end-start)+")", args...); err != nil {
-			return nil, db.classify("read relations", err)
-		}
-	}
-	for _, e := range out {
-		seen[e.ID] = true
-	}
-	n := len(out)
-	for start := 0; start < len(names); start += 400 {
-		end := min(start+400, len(names))
-		args := []any{projectID}
-		for _, s := range names[start:end] {
-			args = append(args, s)
-		}
-		if err := scan(base+" AND target IN ("+placeholders(end-start)+")", args...); err != nil {
-			return nil, db.classify("read relations", err)
-		}
-	}
-	// Drop duplicates picked up by both filters.
-	dedup := out[:n]
-	for _, e := range out[n:] {
-		if !seen[e.ID] {
-			seen[e.ID] = true
-			dedup = append(dedup, e)
-		}
-	}
-	return dedup, nil
 }
 
 func placeholders(n int) string {

@@ -126,8 +126,10 @@ func Open(ctx context.Context, path string, opt Options) (*DB, error) {
 		}
 	} else {
 		q.Add("_pragma", "journal_mode(WAL)")
+		// Every write transaction takes the write lock when it begins, so
+		// it never fails half-way upgrading a read snapshot.
+		q.Set("_txlock", "immediate")
 	}
-	q.Set("_txlock", "immediate")
 	dsn := "file:" + uriPath(path) + "?" + q.Encode()
 	sdb, err := sql.Open("sqlite", dsn)
 	if err != nil {
@@ -224,7 +226,7 @@ func (db *DB) classify(op string, err error) error {
 	case strings.Contains(msg, "SQLITE_BUSY") || strings.Contains(msg, "database is locked"):
 		return fmt.Errorf("%s: %w (%s); wait for it to finish", op, ErrLocked, db.path)
 	case strings.Contains(msg, "file is not a database") || strings.Contains(msg, "malformed") || strings.Contains(msg, "SQLITE_CORRUPT") || strings.Contains(msg, "SQLITE_NOTADB"):
-		return fmt.Errorf("%s: %w: %s: run with --rebuild to start over", op, ErrCorrupt, db.path)
+		return fmt.Errorf("%s: %w: %s", op, ErrCorrupt, db.path)
 	}
 	return fmt.Errorf("%s: %w", op, err)
 }
@@ -422,7 +424,7 @@ func (db *DB) migrate(ctx context.Context) error {
 			return db.classify("check schema", err)
 		}
 		if n > 0 {
-			return fmt.Errorf("%s: %w: run with --rebuild to start over", db.path, ErrCorrupt)
+			return fmt.Errorf("%s: %w", db.path, ErrCorrupt)
 		}
 	}
 	for i := v; i < SchemaVersion; i++ {
@@ -446,13 +448,13 @@ func (db *DB) checkTables(ctx context.Context) error {
 		return db.classify("check schema", err)
 	}
 	if n != 6 {
-		return fmt.Errorf("%s: %w: run with --rebuild to start over", db.path, ErrCorrupt)
+		return fmt.Errorf("%s: %w", db.path, ErrCorrupt)
 	}
 	return nil
 }
 
 func (db *DB) newerSchema(v int) error {
-	return fmt.Errorf("%s: %w (version %d, this build knows %d): upgrade codectx or run with --rebuild", db.path, ErrNewerSchema, v, SchemaVersion)
+	return fmt.Errorf("%s: %w (version %d, this build knows %d)", db.path, ErrNewerSchema, v, SchemaVersion)
 }
 
 // Remove deletes a database file and its WAL side files (used by --rebuild

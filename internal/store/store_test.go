@@ -124,7 +124,7 @@ func TestOpenRejectsBadFiles(t *testing.T) {
 	corrupt := filepath.Join(dir, "corrupt.db")
 	os.WriteFile(corrupt, []byte(strings.Repeat("this is not sqlite ", 500)), 0o644)
 	_, err := Open(ctx, corrupt, Options{})
-	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "--rebuild") {
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), corrupt) {
 		t.Errorf("corrupt file: %v", err)
 	}
 
@@ -136,7 +136,7 @@ func TestOpenRejectsBadFiles(t *testing.T) {
 	db.sql.Exec("PRAGMA user_version = 99")
 	db.Close()
 	_, err = Open(ctx, newer, Options{})
-	if !errors.Is(err, ErrNewerSchema) || !strings.Contains(err.Error(), "--rebuild") {
+	if !errors.Is(err, ErrNewerSchema) || !strings.Contains(err.Error(), "version 99") {
 		t.Errorf("newer schema: %v", err)
 	}
 

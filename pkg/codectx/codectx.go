@@ -35,7 +35,15 @@ type (
 )
 
 // ErrNotIndexed means the project has no index yet: run Index first.
-var ErrNotIndexed = errors.New("project is not indexed yet: run `codectx index` first")
+var ErrNotIndexed = errors.New("project is not indexed yet")
+
+// ErrCorrupt matches an error from a database file that is not a usable
+// codectx database (Options.Rebuild removes it).
+var ErrCorrupt = store.ErrCorrupt
+
+// ErrNewerSchema matches an error from a database written by a newer
+// codectx (Options.Rebuild removes it).
+var ErrNewerSchema = store.ErrNewerSchema
 
 // Options configure Open.
 type Options struct {
@@ -173,13 +181,20 @@ type IndexOptions struct {
 	// OnWait is called once when another process is writing this project;
 	// Index waits for it (ctx cancels the wait).
 	OnWait func(WriterHolder)
+	// NoWait returns an error matching ErrBusy, naming the other process,
+	// instead of waiting for it.
+	NoWait bool
 }
+
+// ErrBusy is matched by Index's error under NoWait when another process is
+// writing the project.
+var ErrBusy = store.ErrBusy
 
 // Index brings the project's index up to date incrementally.
 func (p *Project) Index(ctx context.Context, opt IndexOptions) (*IndexSummary, error) {
 	return index.Run(ctx, index.Options{
 		Root: p.root, DB: p.db, Embedder: p.emb, Threads: p.opt.Threads,
-		Rebuild: opt.Rebuild, Progress: opt.Progress, OnWait: opt.OnWait, Logger: p.log,
+		Rebuild: opt.Rebuild, Progress: opt.Progress, OnWait: opt.OnWait, NoWait: opt.NoWait, Logger: p.log,
 	})
 }
 

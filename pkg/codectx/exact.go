@@ -18,6 +18,9 @@ type (
 	ReadResult    = exact.ReadResult
 	ReadLine      = exact.ReadLine
 	SuggestedRead = exact.SuggestedRead
+	// ReadHint renders a suggested read as the reader's own command (see
+	// GrepResult.Render); each front end has its own.
+	ReadHint = exact.ReadHint
 )
 
 // Exact-search defaults.

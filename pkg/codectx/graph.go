@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"codectx/internal/graph"
@@ -21,6 +22,9 @@ type (
 	// SymbolNotFoundError carries the closest existing names.
 	SymbolNotFoundError = graph.NotFoundError
 )
+
+// GraphFormats are the formats GraphResult.Format renders.
+var GraphFormats = []string{GraphFormatTree, GraphFormatMermaid, GraphFormatDOT, GraphFormatJSON}
 
 // Graph formats and directions.
 const (
@@ -63,8 +67,8 @@ var GraphConfidences = graph.Confidences
 // calls) around every chunk the name denotes, Depth hops out, at most
 // GraphMaxNodes nodes.
 func (p *Project) Graph(ctx context.Context, opt GraphOptions) (*GraphResult, error) {
-	if err := opt.validate(); err != nil {
-		return nil, badInput(err)
+	if err := opt.Validate(); err != nil {
+		return nil, err
 	}
 	pr, err := p.project(ctx)
 	if err != nil {
@@ -73,8 +77,14 @@ func (p *Project) Graph(ctx context.Context, opt GraphOptions) (*GraphResult, er
 	return graph.Build(ctx, p.db, pr.ID, graph.Options{Name: opt.Name, Direction: opt.Direction, Depth: opt.Depth, MinConfidence: opt.MinConfidence})
 }
 
-// validate rejects an empty name, an unknown direction and a negative depth
-// before the index is consulted.
+// Validate rejects an empty name, an unknown direction or confidence and a
+// negative depth before the index is consulted: the one validation of a
+// graph's options, used by every front end. errors.Is(err, ErrBadOption)
+// holds for what it returns.
+func (o GraphOptions) Validate() error {
+	return badInput(o.validate())
+}
+
 func (o GraphOptions) validate() error {
 	if strings.TrimSpace(o.Name) == "" {
 		return errors.New("name must not be empty: give a type, method, function or file")
@@ -86,6 +96,9 @@ func (o GraphOptions) validate() error {
 	}
 	if o.Depth < 0 {
 		return fmt.Errorf("depth must be positive, got %d", o.Depth)
+	}
+	if o.MinConfidence != "" && !slices.Contains(GraphConfidences, o.MinConfidence) {
+		return fmt.Errorf("min_confidence must be one of %s, got %q", strings.Join(GraphConfidences, ", "), o.MinConfidence)
 	}
 	return nil
 }

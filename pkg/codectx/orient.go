@@ -78,10 +78,10 @@ type MapEvalRow struct {
 	Missed   []eval.Target    `json:"missed,omitempty"`
 }
 
-// EvaluateMap builds one map per ranking and budget (no focus: the map an
-// agent sees when it opens the project) and counts the set's symbol
-// targets it shows.
-func (p *Project) EvaluateMap(ctx context.Context, set *GoldenSet, ranks []string, budgets []int) ([]MapEvalRow, error) {
+// EvaluateMap builds one map per ranking and budget (with the given focus;
+// none is the map an agent sees when it opens the project) and counts the
+// set's symbol targets it shows.
+func (p *Project) EvaluateMap(ctx context.Context, set *GoldenSet, ranks []string, budgets []int, focus []string) ([]MapEvalRow, error) {
 	pr, err := p.project(ctx)
 	if err != nil {
 		return nil, err
@@ -93,7 +93,7 @@ func (p *Project) EvaluateMap(ctx context.Context, set *GoldenSet, ranks []strin
 	var out []MapEvalRow
 	for _, r := range ranks {
 		for _, b := range budgets {
-			m, err := orient.BuildMap(ctx, p.db, pr.ID, g, orient.MapOptions{Budget: b, Rank: r})
+			m, err := orient.BuildMap(ctx, p.db, pr.ID, g, orient.MapOptions{Budget: b, Rank: r, Focus: focus})
 			if err != nil {
 				return nil, err
 			}

@@ -82,3 +82,38 @@ func TestOrientGoldenNetHTTP(t *testing.T) {
 	}
 	goldenFile(t, "nethttp_overview.txt", o.Text())
 }
+
+// BenchmarkMapNetHTTP measures a warm 2,000-token map of net/http (the
+// index and the tokenizer tables already loaded):
+// go test ./pkg/codectx -run '^$' -bench MapNetHTTP -benchtime 10x
+func BenchmarkMapNetHTTP(b *testing.B) {
+	dir := os.Getenv("GOROOT")
+	if dir == "" {
+		out, err := exec.Command("go", "env", "GOROOT").Output()
+		if err != nil {
+			b.Skipf("no GOROOT: %v", err)
+		}
+		dir = strings.TrimSpace(string(out))
+	}
+	dir = filepath.Join(dir, "src", "net", "http")
+	if _, err := os.Stat(dir); err != nil {
+		b.Skipf("GOROOT sources are not installed: %v", err)
+	}
+	p, err := Open(dir, Options{DBPath: filepath.Join(b.TempDir(), "index.db")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	ctx := context.Background()
+	if _, err := p.Index(ctx, IndexOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := p.Map(ctx, MapOptions{Budget: 2000}); err != nil { // warm the tokenizer
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := p.Map(ctx, MapOptions{Budget: 2000}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -209,7 +209,9 @@ func TestImpactEditOneFunction(t *testing.T) {
 	if !c.Exported || c.FanIn != 2 || c.Tests != 1 {
 		t.Errorf("risk data = exported %v, fan-in %d, tests %d", c.Exported, c.FanIn, c.Tests)
 	}
-	if len(r.Tests) != 1 || r.Tests[0].Path != "api/api_test.go" || !slices.Contains(r.Tests[0].Tests, "TestShow") {
+	// api_test.go calls it through Show; store_test.go shares its package.
+	if len(r.Tests) != 2 || r.Tests[0].Path != "api/api_test.go" || !slices.Contains(r.Tests[0].Tests, "TestShow") ||
+		r.Tests[1].Path != "store/store_test.go" || !r.Tests[1].Imports || r.Tests[1].Depth != 0 {
 		t.Errorf("tests = %+v", r.Tests)
 	}
 	if len(r.Notes) == 0 || !strings.Contains(r.Notes[0], "re-indexed") {
@@ -222,6 +224,24 @@ func TestImpactEditOneFunction(t *testing.T) {
 	r2, err := p.Impact(ctx, ImpactOptions{})
 	if err != nil || len(r2.Notes) != 0 || len(r2.Changed) != 1 {
 		t.Errorf("second run: %v %v %+v", err, r2.Notes, r2.Changed)
+	}
+}
+
+// A test that reaches a changed symbol only through another changed
+// symbol still counts for both.
+func TestImpactTestsThroughChangedCallers(t *testing.T) {
+	root, p := gitFixture(t)
+	edit(t, filepath.Join(root, "store/store.go"), "it, ok := s.items[id]", "it, ok := s.items[id+\"\"]")
+	edit(t, filepath.Join(root, "api/api.go"), `"%s costs %d"`, `"%s costs %d."`)
+	r, err := p.Impact(context.Background(), ImpactOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sym := range []string{"Store.Lookup", "Show"} {
+		c := changedBy(r, sym)
+		if c == nil || c.Tests != 1 {
+			t.Errorf("%s: %+v\n%s", sym, c, r.Text())
+		}
 	}
 }
 
@@ -255,8 +275,8 @@ func TestImpactRenameDeleteAdd(t *testing.T) {
 	if cnt == nil || cnt.Change != "deleted" {
 		t.Fatalf("Store.Count not reported deleted:\n%s", r.Text())
 	}
-	if got := refSymbols(cnt.Dangling); !slices.Equal(got, []string{"Stock"}) {
-		t.Errorf("dangling callers of Count = %v, want [Stock]", got)
+	if got := refSymbols(cnt.Dangling); !slices.Equal(got, []string{"Stock", "TestNew"}) {
+		t.Errorf("dangling callers of Count = %v, want [Stock TestNew]", got)
 	}
 	if r.Risk != "high" {
 		t.Errorf("deleting a called function must be high risk: %s %v", r.Risk, r.Reasons)
@@ -320,7 +340,7 @@ func TestOverviewFixture(t *testing.T) {
 		"store (2 files, 791 B): Package store keeps the shop's items in memory.",
 		"cmd/shop (1 files, 235 B): Command shop prints one item.",
 		"main: main (cmd/shop/main.go:11)",
-		"tests: 1 files in api 1",
+		"tests: 2 files in api 1, store 1",
 		"the index matches the work tree",
 	} {
 		if !strings.Contains(text, want) {

@@ -66,6 +66,27 @@ type SearchOptions struct {
 	NoLexicon bool
 }
 
+// Validate checks the options as Search does, without an index: the one
+// validation of a search's options, used by every front end (its words name
+// the options: "k must be between 1 and 30, got 0"). errors.Is(err,
+// ErrBadOption) or ErrEmptyQuery holds for what it returns.
+func (opt SearchOptions) Validate() error {
+	_, err := opt.options()
+	return err
+}
+
+// options is opt validated and normalised for internal/search.
+func (opt SearchOptions) options() (search.Options, error) {
+	o := search.Options{Query: opt.Query, K: opt.K, Mode: opt.Mode, Ranker: opt.Ranker, Keywords: opt.Keywords}
+	if opt.NoLexicon {
+		o.ParseOptions = &query.Options{}
+	}
+	if err := o.Validate(); err != nil {
+		return o, badInput(err)
+	}
+	return o, nil
+}
+
 // Search ranks the project's chunks for a query, then applies the feedback
 // recorded for the query (results voted up rise, voted down sink). It
 // returns ErrNotIndexed when the project has never been indexed,
@@ -77,12 +98,9 @@ func (p *Project) Search(ctx context.Context, opt SearchOptions) (*SearchResult,
 
 // search runs a search, with or without recorded feedback.
 func (p *Project) search(ctx context.Context, opt SearchOptions, feedback bool) (*SearchResult, error) {
-	o := search.Options{Query: opt.Query, K: opt.K, Mode: opt.Mode, Ranker: opt.Ranker, Keywords: opt.Keywords}
-	if opt.NoLexicon {
-		o.ParseOptions = &query.Options{}
-	}
-	if err := o.Validate(); err != nil {
-		return nil, badInput(err)
+	o, err := opt.options()
+	if err != nil {
+		return nil, err
 	}
 	pr, err := p.project(ctx)
 	if err != nil {
@@ -179,7 +197,9 @@ func (p *Project) Evaluate(ctx context.Context, set *GoldenSet, opt EvalOptions)
 		for j, h := range res.Results {
 			hits[j] = eval.Hit{File: h.File, Name: h.Name}
 		}
-		outs = append(outs, eval.Judge(t, hits))
+		o := eval.Judge(t, hits)
+		o.Confidence, o.NoConfidentMatch = res.Confidence, res.NoConfidentMatch
+		outs = append(outs, o)
 		if opt.Progress != nil {
 			opt.Progress(i+1, len(set.Tasks))
 		}

@@ -72,7 +72,7 @@ func TestSearchAndEvaluateIndexedProject(t *testing.T) {
 		if len(res.Results) == 0 || res.Results[0].File != "retry.go" || !strings.HasPrefix(res.Results[0].Name, "shouldRetry") {
 			t.Fatalf("%s: results %+v", mode, res.Results)
 		}
-		if !strings.Contains(res.Summary, "codectx read retry.go --offset") {
+		if !strings.Contains(res.Summary, "read result 1: retry.go lines ") {
 			t.Fatalf("%s: summary %q", mode, res.Summary)
 		}
 	}

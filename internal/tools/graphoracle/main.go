@@ -18,11 +18,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -417,7 +417,7 @@ func run(root, dbPath, goplsBin string, n, nIfaces int, seed int64, verbose bool
 		c := ix.chunks[ix.byID[id]]
 		return c.path + ":" + strconv.Itoa(c.start) + " " + c.sym
 	}
-	var callers, callees pr
+	var callers, callersAll, callees pr
 	skipped := 0
 	for _, si := range sample {
 		c := &ix.chunks[si]
@@ -445,7 +445,8 @@ func run(root, dbPath, goplsBin string, n, nIfaces int, seed int64, verbose bool
 		// gopls: callers
 		in, err := l.call("callHierarchy/incomingCalls", map[string]any{"item": it}, 5*time.Minute)
 		var incoming []struct {
-			From item `json:"from"`
+			From       item       `json:"from"`
+			FromRanges []lspRange `json:"fromRanges"`
 		}
 		if err == nil {
 			err = json.Unmarshal(in, &incoming)
@@ -466,10 +467,26 @@ func run(root, dbPath, goplsBin string, n, nIfaces int, seed int64, verbose bool
 			skipped++
 			continue
 		}
-		wantIn, wantOut := map[int64]bool{}, map[int64]bool{}
+		// gopls counts calls through an interface method as callers of
+		// its implementations: a caller is direct when one of its call
+		// sites has this function as definition.
+		wantIn, wantAll, wantOut := map[int64]bool{}, map[int64]bool{}, map[int64]bool{}
 		for _, x := range incoming {
-			if id, ok := toChunk(x.From.URI, x.From.Range.Start.Line, false); ok {
-				wantIn[id] = true
+			id, ok := toChunk(x.From.URI, x.From.Range.Start.Line, false)
+			if !ok {
+				continue
+			}
+			wantAll[id] = true
+			for _, fr := range x.FromRanges {
+				res, err := l.call("textDocument/definition", map[string]any{"textDocument": map[string]string{"uri": x.From.URI}, "position": fr.Start}, time.Minute)
+				var locs []struct {
+					URI   string   `json:"uri"`
+					Range lspRange `json:"range"`
+				}
+				if err == nil && json.Unmarshal(res, &locs) == nil && len(locs) > 0 && locs[0].URI == uri && locs[0].Range.Start.Line == pos.Line {
+					wantIn[id] = true
+					break
+				}
 			}
 		}
 		for _, x := range outgoing {
@@ -503,6 +520,17 @@ func run(root, dbPath, goplsBin string, n, nIfaces int, seed int64, verbose bool
 			}
 			gotOut[r.DstChunk] = true
 		}
+		gotAll := maps.Clone(gotIn)
+		drels, err := ix.db.RelationsTo(ctx, []int64{c.id}, "dispatch")
+		if err != nil {
+			return err
+		}
+		for _, r := range drels {
+			if _, ok := ix.byID[r.SrcChunk]; ok {
+				gotAll[r.SrcChunk] = true
+			}
+		}
+		callersAll.add(gotAll, wantAll)
 		ex, mi := callers.add(gotIn, wantIn)
 		ex2, mi2 := callees.add(gotOut, wantOut)
 		if verbose {
@@ -616,6 +644,7 @@ func run(root, dbPath, goplsBin string, n, nIfaces int, seed int64, verbose bool
 	rows.Close()
 	fmt.Printf("root %s, seed %d, %d functions sampled (%d skipped), %d interfaces\n", root, seed, len(sample), skipped, len(ifaceIdx))
 	fmt.Printf("direct callers: %s\n", callers)
+	fmt.Printf("callers with dispatch: %s\n", callersAll)
 	fmt.Printf("direct callees: %s\n", callees)
 	fmt.Printf("implements:     %s\n", impl)
 	share := 0.0
@@ -632,5 +661,3 @@ func isIface(ix *index, id int64) bool {
 	ix.db.SQL().QueryRow("SELECT count(*) FROM typefacts f JOIN files fl ON fl.id = f.file_id WHERE fl.project_id = ? AND fl.path = ? AND f.owner = ? AND f.kind IN ('imethod','iembed')", ix.projID, c.path, c.sym).Scan(&n)
 	return n > 0
 }
-
-var _ = slices.Sort[[]int]
