@@ -172,7 +172,7 @@ func contextOp(pr *project, p *params) call {
 }
 
 func graphOp(pr *project, p *params) call {
-	opt := codectx.GraphOptions{Name: p.str("name"), Direction: p.str("direction"), Depth: p.int("depth")}
+	opt := codectx.GraphOptions{Name: p.str("name"), Direction: p.str("direction"), Depth: p.int("depth"), MinConfidence: p.str("min_confidence")}
 	return func(ctx context.Context) (any, error) {
 		return fresh(ctx, pr, func() (any, error) { return pr.p.Graph(ctx, opt) })
 	}

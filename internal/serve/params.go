@@ -158,13 +158,18 @@ func (p *params) bool(name string) bool {
 		return x
 	case string:
 		switch x {
-		case "true", "1", "yes", "":
+		case "true", "1", "yes":
 			return true
 		case "false", "0", "no":
 			return false
+		case "":
+			// ?fixed (no value) in a query string is a flag.
+			if p.js == nil {
+				return true
+			}
 		}
 	}
-	p.fail(paramErrorf("parameter %s must be true or false, got %v", name, v))
+	p.fail(paramErrorf("parameter %s must be true or false, got %q", name, fmt.Sprint(v)))
 	return false
 }
 

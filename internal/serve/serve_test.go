@@ -62,6 +62,8 @@ func TestEndpoints(t *testing.T) {
 		{"graph empty name", q("graph", "name", ""), 400, `name must not be empty`},
 		{"graph bad direction", q("graph", "name", "Cart", "direction", "up"), 400, `direction must be out, in or both`},
 		{"graph negative depth", q("graph", "name", "Cart", "depth", "-1"), 400, `depth must be positive`},
+		{"graph min confidence", q("graph", "name", "RetryPayment", "min_confidence", "exact"), 200, `"resolution": "exact"`},
+		{"graph bad min confidence", q("graph", "name", "Cart", "min_confidence", "sure"), 400, `min_confidence must be one of`},
 
 		{"grep", q("grep", "pattern", "func RetryPayment"), 200, `"path": "payment/payment.go"`},
 		{"grep fixed ignore case", q("grep", "pattern", "errgiveup", "fixed", "true", "ignore_case", "true"), 200, `"matches": `},
@@ -173,6 +175,25 @@ func TestPostBodies(t *testing.T) {
 				t.Fatalf("%d, want %d with %q\n%s", status, tc.status, tc.want, body)
 			}
 		})
+	}
+}
+
+func TestBoolParams(t *testing.T) {
+	f := newFixture(t, serve.Options{})
+	for _, tc := range []struct {
+		method, path, body string
+		status             int
+	}{
+		{"GET", "/api/grep?pattern=ErrGiveUp&fixed", "", 200},
+		{"GET", "/api/grep?pattern=ErrGiveUp&fixed=no", "", 200},
+		{"POST", "/api/grep", `{"pattern":"ErrGiveUp","fixed":true}`, 200},
+		{"POST", "/api/grep", `{"pattern":"ErrGiveUp","fixed":""}`, 400},
+		{"POST", "/api/grep", `{"pattern":"ErrGiveUp","fixed":1}`, 400},
+	} {
+		status, b := f.do(t, tc.method, tc.path, "application/json", strings.NewReader(tc.body))
+		if status != tc.status {
+			t.Errorf("%s %s %s: %d, want %d\n%s", tc.method, tc.path, tc.body, status, tc.status, b)
+		}
 	}
 }
 
