@@ -146,6 +146,9 @@ func (db *DB) HasChunk(ctx context.Context, projectID int64, path, symbol string
 	return n > 0, db.classify("find chunk", err)
 }
 
+// ErrNoChunk is returned when no chunk matches a path and line.
+var ErrNoChunk = errors.New("no such chunk")
+
 // ChunkAtLine returns the symbol of the innermost chunk of path containing line.
 func (db *DB) ChunkAtLine(ctx context.Context, projectID int64, path string, line int) (string, error) {
 	var sym string
@@ -153,7 +156,7 @@ func (db *DB) ChunkAtLine(ctx context.Context, projectID int64, path string, lin
 		WHERE f.project_id = ? AND f.path = ? AND c.start_line <= ? AND c.end_line >= ?
 		ORDER BY c.start_line DESC, c.end_line ASC LIMIT 1`, projectID, path, line, line).Scan(&sym)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", fmt.Errorf("no indexed chunk of %s contains line %d", path, line)
+		return "", fmt.Errorf("%w: no indexed chunk of %s contains line %d", ErrNoChunk, path, line)
 	}
 	return sym, db.classify("find chunk", err)
 }

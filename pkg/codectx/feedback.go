@@ -2,6 +2,7 @@ package codectx
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -129,6 +130,9 @@ func (p *Project) resolveResultID(ctx context.Context, pr *store.Project, id str
 		line, err := strconv.Atoi(lineText)
 		if err == nil && line > 0 {
 			sym, err := p.db.ChunkAtLine(ctx, pr.ID, path, line)
+			if errors.Is(err, store.ErrNoChunk) {
+				return "", "", badInput(err)
+			}
 			if err != nil {
 				return "", "", err
 			}

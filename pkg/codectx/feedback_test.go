@@ -73,7 +73,9 @@ func TestFeedbackAnyResultOnce(t *testing.T) {
 	if list, _ = p.ListFeedback(ctx); len(list) != 1 || list[0].Vote != -1 {
 		t.Fatalf("judgements after the opposite vote: %+v", list)
 	}
-	if _, err := p.Feedback(ctx, q, "zebra.go#Nope", 1); err == nil {
-		t.Fatal("vote on a missing symbol: no error")
+	for _, id := range []string{"zebra.go#Nope", "zebra.go:999"} {
+		if _, err := p.Feedback(ctx, q, id, 1); err == nil || !IsBadInput(err) {
+			t.Fatalf("vote on %s: %v, want a bad-input error", id, err)
+		}
 	}
 }
