@@ -445,8 +445,7 @@ func run(root, dbPath, goplsBin string, n, nIfaces int, seed int64, verbose bool
 		// gopls: callers
 		in, err := l.call("callHierarchy/incomingCalls", map[string]any{"item": it}, 5*time.Minute)
 		var incoming []struct {
-			From       item       `json:"from"`
-			FromRanges []lspRange `json:"fromRanges"`
+			From item `json:"from"`
 		}
 		if err == nil {
 			err = json.Unmarshal(in, &incoming)
@@ -468,25 +467,27 @@ func run(root, dbPath, goplsBin string, n, nIfaces int, seed int64, verbose bool
 			continue
 		}
 		// gopls counts calls through an interface method as callers of
-		// its implementations: a caller is direct when one of its call
-		// sites has this function as definition.
+		// its implementations; the direct callers are the functions
+		// holding a reference to this very function (references are by
+		// object, so interface call sites are not among them).
 		wantIn, wantAll, wantOut := map[int64]bool{}, map[int64]bool{}, map[int64]bool{}
 		for _, x := range incoming {
-			id, ok := toChunk(x.From.URI, x.From.Range.Start.Line, false)
-			if !ok {
-				continue
+			if id, ok := toChunk(x.From.URI, x.From.Range.Start.Line, false); ok {
+				wantAll[id] = true
 			}
-			wantAll[id] = true
-			for _, fr := range x.FromRanges {
-				res, err := l.call("textDocument/definition", map[string]any{"textDocument": map[string]string{"uri": x.From.URI}, "position": fr.Start}, time.Minute)
-				var locs []struct {
-					URI   string   `json:"uri"`
-					Range lspRange `json:"range"`
-				}
-				if err == nil && json.Unmarshal(res, &locs) == nil && len(locs) > 0 && locs[0].URI == uri && locs[0].Range.Start.Line == pos.Line {
-					wantIn[id] = true
-					break
-				}
+		}
+		refs, err := l.call("textDocument/references", map[string]any{"textDocument": map[string]string{"uri": uri}, "position": pos,
+			"context": map[string]bool{"includeDeclaration": false}}, 5*time.Minute)
+		var locs []struct {
+			URI   string   `json:"uri"`
+			Range lspRange `json:"range"`
+		}
+		if err == nil {
+			json.Unmarshal(refs, &locs)
+		}
+		for _, loc := range locs {
+			if id, ok := toChunk(loc.URI, loc.Range.Start.Line, false); ok && wantAll[id] {
+				wantIn[id] = true // a reference inside a caller: a direct call (or a method value)
 			}
 		}
 		for _, x := range outgoing {
