@@ -16,6 +16,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"go/build"
 	"fmt"
 	"io"
 	"maps"
@@ -85,14 +86,29 @@ func loadIndex(ctx context.Context, dbPath, root string) (*index, error) {
 		if err := rows.Scan(&c.id, &c.path, &c.kind, &c.sym, &c.short, &c.start, &c.end, &c.lang); err != nil {
 			return nil, err
 		}
-		if c.lang != "go" {
-			continue
+		if c.lang != "go" || !inBuild(root, c.path) {
+			continue // gopls does not load files the default build excludes
 		}
 		ix.byID[c.id] = len(ix.chunks)
 		ix.byFile[c.path] = append(ix.byFile[c.path], len(ix.chunks))
 		ix.chunks = append(ix.chunks, c)
 	}
 	return ix, rows.Err()
+}
+
+var buildCache = map[string]bool{}
+
+// inBuild reports whether the default build context (this GOOS/GOARCH, no
+// extra tags or experiments: what gopls loads) includes the file.
+func inBuild(root, rel string) bool {
+	if v, ok := buildCache[rel]; ok {
+		return v
+	}
+	abs := filepath.Join(root, filepath.FromSlash(rel))
+	ok, err := build.Default.MatchFile(filepath.Dir(abs), filepath.Base(abs))
+	v := err == nil && ok
+	buildCache[rel] = v
+	return v
 }
 
 // enclosing returns the innermost function/method chunk of path holding
@@ -622,7 +638,7 @@ func run(root, dbPath, goplsBin string, n, nIfaces int, seed int64, verbose bool
 			return err
 		}
 		for _, r := range rels {
-			if r.SrcChunk != 0 && r.Resolution == store.ResExact {
+			if _, ok := ix.byID[r.SrcChunk]; ok && r.Resolution == store.ResExact {
 				got[r.SrcChunk] = true
 			}
 		}
