@@ -41,8 +41,13 @@ func newRoot() *cobra.Command {
 			return unknownCommand(c, args[0])
 		},
 		RunE: func(c *cobra.Command, args []string) error { return c.Help() },
-		// The environment is read once, before any command runs.
+		// The environment is read once, before any command runs (help
+		// and completion need none, so a bad variable does not stop them).
 		PersistentPreRunE: func(c *cobra.Command, args []string) (err error) {
+			if c == c.Root() || c.Name() == "help" || c.Name() == cobra.ShellCompRequestCmd ||
+				c.Name() == "completion" || (c.HasParent() && c.Parent().Name() == "completion") {
+				return nil
+			}
 			runConfig, err = loadConfig()
 			return err
 		},

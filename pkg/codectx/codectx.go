@@ -4,7 +4,9 @@
 // layers over this package: every behaviour has one implementation here or
 // below it.
 //
-// It must not print, parse flags, or exit the process.
+// It must not print, parse flags, or exit the process. It reads environment
+// variables in one place only, config.go (ConfigFromEnv), when a caller
+// gives no Config.
 package codectx
 
 import (

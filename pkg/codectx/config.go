@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -92,7 +93,9 @@ type Variable struct {
 
 // Variables lists every environment variable ConfigFromEnv reads, in the
 // order of the README's table.
-var Variables = []Variable{
+func Variables() []Variable { return slices.Clone(variables) }
+
+var variables = []Variable{
 	{"CODECTX_HOME", "directory of the default database (index.db)", "~/.codectx"},
 	{"CODECTX_INDEX_THREADS", "parse workers of index (a positive whole number)", "min(4, NumCPU)"},
 	{"CODECTX_GREP_ENGINE", "auto, rg or native: the engine of grep when --engine is not given", "auto"},
@@ -110,7 +113,7 @@ var Variables = []Variable{
 	{"LLM_TIMEOUT_MS", "how long one rewrite may take, in milliseconds", "5000"},
 }
 
-// ConfigFromEnv reads the variables of Variables through getenv (os.Getenv,
+// ConfigFromEnv reads the variables of Variables() through getenv (os.Getenv,
 // or a map's lookup in tests). Values are trimmed; an unset or empty
 // variable keeps the default. A value that cannot be used is an error
 // naming the variable, the value and what is wanted (every bad variable,

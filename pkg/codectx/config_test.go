@@ -124,7 +124,7 @@ func TestVariablesDocumented(t *testing.T) {
 		return ""
 	})
 	var listed []string
-	for _, v := range Variables {
+	for _, v := range Variables() {
 		listed = append(listed, v.Name)
 	}
 	slices.Sort(read)
