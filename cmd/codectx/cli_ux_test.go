@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -263,5 +264,51 @@ func TestCLIOptionErrorsShareWords(t *testing.T) {
 		if !isUsageErr(err) || tc.lib == nil || err.Error() != tc.lib.Error() {
 			t.Errorf("%v: CLI error %v, library %v", tc.args, err, tc.lib)
 		}
+	}
+}
+
+// TestCLIConfig: the environment is read once through codectx.ConfigFromEnv,
+// flags win over it, and a bad value is one line naming the variable.
+func TestCLIConfig(t *testing.T) {
+	t.Setenv("EMBEDDING_PROVIDER", "local")
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("needle\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(t.TempDir(), "index.db")
+
+	t.Setenv("CODECTX_INDEX_THREADS", "many")
+	_, err := runCLI(t, "grep", "needle", "--root", dir, "--db", db)
+	var b bytes.Buffer
+	code := reportError(&b, err)
+	if err == nil || code != exitError || strings.Count(b.String(), "\n") != 1 || !strings.Contains(b.String(), `CODECTX_INDEX_THREADS="many"`) {
+		t.Fatalf("bad CODECTX_INDEX_THREADS: exit %d, printed %q", code, b.String())
+	}
+	for _, args := range [][]string{{"help"}, {"grep", "--help"}} {
+		if _, err := runCLI(t, args...); err != nil {
+			t.Errorf("%v with a bad variable: %v", args, err)
+		}
+	}
+	t.Setenv("CODECTX_INDEX_THREADS", "")
+
+	t.Setenv("CODECTX_GREP_ENGINE", "native")
+	out, err := runCLI(t, "grep", "needle", "--root", dir, "--db", db, "--json")
+	if err != nil || !strings.Contains(out, `"engine": "native"`) {
+		t.Fatalf("CODECTX_GREP_ENGINE=native: %v\n%s", err, out)
+	}
+	if _, lerr := exec.LookPath("rg"); lerr == nil {
+		out, err = runCLI(t, "grep", "needle", "--root", dir, "--db", db, "--json", "--engine", "rg")
+		if err != nil || !strings.Contains(out, `"engine": "rg"`) {
+			t.Fatalf("--engine rg over CODECTX_GREP_ENGINE=native: %v\n%s", err, out)
+		}
+	}
+
+	// A provider flag starts from that provider's defaults: the
+	// environment's model is not carried over.
+	t.Setenv("EMBEDDING_PROVIDER", "ollama")
+	t.Setenv("EMBEDDING_MODEL", "mxbai-embed-large")
+	out, err = runCLI(t, "doctor", "--json", "--db", db, "--embedding-provider", "local")
+	if err != nil || !strings.Contains(out, `"provider": "local"`) || !strings.Contains(out, `"ok": true`) {
+		t.Fatalf("--embedding-provider local over EMBEDDING_PROVIDER=ollama: %v\n%s", err, out)
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"codectx/internal/embed"
-	"codectx/internal/store"
 )
 
 func init() { commands = append(commands, doctorCmd) }
@@ -68,14 +67,11 @@ func doctorCmd() *cobra.Command {
 }
 
 func runDoctor(ctx context.Context) doctorReport {
-	cfg := embedConfig()
+	cfg := runConfig.Embed
 	rep := doctorReport{Version: version(), Embedding: doctorEmbed{Provider: cfg.Provider, Describe: cfg.Describe()}}
 	rep.Ripgrep, _ = exec.LookPath("rg")
 	rep.Git, _ = exec.LookPath("git")
-	rep.Database.Path = flagDB
-	if rep.Database.Path == "" {
-		rep.Database.Path, _ = store.DefaultPath()
-	}
+	rep.Database.Path, _ = dbPath()
 	if _, err := os.Stat(rep.Database.Path); err == nil {
 		rep.Database.Exists = true
 	}

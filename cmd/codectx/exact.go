@@ -91,6 +91,9 @@ the project root. Exit status: 0 when something matched, 1 when nothing did,
 			} else if opt.Path == "" && root == "" {
 				opt.Path = cwdInRoot(abs)
 			}
+			if opt.Engine == "" {
+				opt.Engine = runConfig.GrepEngine
+			}
 			res, err := codectx.Grep(cmd.Context(), abs, opt)
 			if err == nil && filesOnly && !asJSON {
 				printFiles(cmd.OutOrStdout(), res)
@@ -121,7 +124,7 @@ the project root. Exit status: 0 when something matched, 1 when nothing did,
 	f.IntVar(&opt.HeadLimit, "head-limit", codectx.DefaultGrepHeadLimit, "matching lines per file")
 	f.IntVar(&opt.MaxResults, "max-results", codectx.DefaultGrepMaxResults, "matching lines in all, then stop (partial)")
 	f.IntVar(&opt.MaxChars, "max-chars", codectx.DefaultGrepMaxChars, "output budget in characters")
-	f.StringVar(&opt.Engine, "engine", "auto", "auto, rg or native")
+	f.StringVar(&opt.Engine, "engine", "", "auto, rg or native (default $CODECTX_GREP_ENGINE, else auto)")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	return c
 }

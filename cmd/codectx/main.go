@@ -12,7 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"codectx/internal/embed"
 	"codectx/pkg/codectx"
 )
 
@@ -42,6 +41,16 @@ func newRoot() *cobra.Command {
 			return unknownCommand(c, args[0])
 		},
 		RunE: func(c *cobra.Command, args []string) error { return c.Help() },
+		// The environment is read once, before any command runs (help
+		// and completion need none, so a bad variable does not stop them).
+		PersistentPreRunE: func(c *cobra.Command, args []string) (err error) {
+			if c == c.Root() || c.Name() == "help" || c.Name() == cobra.ShellCompRequestCmd ||
+				c.Name() == "completion" || (c.HasParent() && c.Parent().Name() == "completion") {
+				return nil
+			}
+			runConfig, err = loadConfig()
+			return err
+		},
 	}
 	root.SetVersionTemplate("codectx {{.Version}}\n")
 	root.PersistentFlags().StringVar(&flagDB, "db", "", "database file (default $CODECTX_HOME/index.db, CODECTX_HOME defaults to ~/.codectx)")
@@ -82,7 +91,19 @@ func projectRoot(ctx context.Context, root string) (string, error) {
 	if root != "" {
 		return codectx.ResolveRoot(root)
 	}
-	return codectx.FindRoot(ctx, ".", flagDB)
+	db, err := dbPath()
+	if err != nil {
+		return "", err
+	}
+	return codectx.FindRoot(ctx, ".", db)
+}
+
+// dbPath is the database file: --db, else the configuration's default.
+func dbPath() (string, error) {
+	if flagDB != "" {
+		return flagDB, nil
+	}
+	return runConfig.DBPath()
 }
 
 // openMode says what a command does with the database.
@@ -100,15 +121,28 @@ func openProject(root string, mode openMode, rebuild bool) (*codectx.Project, er
 	if err != nil {
 		return nil, err
 	}
-	cfg := embedConfig()
-	p, err := codectx.Open(abs, codectx.Options{DBPath: flagDB, Logger: logger(), Rebuild: rebuild, Embed: &cfg,
+	db, err := dbPath()
+	if err != nil {
+		return nil, err
+	}
+	cfg := runConfig
+	p, err := codectx.Open(abs, codectx.Options{DBPath: db, Logger: logger(), Rebuild: rebuild, Config: &cfg,
 		ReadOnly: mode == openRead, MustExist: mode == openExisting})
 	return p, err
 }
 
-// embedConfig is the environment's embedding configuration with flags applied.
-func embedConfig() embed.Config {
-	cfg := embed.ConfigFromEnv()
+// runConfig is the configuration of this run, set by loadConfig before the
+// command runs; commands read it, never the environment.
+var runConfig codectx.Config
+
+// loadConfig is the environment's configuration (codectx.ConfigFromEnv, the
+// one place that reads the variables) with the global flags applied on top.
+func loadConfig() (codectx.Config, error) {
+	all, err := codectx.ConfigFromEnv(os.Getenv)
+	if err != nil {
+		return all, err
+	}
+	cfg := &all.Embed
 	if flagEmbed.provider != "" {
 		if flagEmbed.provider != cfg.Provider {
 			// A different provider starts from its own defaults.
@@ -125,7 +159,7 @@ func embedConfig() embed.Config {
 	if flagEmbed.batch > 0 {
 		cfg.BatchSize = flagEmbed.batch
 	}
-	return cfg
+	return all, nil
 }
 
 func main() {

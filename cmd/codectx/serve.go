@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"net"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -35,7 +34,7 @@ as ?token=TOKEN). reindex and feedback need --allow-writes.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if token == "" {
-				token = os.Getenv("CODECTX_TOKEN")
+				token = runConfig.Token
 			}
 			if err := serve.CheckAddr(addr, token); err != nil {
 				return usagef("%v: pass --token TOKEN (or set CODECTX_TOKEN), or listen on 127.0.0.1", err)

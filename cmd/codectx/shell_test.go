@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"codectx/pkg/codectx"
 )
 
 func TestShellSession(t *testing.T) {
@@ -13,6 +15,11 @@ func TestShellSession(t *testing.T) {
 	flagDB = filepath.Join(dir, "db", "index.db")
 	t.Cleanup(func() { flagDB = "" })
 	t.Setenv("EMBEDDING_PROVIDER", "local")
+	var err error
+	if runConfig, err = loadConfig(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { runConfig = codectx.Config{} })
 	a := filepath.Join(dir, "a")
 	b := filepath.Join(dir, "b")
 	empty := filepath.Join(dir, "empty")

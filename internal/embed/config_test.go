@@ -8,16 +8,11 @@ import (
 	"testing"
 )
 
-func TestConfigFromEnv(t *testing.T) {
-	t.Setenv("EMBEDDING_PROVIDER", " Ollama ")
-	t.Setenv("EMBEDDING_MODEL", "mxbai-embed-large")
-	t.Setenv("EMBEDDING_BASE_URL", "http://gpu-box:11434/")
-	t.Setenv("EMBEDDING_API_KEY", "k")
-	t.Setenv("EMBEDDING_BATCH_SIZE", "64")
-	c := ConfigFromEnv()
-	if c.Provider != "ollama" || c.Model != "mxbai-embed-large" || c.BaseURL != "http://gpu-box:11434/" || c.APIKey != "k" || c.BatchSize != 64 {
-		t.Fatalf("%#v", c) // GoString: no key
-	}
+// TestConfigValues: a Config as pkg/codectx builds it from the environment
+// (trimmed, provider lower-cased, a trailing slash on the base URL) makes
+// the provider it names; the zero Config is the local one.
+func TestConfigValues(t *testing.T) {
+	c := Config{Provider: "ollama", Model: "mxbai-embed-large", BaseURL: "http://gpu-box:11434/", APIKey: "k", BatchSize: 64}
 	e, err := New(c)
 	if err != nil {
 		t.Fatal(err)
@@ -26,17 +21,8 @@ func TestConfigFromEnv(t *testing.T) {
 	if e.ModelID() != "ollama:mxbai-embed-large:latest" || e.Dims() != 1024 || e.BatchSize() != 64 || h.base != "http://gpu-box:11434" {
 		t.Fatalf("ModelID %q Dims %d BatchSize %d base %q", e.ModelID(), e.Dims(), e.BatchSize(), h.base)
 	}
-
-	for _, k := range []string{"EMBEDDING_PROVIDER", "EMBEDDING_MODEL", "EMBEDDING_BASE_URL", "EMBEDDING_API_KEY"} {
-		t.Setenv(k, "")
-	}
-	t.Setenv("EMBEDDING_BATCH_SIZE", "lots")
-	c = ConfigFromEnv()
-	if c.Provider != "local" || c.BatchSize != DefaultBatchSize {
-		t.Fatalf("defaults: %+v", c)
-	}
-	e, err = New(c)
-	if err != nil || e.ModelID() != "local:hash-v1" {
+	e, err = New(Config{})
+	if err != nil || e.ModelID() != "local:hash-v1" || e.BatchSize() != DefaultBatchSize {
 		t.Fatalf("%v %v", e, err)
 	}
 }

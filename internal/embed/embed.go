@@ -5,7 +5,8 @@
 // Every vector handed out is L2-normalised, so callers may score by plain
 // dot product. A blank text gets an empty (len 0) vector in its slot.
 //
-// It must not touch the database or the file system; caching of vectors by
+// It must not touch the database, the file system or environment variables
+// (the caller builds Config: pkg/codectx reads EMBEDDING_*); caching of vectors by
 // content hash is the index pipeline's job. It must never reveal an API key:
 // not in errors, logs, or Config's String/Describe output.
 package embed
@@ -17,8 +18,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"os"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -77,9 +76,9 @@ var (
 	ErrBadResponse = errors.New("invalid embedding response")
 )
 
-// Config selects and configures a provider. ConfigFromEnv fills it from the
-// environment; command-line flags may then override single fields. Blank
-// Model and BaseURL mean the provider's default.
+// Config selects and configures a provider. pkg/codectx fills it from the
+// environment (EMBEDDING_*) and the CLI's flags. Blank Model and BaseURL
+// mean the provider's default.
 type Config struct {
 	Provider  string // local (default), ollama, openai; glm and zhipu are aliases of openai
 	Model     string
@@ -125,43 +124,6 @@ func (t tuning) withDefaults() tuning {
 		t.maxRetryWait = defaultMaxRetryWait
 	}
 	return t
-}
-
-// ConfigFromEnv reads EMBEDDING_PROVIDER, EMBEDDING_MODEL, EMBEDDING_BASE_URL,
-// EMBEDDING_API_KEY, EMBEDDING_BATCH_SIZE and EMBEDDING_TIMEOUT. Unset values stay blank (the
-// provider default applies in New); BatchSize defaults to DefaultBatchSize,
-// and an invalid EMBEDDING_BATCH_SIZE is logged and ignored.
-func ConfigFromEnv() Config {
-	c := Config{
-		Provider:  strings.ToLower(strings.TrimSpace(os.Getenv("EMBEDDING_PROVIDER"))),
-		Model:     strings.TrimSpace(os.Getenv("EMBEDDING_MODEL")),
-		BaseURL:   strings.TrimSpace(os.Getenv("EMBEDDING_BASE_URL")),
-		APIKey:    strings.TrimSpace(os.Getenv("EMBEDDING_API_KEY")),
-		BatchSize: DefaultBatchSize,
-	}
-	if c.Provider == "" {
-		c.Provider = ProviderLocal
-	}
-	if v := strings.TrimSpace(os.Getenv("EMBEDDING_TIMEOUT")); v != "" {
-		d, err := time.ParseDuration(v)
-		if n, nerr := strconv.Atoi(v); nerr == nil {
-			d, err = time.Duration(n)*time.Second, nil
-		}
-		if err != nil || d <= 0 {
-			slog.Warn("embed: ignoring invalid EMBEDDING_TIMEOUT (want seconds or a duration like 30s)", "value", v)
-		} else {
-			c.Timeout = d
-		}
-	}
-	if v := strings.TrimSpace(os.Getenv("EMBEDDING_BATCH_SIZE")); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n <= 0 {
-			slog.Warn("embed: ignoring invalid EMBEDDING_BATCH_SIZE", "value", v, "using", DefaultBatchSize)
-		} else {
-			c.BatchSize = n
-		}
-	}
-	return c
 }
 
 // resolved returns c with the provider canonicalised (lower case, "" →

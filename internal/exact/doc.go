@@ -10,8 +10,9 @@
 // order, the same budgets and text): "rg" runs ripgrep's JSON stream with its
 // rules aligned to internal/scan, "native" scans with internal/scan and
 // searches in parallel with Go's regexp. "auto" (the default) uses rg when it
-// is on PATH and starts, native otherwise; the environment variable
-// CODECTX_GREP_ENGINE=native|rg overrides "auto".
+// is on PATH and starts, native otherwise. The package reads no environment
+// variable: a default engine (CODECTX_GREP_ENGINE) is the caller's to pass
+// in GrepOptions.Engine, as pkg/codectx does.
 //
 // Every path is confined to the project root by ResolveInRoot (".." that
 // leaves the root, absolute paths elsewhere and symbolic links resolving

@@ -35,9 +35,6 @@ const (
 	EngineNative = "native"
 )
 
-// EngineEnv overrides EngineAuto (values "rg", "native" or "auto").
-const EngineEnv = "CODECTX_GREP_ENGINE"
-
 // grepTimeout bounds one search; tests shorten it.
 var grepTimeout = 8 * time.Second
 
@@ -272,29 +269,16 @@ func compileLine(pattern string, ignoreCase, fixed bool) (*regexp.Regexp, string
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// pinnedEngine is the engine a caller insisted on (option or environment),
-// "" for auto.
+// pinnedEngine is the engine a caller insisted on, "" for auto.
 func pinnedEngine(requested string) string {
 	if requested == EngineRG || requested == EngineNative {
 		return requested
 	}
-	if env := os.Getenv(EngineEnv); env == EngineRG || env == EngineNative {
-		return env
-	}
 	return ""
 }
 
-// pickEngine resolves "auto" (and the environment override).
+// pickEngine resolves "auto" ("" is auto).
 func pickEngine(requested string) (string, error) {
-	if requested == "" || requested == EngineAuto {
-		switch env := os.Getenv(EngineEnv); env {
-		case "", EngineAuto:
-		case EngineRG, EngineNative:
-			requested = env
-		default:
-			return "", newError(ErrBadOption, "%s=%q: want auto, rg or native", EngineEnv, env)
-		}
-	}
 	switch requested {
 	case EngineNative:
 		return EngineNative, nil

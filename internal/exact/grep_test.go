@@ -302,7 +302,6 @@ func TestGrepNativeWithoutRG(t *testing.T) {
 		}
 	}
 	t.Setenv("PATH", bin)
-	t.Setenv(EngineEnv, "")
 	res, err := Grep(context.Background(), GrepOptions{Root: root, Pattern: "needle", MaxResults: 1000})
 	if err != nil {
 		t.Fatal(err)
@@ -318,27 +317,12 @@ func TestGrepNativeWithoutRG(t *testing.T) {
 	}
 }
 
-func TestGrepEngineEnv(t *testing.T) {
-	root := t.TempDir()
-	writeFile(t, root, "a.txt", "needle\n")
-	t.Setenv(EngineEnv, EngineNative)
-	res, err := Grep(context.Background(), GrepOptions{Root: root, Pattern: "needle"})
-	if err != nil || res.Engine != EngineNative {
-		t.Errorf("env native: %v %+v", err, res)
-	}
-	t.Setenv(EngineEnv, "bogus")
-	if _, err := Grep(context.Background(), GrepOptions{Root: root, Pattern: "needle"}); !errors.Is(err, ErrBadOption) {
-		t.Errorf("bogus env: %v", err)
-	}
-}
-
 // TestGrepRGFallback: a pattern Go accepts and rg 13 rejects falls back to
 // the native engine under auto, and is an error when rg is pinned.
 func TestGrepRGFallback(t *testing.T) {
 	if !hasRG() {
 		t.Skip("rg not installed")
 	}
-	t.Setenv(EngineEnv, "")
 	root := t.TempDir()
 	writeFile(t, root, "a.txt", "ab.c\n")
 	res, err := Grep(context.Background(), GrepOptions{Root: root, Pattern: `a\Qb.c\E`})

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"codectx/internal/query"
 	"codectx/internal/scan"
 	"codectx/internal/store"
 )
@@ -74,11 +75,11 @@ func TestBadInputTree(t *testing.T) {
 // reported, not fatal; an indexed one is removed.
 func TestVanishedFile(t *testing.T) {
 	f := scan.File{Path: "gone.go", Abs: filepath.Join(t.TempDir(), "gone.go"), Lang: "go"}
-	o := work(job{file: f}, "m")
+	o := work(job{file: f}, "m", query.IndexOptions{})
 	if o.failed || o.warning == nil || !strings.Contains(o.warning.Reason, "vanished") || o.remove {
 		t.Fatalf("new vanished file: %+v", o)
 	}
-	o = work(job{file: f, fp: &storeFingerprint}, "m")
+	o = work(job{file: f, fp: &storeFingerprint}, "m", query.IndexOptions{})
 	if !o.remove {
 		t.Fatalf("indexed vanished file must be removed: %+v", o)
 	}

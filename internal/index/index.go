@@ -18,7 +18,6 @@ import (
 	"os"
 	"runtime"
 	"sort"
-	"strconv"
 	"sync"
 	"time"
 
@@ -34,8 +33,11 @@ type Options struct {
 	Root     string // absolute project root
 	DB       *store.DB
 	Embedder embed.Embedder
-	// Threads is the parse worker count; 0 means CODECTX_INDEX_THREADS or min(4, NumCPU).
+	// Threads is the parse worker count; 0 means DefaultThreads.
 	Threads int
+	// FTS tunes the full-text tokenization of indexed text
+	// (query.IndexTextWith); it must be the same on every run of a project.
+	FTS query.IndexOptions
 	// Rebuild drops the project's rows first.
 	Rebuild bool
 	// Progress, when set, receives events from the collector goroutine.
@@ -85,13 +87,8 @@ type Summary struct {
 	Warnings    []Warning `json:"warnings,omitempty"`
 }
 
-// Threads returns the worker count to use by default.
-func Threads() int {
-	if v, err := strconv.Atoi(os.Getenv("CODECTX_INDEX_THREADS")); err == nil && v > 0 {
-		return v
-	}
-	return min(4, runtime.NumCPU())
-}
+// DefaultThreads is the worker count when Options.Threads is 0.
+func DefaultThreads() int { return min(4, runtime.NumCPU()) }
 
 // job is one file to read, hash and maybe parse.
 type job struct {
@@ -144,7 +141,7 @@ func Run(ctx context.Context, opt Options) (sum *Summary, err error) {
 		opt.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	if opt.Threads <= 0 {
-		opt.Threads = Threads()
+		opt.Threads = DefaultThreads()
 	}
 	model := opt.Embedder.ModelID()
 	sum = &Summary{Root: opt.Root, DB: opt.DB.Path(), Model: model}
@@ -321,7 +318,7 @@ func (w *writer) process(jobs []job) error {
 		go func() {
 			defer wg.Done()
 			for j := range in {
-				o := work(j, w.model)
+				o := work(j, w.model, w.opt.FTS)
 				select {
 				case out <- o:
 				case <-ctx.Done():
@@ -408,8 +405,9 @@ func (w *writer) process(jobs []job) error {
 	return nil
 }
 
-// work reads, hashes and parses one file. It runs on the worker goroutines.
-func work(j job, model string) outcome {
+// work reads, hashes and parses one file and tokenizes its chunks for
+// full-text search with fts. It runs on the worker goroutines.
+func work(j job, model string, fts query.IndexOptions) outcome {
 	o := outcome{file: j.file}
 	src, err := os.ReadFile(j.file.Abs)
 	if err != nil {
@@ -440,15 +438,15 @@ func work(j job, model string) outcome {
 		SHA256: hash, Parser: lang.Version, Fallback: res.Fallback, Relations: res.Relations, Facts: res.Facts,
 		Chunks: make([]store.ChunkRecord, len(res.Chunks)),
 	}
-	ftsPath := query.IndexText(j.file.Path)
+	ftsPath := query.IndexTextWith(j.file.Path, fts)
 	for i, c := range res.Chunks {
 		h := sha256.Sum256([]byte(c.EmbedText()))
 		rec.Chunks[i] = store.ChunkRecord{
 			Chunk:    c,
 			TextHash: h[:],
-			FTSName:  query.IndexText(c.Name),
+			FTSName:  query.IndexTextWith(c.Name, fts),
 			FTSPath:  ftsPath,
-			FTSBody:  query.IndexText(c.ContextLine() + "\n" + c.Content),
+			FTSBody:  query.IndexTextWith(c.ContextLine()+"\n"+c.Content, fts),
 		}
 	}
 	o.record = rec

@@ -18,7 +18,6 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"codectx/internal/embed"
 	"codectx/internal/mcp"
 	"codectx/pkg/codectx"
 )
@@ -162,7 +161,7 @@ func startServer(t *testing.T, root, db string, args ...string) *sdk.ClientSessi
 	}
 	logs := &syncBuffer{}
 	opt.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	p, err := codectx.Open(root, codectx.Options{DBPath: db, Embed: &embed.Config{Provider: embed.ProviderLocal}, Logger: opt.Logger})
+	p, err := codectx.Open(root, codectx.Options{DBPath: db, Config: &codectx.Config{}, Logger: opt.Logger})
 	if err != nil {
 		t.Fatal(err)
 	}

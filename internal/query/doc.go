@@ -21,5 +21,10 @@
 // that users do not have). Nothing heavy happens at init: the gse dictionary
 // (about 1 s, ~130 MB of heap) is loaded lazily, once per process, the first
 // time Chinese text is segmented, and the small TSV tables are parsed on first
-// use.
+// use. It reads no environment variable and holds no process-wide setting:
+// the one switch of the index side (leave Chinese runs whole,
+// CODECTX_CJK_SEGMENT=off) is a value, IndexOptions.WholeCJK, that the index
+// pipeline passes from its own options. A value rather than a process
+// setting, so that two projects opened in one process cannot change each
+// other's tokenization, and tests need no global state.
 package query

@@ -1,7 +1,6 @@
 package query
 
 import (
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -25,21 +24,6 @@ var (
 	// segLoaded records that the dictionary load ran (for tests).
 	segLoaded atomic.Bool
 )
-
-// CJKSegmentEnv names the environment variable that, set to "off", makes
-// IndexText leave each run of Han characters whole (one token per run, as
-// FTS5's unicode61 tokenizer would) instead of segmenting it. It is an
-// evaluation switch for measuring what segmentation buys; it changes the
-// index content, so an index built with one setting must be searched (and
-// updated) with the same one. It is read once per process. The query side
-// (Parse) always segments.
-const CJKSegmentEnv = "CODECTX_CJK_SEGMENT"
-
-// indexSegmentsCJK reports whether IndexText segments Han runs. It is a
-// variable so tests can override it.
-var indexSegmentsCJK = sync.OnceValue(func() bool {
-	return !strings.EqualFold(strings.TrimSpace(os.Getenv(CJKSegmentEnv)), "off")
-})
 
 func loadSegmenter() {
 	segLoaded.Store(true)

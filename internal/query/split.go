@@ -281,15 +281,27 @@ func SplitIdentifier(s string) []string {
 //
 // A token is a run of letters, digits, '_' and '$' of any script but Han,
 // with inner '.' and '-' (a trailing one is not part of it). Runs of Han
-// characters are segmented into words with Segment, unless the environment
-// turns that off (CJKSegmentEnv=off): each run is then one token, as FTS5's
-// unicode61 tokenizer would leave it. Everything else
+// characters are segmented into words with Segment (IndexTextWith with
+// WholeCJK leaves each run one token instead). Everything else
 // (punctuation, spaces, invalid UTF-8) only separates tokens; the result is
 // always valid UTF-8.
 //
 // It is a single pass without regular expressions, and gse is touched only
 // when s contains Han characters.
-func IndexText(s string) string {
+func IndexText(s string) string { return IndexTextWith(s, IndexOptions{}) }
+
+// IndexOptions tune IndexTextWith.
+type IndexOptions struct {
+	// WholeCJK leaves each run of Han characters whole (one token per run,
+	// as FTS5's unicode61 tokenizer would) instead of segmenting it. It is
+	// an evaluation switch for measuring what segmentation buys; it changes
+	// the index content, so an index built with one setting must be
+	// updated with the same one. The query side (Parse) always segments.
+	WholeCJK bool
+}
+
+// IndexTextWith is IndexText with options.
+func IndexTextWith(s string, opt IndexOptions) string {
 	if s == "" {
 		return ""
 	}
@@ -299,7 +311,7 @@ func IndexText(s string) string {
 		if st >= len(s) {
 			break
 		}
-		if han && !indexSegmentsCJK() {
+		if han && opt.WholeCJK {
 			if len(buf) > 0 {
 				buf = append(buf, ' ')
 			}

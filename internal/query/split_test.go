@@ -95,15 +95,12 @@ func TestIndexText(t *testing.T) {
 }
 
 func TestIndexTextCJKSegmentOff(t *testing.T) {
-	saved := indexSegmentsCJK
-	t.Cleanup(func() { indexSegmentsCJK = saved })
-	indexSegmentsCJK = func() bool { return false }
 	for in, want := range map[string]string{
 		"// 处理登录超时":     "处理登录超时",
 		"重试retryCount次": "重试 retrycount retry count 次",
 		"plain words":   "plain words",
 	} {
-		if got := IndexText(in); got != want {
+		if got := IndexTextWith(in, IndexOptions{WholeCJK: true}); got != want {
 			t.Errorf("IndexText(%q) with segmentation off = %q, want %q", in, got, want)
 		}
 	}

@@ -2,8 +2,9 @@
 // endpoint) to turn a developer's question into likely code identifiers,
 // English keywords and an intent, with a strict JSON answer.
 //
-// It must not rank, touch the database or fail a search: callers fall back to
-// the offline path on any error it returns.
+// It must not rank, touch the database, read environment variables (the
+// caller builds Config) or fail a search: callers fall back to the offline
+// path on any error it returns.
 package rewrite
 
 import (
@@ -14,7 +15,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"regexp"
 	"strings"
 	"time"
@@ -31,17 +31,6 @@ type Config struct {
 
 // DefaultTimeout bounds one rewrite: a slow model is worse than none.
 const DefaultTimeout = 5 * time.Second
-
-// ConfigFromEnv reads LLM_BASE_URL, LLM_MODEL and LLM_API_KEY; ok is false
-// when no model is configured.
-func ConfigFromEnv() (Config, bool) {
-	c := Config{
-		BaseURL: strings.TrimRight(strings.TrimSpace(os.Getenv("LLM_BASE_URL")), "/"),
-		Model:   strings.TrimSpace(os.Getenv("LLM_MODEL")),
-		APIKey:  strings.TrimSpace(os.Getenv("LLM_API_KEY")),
-	}
-	return c, c.BaseURL != "" && c.Model != ""
-}
 
 // Intents a rewrite may name.
 const (

@@ -92,18 +92,7 @@ func TestRewrite(t *testing.T) {
 	}
 }
 
-func TestConfigFromEnv(t *testing.T) {
-	t.Setenv("LLM_BASE_URL", "")
-	t.Setenv("LLM_MODEL", "")
-	if _, ok := ConfigFromEnv(); ok {
-		t.Fatal("configured without variables")
-	}
-	t.Setenv("LLM_BASE_URL", "http://x/v1/")
-	t.Setenv("LLM_MODEL", "m")
-	c, ok := ConfigFromEnv()
-	if !ok || c.BaseURL != "http://x/v1" {
-		t.Fatalf("%+v %v", c, ok)
-	}
+func TestRewriteNeedsModel(t *testing.T) {
 	if _, err := Rewrite(context.Background(), Config{}, "q", nil); err == nil {
 		t.Fatal("no error without a model")
 	}

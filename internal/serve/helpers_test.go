@@ -13,7 +13,6 @@ import (
 	"strings"
 	"testing"
 
-	"codectx/internal/embed"
 	"codectx/internal/serve"
 	"codectx/pkg/codectx"
 )
@@ -53,7 +52,7 @@ func copyFixture(t testing.TB) string {
 // and indexes it.
 func openIndexed(t testing.TB, root string) *codectx.Project {
 	t.Helper()
-	p, err := codectx.Open(root, codectx.Options{DBPath: filepath.Join(t.TempDir(), "index.db"), Embed: &embed.Config{Provider: embed.ProviderLocal}})
+	p, err := codectx.Open(root, codectx.Options{DBPath: filepath.Join(t.TempDir(), "index.db"), Config: &codectx.Config{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,19 +44,9 @@ type DB struct {
 	readOnly bool
 }
 
-// DefaultPath is the database used when --db is not given:
-// $CODECTX_HOME/index.db, with CODECTX_HOME defaulting to ~/.codectx.
-func DefaultPath() (string, error) {
-	home := os.Getenv("CODECTX_HOME")
-	if home == "" {
-		h, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("locate home directory (set CODECTX_HOME): %w", err)
-		}
-		home = filepath.Join(h, ".codectx")
-	}
-	return filepath.Join(home, "index.db"), nil
-}
+// DefaultPath is the database file inside a codectx home directory (the
+// caller picks home: pkg/codectx's Config.Home, ~/.codectx by default).
+func DefaultPath(home string) string { return filepath.Join(home, "index.db") }
 
 // Options tune Open.
 type Options struct {

@@ -4,7 +4,9 @@
 // layers over this package: every behaviour has one implementation here or
 // below it.
 //
-// It must not print, parse flags, or exit the process.
+// It must not print, parse flags, or exit the process. It reads environment
+// variables in one place only, config.go (ConfigFromEnv), when a caller
+// gives no Config.
 package codectx
 
 import (
@@ -18,6 +20,7 @@ import (
 
 	"codectx/internal/embed"
 	"codectx/internal/index"
+	"codectx/internal/query"
 	"codectx/internal/store"
 )
 
@@ -47,14 +50,16 @@ var ErrNewerSchema = store.ErrNewerSchema
 
 // Options configure Open.
 type Options struct {
-	// DBPath is the database file; "" means $CODECTX_HOME/index.db (~/.codectx).
+	// DBPath is the database file; "" means Config.DBPath()
+	// (index.db in CODECTX_HOME, default ~/.codectx).
 	DBPath string
-	// Embed selects the embedding provider; nil means embed.ConfigFromEnv().
-	Embed *embed.Config
-	// Embedder, when set, is used instead of building one from Embed.
+	// Config holds the settings the environment may give (embedding
+	// provider, parse threads, grep engine, query rewriting, …); nil means
+	// ConfigFromEnv(os.Getenv), and a bad variable is Open's error. A
+	// caller that reads no environment passes &Config{} (the defaults).
+	Config *Config
+	// Embedder, when set, is used instead of building one from Config.Embed.
 	Embedder embed.Embedder
-	// Threads for parsing; 0 means CODECTX_INDEX_THREADS or min(4, NumCPU).
-	Threads int
 	// Logger for diagnostics; nil discards them.
 	Logger *slog.Logger
 	// Rebuild removes an unusable (corrupt, newer-schema) database file before opening.
@@ -90,6 +95,7 @@ type Project struct {
 	db   *store.DB
 	emb  embed.Embedder
 	opt  Options
+	cfg  Config
 	log  *slog.Logger
 }
 
@@ -99,8 +105,14 @@ func Open(root string, opt Options) (*Project, error) {
 	if err != nil {
 		return nil, err
 	}
+	var cfg Config
+	if opt.Config != nil {
+		cfg = *opt.Config
+	} else if cfg, err = envConfig(); err != nil {
+		return nil, err
+	}
 	if opt.DBPath == "" {
-		if opt.DBPath, err = store.DefaultPath(); err != nil {
+		if opt.DBPath, err = cfg.DBPath(); err != nil {
 			return nil, err
 		}
 	}
@@ -110,11 +122,7 @@ func Open(root string, opt Options) (*Project, error) {
 	}
 	emb := opt.Embedder
 	if emb == nil {
-		cfg := embed.ConfigFromEnv()
-		if opt.Embed != nil {
-			cfg = *opt.Embed
-		}
-		if emb, err = embed.New(cfg); err != nil {
+		if emb, err = embed.New(cfg.embedConfig()); err != nil {
 			return nil, err
 		}
 	}
@@ -134,7 +142,7 @@ func Open(root string, opt Options) (*Project, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Project{root: abs, db: db, emb: emb, opt: opt, log: log}, nil
+	return &Project{root: abs, db: db, emb: emb, opt: opt, cfg: cfg, log: log}, nil
 }
 
 // ResolveRoot makes root absolute and checks that it is a directory.
@@ -193,7 +201,7 @@ var ErrBusy = store.ErrBusy
 // Index brings the project's index up to date incrementally.
 func (p *Project) Index(ctx context.Context, opt IndexOptions) (*IndexSummary, error) {
 	return index.Run(ctx, index.Options{
-		Root: p.root, DB: p.db, Embedder: p.emb, Threads: p.opt.Threads,
+		Root: p.root, DB: p.db, Embedder: p.emb, Threads: p.cfg.Threads, FTS: query.IndexOptions{WholeCJK: p.cfg.WholeCJK},
 		Rebuild: opt.Rebuild, Progress: opt.Progress, OnWait: opt.OnWait, NoWait: opt.NoWait, Logger: p.log,
 	})
 }

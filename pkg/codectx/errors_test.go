@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
-
-	"codectx/internal/embed"
 )
 
 // TestBadInput: option errors are classified as the caller's (IsBadInput,
@@ -16,7 +14,7 @@ import (
 func TestBadInput(t *testing.T) {
 	ctx := context.Background()
 	root := t.TempDir()
-	p, err := Open(root, Options{DBPath: filepath.Join(t.TempDir(), "index.db"), Embed: &embed.Config{Provider: embed.ProviderLocal}})
+	p, err := Open(root, Options{DBPath: filepath.Join(t.TempDir(), "index.db"), Config: &Config{}})
 	if err != nil {
 		t.Fatal(err)
 	}

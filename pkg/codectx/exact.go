@@ -58,12 +58,15 @@ type GrepOptions struct {
 	Pattern    string // Go/RE2 regular expression, or a literal string with Fixed
 	IgnoreCase bool
 	Fixed      bool
-	Word       bool   // match whole words only (like rg -w)
-	Context    int    // lines of context around each match
-	HeadLimit  int    // matching lines per file; 0 means 20
-	MaxResults int    // matching lines in all; 0 means 50
-	MaxChars   int    // budget of Text(); 0 means 24000
-	Engine     string // "auto" (default), "rg" or "native"
+	Word       bool // match whole words only (like rg -w)
+	Context    int  // lines of context around each match
+	HeadLimit  int  // matching lines per file; 0 means 20
+	MaxResults int  // matching lines in all; 0 means 50
+	MaxChars   int  // budget of Text(); 0 means 24000
+	// Engine is "auto", "rg" or "native"; "" means auto for the
+	// package-level Grep and the project's Config.GrepEngine for
+	// Project.Grep.
+	Engine string
 }
 
 // ReadOptions select lines of one file.
@@ -110,8 +113,12 @@ func (p *Project) Glob(ctx context.Context, opt GlobOptions) (*GlobResult, error
 	return Glob(ctx, p.root, opt)
 }
 
-// Grep searches the project's files (see the package-level Grep).
+// Grep searches the project's files (see the package-level Grep); an
+// Engine left empty is the project's Config.GrepEngine.
 func (p *Project) Grep(ctx context.Context, opt GrepOptions) (*GrepResult, error) {
+	if opt.Engine == "" {
+		opt.Engine = p.cfg.GrepEngine
+	}
 	return Grep(ctx, p.root, opt)
 }
 

@@ -12,16 +12,20 @@ import (
 
 // FindRoot returns the project that dir belongs to: the nearest directory at
 // or above dir that is an indexed project root in the database at dbPath
-// ("" means the default database), else the top of the git work tree holding
-// dir, else dir itself. The result is absolute. It creates nothing: a
-// missing database is simply not consulted.
+// ("" means the default database of ConfigFromEnv(os.Getenv)), else the
+// top of the git work tree holding dir, else dir itself. The result is
+// absolute. It creates nothing: a missing database is simply not consulted.
 func FindRoot(ctx context.Context, dir, dbPath string) (string, error) {
 	abs, err := ResolveRoot(dir)
 	if err != nil {
 		return "", err
 	}
 	if dbPath == "" {
-		if dbPath, err = store.DefaultPath(); err != nil {
+		cfg, err := envConfig()
+		if err != nil {
+			return "", err
+		}
+		if dbPath, err = cfg.DBPath(); err != nil {
 			return "", err
 		}
 	}

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"codectx/internal/embed"
 	"codectx/internal/graph"
 )
 
@@ -44,7 +43,7 @@ func copyFixture(t *testing.T, name string) string {
 // openIndexed opens root with a fresh database and indexes it.
 func openIndexed(t *testing.T, root string) *Project {
 	t.Helper()
-	p, err := Open(root, Options{DBPath: filepath.Join(t.TempDir(), "index.db"), Embed: &embed.Config{Provider: embed.ProviderLocal}, Threads: 1})
+	p, err := Open(root, Options{DBPath: filepath.Join(t.TempDir(), "index.db"), Config: &Config{Threads: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,6 @@ package codectx
 import (
 	"context"
 	"fmt"
-	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -13,7 +11,7 @@ import (
 )
 
 // Query rewriting (SearchOptions.Rewrite, ContextOptions.Rewrite) asks an
-// OpenAI-compatible chat model, configured by the environment, to turn the
+// OpenAI-compatible chat model (Config.Rewrite, from the environment) to turn the
 // question into likely identifiers, English keywords and an intent before
 // the search runs:
 //
@@ -29,8 +27,6 @@ import (
 // reason is logged at debug level and a warning for which IsRewriteWarning
 // is true is added to the result.
 const (
-	// EnvLLMTimeoutMS bounds one rewrite, in milliseconds.
-	EnvLLMTimeoutMS = "LLM_TIMEOUT_MS"
 	// maxRewriteExamples is how many recorded judgements are sent to the model.
 	maxRewriteExamples = 5
 	// rewriteWarningPrefix starts every warning about a rewrite fallback.
@@ -41,19 +37,6 @@ const (
 // rewriting was asked for but the search ran offline (callers such as the
 // CLI may show it only when verbose).
 func IsRewriteWarning(w string) bool { return strings.HasPrefix(w, rewriteWarningPrefix) }
-
-// rewriteConfig is rewrite.ConfigFromEnv plus LLM_TIMEOUT_MS.
-func rewriteConfig() (rewrite.Config, bool, error) {
-	cfg, ok := rewrite.ConfigFromEnv()
-	if v := strings.TrimSpace(os.Getenv(EnvLLMTimeoutMS)); v != "" {
-		ms, err := strconv.Atoi(v)
-		if err != nil || ms <= 0 {
-			return cfg, ok, fmt.Errorf("%s must be a positive number of milliseconds, got %q", EnvLLMTimeoutMS, v)
-		}
-		cfg.Timeout = time.Duration(ms) * time.Millisecond
-	}
-	return cfg, ok, nil
-}
 
 // rewriteQuery asks the configured model to rewrite q. On any failure it
 // returns nil and the warning to add to the result; it never returns an
@@ -66,13 +49,10 @@ func (p *Project) rewriteQuery(ctx context.Context, pr *store.Project, q string)
 		p.log.Debug("query rewriting failed; searching offline", "reason", why)
 		return nil, fmt.Sprintf("%sfailed (%s); searched offline", rewriteWarningPrefix, why), nil
 	}
-	cfg, ok, err := rewriteConfig()
-	if err != nil {
-		return fail(err.Error())
-	}
-	if !ok {
+	if !p.cfg.Rewrite.Configured() {
 		return fail("no model configured: set LLM_BASE_URL and LLM_MODEL")
 	}
+	cfg := p.cfg.rewriteConfig()
 	examples, err := p.rewriteExamples(ctx, pr, q)
 	if err != nil {
 		// Examples are hints: do without them.

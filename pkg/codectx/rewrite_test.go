@@ -104,11 +104,10 @@ func (cs *chatServer) lastUser() string {
 	return cs.users[len(cs.users)-1]
 }
 
-func useChatServer(t *testing.T, cs *chatServer, timeoutMS int) {
-	t.Setenv("LLM_BASE_URL", cs.URL+"/v1")
-	t.Setenv("LLM_MODEL", "test-model")
-	t.Setenv("LLM_API_KEY", "secret")
-	t.Setenv(EnvLLMTimeoutMS, fmt.Sprint(timeoutMS))
+// useChatServer points p's rewriting at cs (as ConfigFromEnv would from
+// LLM_BASE_URL=…/v1, LLM_MODEL, LLM_API_KEY and LLM_TIMEOUT_MS).
+func useChatServer(p *Project, cs *chatServer, timeoutMS int) {
+	p.cfg.Rewrite = RewriteConfig{BaseURL: cs.URL + "/v1", Model: "test-model", APIKey: "secret", Timeout: time.Duration(timeoutMS) * time.Millisecond}
 }
 
 func openRewriteFixture(t *testing.T) *Project {
@@ -119,7 +118,7 @@ func openRewriteFixture(t *testing.T) *Project {
 			t.Fatal(err)
 		}
 	}
-	p, err := Open(dir, Options{DBPath: filepath.Join(t.TempDir(), "index.db")})
+	p, err := Open(dir, Options{DBPath: filepath.Join(t.TempDir(), "index.db"), Config: &Config{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,9 +142,6 @@ func hasRewriteWarning(ws []string) bool { return slices.ContainsFunc(ws, IsRewr
 func TestSearchRewrite(t *testing.T) {
 	ctx := context.Background()
 	p := openRewriteFixture(t)
-	for _, v := range []string{"LLM_BASE_URL", "LLM_MODEL", "LLM_API_KEY", EnvLLMTimeoutMS} {
-		t.Setenv(v, "")
-	}
 	offline, err := p.Search(ctx, SearchOptions{Query: rewriteQueryText})
 	if err != nil {
 		t.Fatal(err)
@@ -169,7 +165,7 @@ func TestSearchRewrite(t *testing.T) {
 
 	t.Run("rewritten", func(t *testing.T) {
 		cs := newChatServer(t, `{"identifiers":["shouldRetry"],"keywords":["idempotent","rewound"],"intent":"implementation"}`, 0)
-		useChatServer(t, cs, 2000)
+		useChatServer(p, cs, 2000)
 		res, err := p.Search(ctx, SearchOptions{Query: rewriteQueryText, Rewrite: true})
 		if err != nil {
 			t.Fatal(err)
@@ -212,7 +208,7 @@ func TestSearchRewrite(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cs := newChatServer(t, tt.content, tt.delay)
-			useChatServer(t, cs, 100)
+			useChatServer(p, cs, 100)
 			start := time.Now()
 			res, err := p.Search(ctx, SearchOptions{Query: rewriteQueryText, Rewrite: true})
 			if err != nil {
@@ -235,25 +231,13 @@ func TestSearchRewrite(t *testing.T) {
 		})
 	}
 
-	t.Run("bad timeout", func(t *testing.T) {
-		cs := newChatServer(t, `{"identifiers":["shouldRetry"],"keywords":[],"intent":"usage"}`, 0)
-		useChatServer(t, cs, 100)
-		t.Setenv(EnvLLMTimeoutMS, "soon")
-		res, err := p.Search(ctx, SearchOptions{Query: rewriteQueryText, Rewrite: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !hasRewriteWarning(res.Warnings) || !strings.Contains(strings.Join(res.Warnings, " "), EnvLLMTimeoutMS) {
-			t.Fatalf("warnings %v", res.Warnings)
-		}
-	})
 }
 
 func TestContextRewrite(t *testing.T) {
 	ctx := context.Background()
 	p := openRewriteFixture(t)
 	cs := newChatServer(t, `{"identifiers":["shouldRetry"],"keywords":[],"intent":"location"}`, 0)
-	useChatServer(t, cs, 2000)
+	useChatServer(p, cs, 2000)
 	res, err := p.Context(ctx, ContextOptions{Query: rewriteQueryText, Rewrite: true})
 	if err != nil {
 		t.Fatal(err)
@@ -273,7 +257,7 @@ func TestContextRewrite(t *testing.T) {
 		t.Fatalf("depth %d, want 2", res.Depth)
 	}
 	// A failed rewrite builds the context offline, with a warning.
-	t.Setenv("LLM_MODEL", "")
+	p.cfg.Rewrite.Model = ""
 	res, err = p.Context(ctx, ContextOptions{Query: rewriteQueryText, Rewrite: true})
 	if err != nil {
 		t.Fatal(err)

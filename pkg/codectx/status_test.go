@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"codectx/internal/embed"
 )
 
 func TestStatusStaleness(t *testing.T) {
@@ -24,7 +22,7 @@ func TestStatusStaleness(t *testing.T) {
 	write("a.go", "package a\n\nfunc A() {}\n")
 	write("b.go", "package a\n\nfunc B() {}\n")
 	write("c.py", "def c():\n    pass\n")
-	p, err := Open(root, Options{DBPath: filepath.Join(t.TempDir(), "index.db"), Embed: &embed.Config{Provider: embed.ProviderLocal}})
+	p, err := Open(root, Options{DBPath: filepath.Join(t.TempDir(), "index.db"), Config: &Config{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +72,7 @@ func TestStatusAgreesWithIndexOnChunkerVersion(t *testing.T) {
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n\nfunc A() {}\n"), 0o644)
 	os.WriteFile(filepath.Join(root, "b.go"), []byte("package a\n\nfunc B() {}\n"), 0o644)
-	p, err := Open(root, Options{DBPath: filepath.Join(t.TempDir(), "index.db"), Embed: &embed.Config{Provider: embed.ProviderLocal}})
+	p, err := Open(root, Options{DBPath: filepath.Join(t.TempDir(), "index.db"), Config: &Config{}})
 	if err != nil {
 		t.Fatal(err)
 	}
