@@ -17,7 +17,7 @@ const DefaultMaxFileSize = 1 << 20
 
 // Skip reasons.
 const (
-	ReasonTooLarge   = "too large"
+	ReasonTooLarge   = "too large" // followed by the size and the limit
 	ReasonSymlink    = "symbolic link"
 	ReasonUnreadable = "unreadable directory"
 	ReasonBadName    = "name is not valid UTF-8 (cannot be passed to the tools)"
@@ -148,6 +148,17 @@ func (s *scanner) keepName(rel string) bool {
 	return s.opts.AllFiles || LanguageOf(rel) != ""
 }
 
+// sizeText is a byte count for people: "1.5 MiB", "900 KiB", "12 B".
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return strings.TrimSuffix(fmt.Sprintf("%.1f", float64(n)/(1<<20)), ".0") + " MiB"
+	case n >= 1<<10:
+		return strings.TrimSuffix(fmt.Sprintf("%.1f", float64(n)/(1<<10)), ".0") + " KiB"
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
 // add applies the symlink, type and size rules to a candidate that passed
 // the ignore and extension rules.
 func (s *scanner) add(rel string, fi fs.FileInfo) {
@@ -159,7 +170,7 @@ func (s *scanner) add(rel string, fi fs.FileInfo) {
 	case !mode.IsRegular():
 		return
 	case fi.Size() > s.opts.MaxFileSize:
-		s.skipped = append(s.skipped, Skip{Path: rel, Reason: ReasonTooLarge})
+		s.skipped = append(s.skipped, Skip{Path: rel, Reason: fmt.Sprintf("%s (%d bytes, over the %s limit)", ReasonTooLarge, fi.Size(), sizeText(s.opts.MaxFileSize))})
 		return
 	}
 	s.files = append(s.files, File{

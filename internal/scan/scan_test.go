@@ -181,7 +181,7 @@ func TestScanModesAgree(t *testing.T) {
 					t.Errorf("Git = %v, want %v", res.Git, m.git)
 				}
 				want := wantKnown
-				wantSkip := []string{"big.go (too large)", "link.go (symbolic link)"}
+				wantSkip := []string{"big.go (too large (1048577 bytes, over the 1 MiB limit))", "link.go (symbolic link)"}
 				if all {
 					want = wantAll
 					wantSkip = append(wantSkip, "loop (symbolic link)")
