@@ -312,3 +312,37 @@ func TestCLIConfig(t *testing.T) {
 		t.Fatalf("--embedding-provider local over EMBEDDING_PROVIDER=ollama: %v\n%s", err, out)
 	}
 }
+
+// A command that needs an index builds it first for a person on a
+// terminal, and never otherwise or with --no-index.
+func TestCLIIndexesFirstOnATerminal(t *testing.T) {
+	t.Setenv("EMBEDDING_PROVIDER", "local")
+	base := t.TempDir()
+	proj := filepath.Join(base, "proj")
+	db := filepath.Join(base, "home", "index.db")
+	os.MkdirAll(proj, 0o755)
+	os.WriteFile(filepath.Join(proj, "a.go"), []byte("package a\n\n// Gadget builds gadgets.\nfunc Gadget() {}\n"), 0o644)
+
+	old := interactive
+	t.Cleanup(func() { interactive = old })
+	interactive = func() bool { return false }
+	if _, err := runCLI(t, "search", "gadget", "--root", proj, "--db", db); !errors.Is(err, codectx.ErrNoIndex) {
+		t.Fatalf("without a terminal: %v", err)
+	}
+	interactive = func() bool { return true }
+	if _, err := runCLI(t, "search", "gadget", "--root", proj, "--db", db, "--no-index"); !errors.Is(err, codectx.ErrNoIndex) {
+		t.Fatalf("--no-index: %v", err)
+	}
+	if _, err := os.Stat(filepath.Dir(db)); !os.IsNotExist(err) {
+		t.Fatal("a refused search created the database directory")
+	}
+	out, err := runCLI(t, "search", "gadget", "--root", proj, "--db", db)
+	if err != nil || !strings.Contains(out, "is not indexed yet: indexing it first") || !strings.Contains(out, "a.go:3-4") {
+		t.Fatalf("on a terminal: %v\n%s", err, out)
+	}
+	// Indexed now: no second pass.
+	out, err = runCLI(t, "graph", "Gadget", "--root", proj, "--db", db)
+	if err != nil || strings.Contains(out, "indexing it first") {
+		t.Fatalf("second command: %v\n%s", err, out)
+	}
+}

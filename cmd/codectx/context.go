@@ -13,6 +13,7 @@ import (
 func init() { commands = append(commands, contextCmd) }
 
 func contextCmd() *cobra.Command {
+	var noIndex bool
 	var (
 		root, depth string
 		budget, k   int
@@ -37,7 +38,7 @@ picks the hops from the question: "how is X implemented" 2, "who calls X" 1
 			if err := checkContextFlags(budget, depth, k); err != nil {
 				return err
 			}
-			p, err := openProject(root, openRead, false)
+			p, err := openIndexed(cmd, root, noIndex)
 			if err != nil {
 				return err
 			}
@@ -59,6 +60,7 @@ picks the hops from the question: "how is X implemented" 2, "who calls X" 1
 	}
 	f := c.Flags()
 	rootFlag(c, &root)
+	noIndexFlag(c, &noIndex)
 	f.IntVar(&budget, "budget", codectx.DefaultContextBudget, "most tokens (cl100k_base) the context may use")
 	f.StringVar(&depth, "depth", "auto", "hops of expansion: auto, 0, 1 or 2")
 	f.IntVar(&k, "seeds", codectx.DefaultContextSeeds, "search results to start from")

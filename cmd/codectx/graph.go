@@ -13,6 +13,7 @@ import (
 func init() { commands = append(commands, graphCmd) }
 
 func graphCmd() *cobra.Command {
+	var noIndex bool
 	var (
 		root, direction, format, minConf string
 		depth                            int
@@ -45,7 +46,7 @@ interface to its implementations.`,
 			if !slices.Contains(codectx.GraphFormats, format) {
 				return usagef("format must be one of %s, got %q", strings.Join(codectx.GraphFormats, ", "), format)
 			}
-			p, err := openProject(root, openRead, false)
+			p, err := openIndexed(cmd, root, noIndex)
 			if err != nil {
 				return err
 			}
@@ -64,6 +65,7 @@ interface to its implementations.`,
 	}
 	f := c.Flags()
 	rootFlag(c, &root)
+	noIndexFlag(c, &noIndex)
 	f.StringVar(&direction, "direction", codectx.DirectionBoth, "out (what it uses), in (who uses it) or both")
 	f.IntVar(&depth, "depth", 1, fmt.Sprintf("hops to expand (at most %d nodes)", codectx.GraphMaxNodes))
 	f.StringVar(&format, "format", codectx.GraphFormatTree, "tree, mermaid, dot or json")

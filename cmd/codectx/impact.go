@@ -31,8 +31,9 @@ last index are the change. A stale index is re-indexed first.`,
 			if depth < 1 || depth > codectx.MaxImpactDepth {
 				return usagef("--depth must be between 1 and %d, got %d", codectx.MaxImpactDepth, depth)
 			}
-			if len(args) == 1 {
-				root = args[0]
+			root, err := pathArg(args, root)
+			if err != nil {
+				return err
 			}
 			p, err := openProject(root, openWrite, false)
 			if err != nil {
@@ -56,7 +57,7 @@ last index are the change. A stale index is re-indexed first.`,
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&root, "root", ".", "project root (or PATH)")
+	rootFlag(c, &root)
 	f.StringVar(&base, "base", "", "git ref to compare the work tree with (default HEAD)")
 	f.IntVar(&depth, "depth", codectx.DefaultImpactDepth, "hops of callers and dependants to follow")
 	f.BoolVar(&asJSON, "json", false, "print the impact as JSON")

@@ -13,6 +13,7 @@ import (
 func init() { commands = append(commands, mapCmd) }
 
 func mapCmd() *cobra.Command {
+	var noIndex bool
 	var (
 		root, rank string
 		budget     int
@@ -37,8 +38,9 @@ their key types and functions as signatures, within --budget tokens
 			default:
 				return usagef("--rank must be pagerank, pagerank-uniform, refs or size, got %q", rank)
 			}
-			if len(args) == 1 {
-				root = args[0]
+			root, err := pathArg(args, root)
+			if err != nil {
+				return err
 			}
 			var items []string
 			for _, f := range focus {
@@ -48,7 +50,7 @@ their key types and functions as signatures, within --budget tokens
 					}
 				}
 			}
-			p, err := openProject(root, openRead, false)
+			p, err := openIndexed(cmd, root, noIndex)
 			if err != nil {
 				return err
 			}
@@ -71,7 +73,8 @@ their key types and functions as signatures, within --budget tokens
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&root, "root", ".", "project root (or PATH)")
+	rootFlag(c, &root)
+	noIndexFlag(c, &noIndex)
 	f.IntVar(&budget, "budget", codectx.DefaultMapBudget, "most tokens of the map (cl100k_base)")
 	f.StringSliceVar(&focus, "focus", nil, "files, directories or symbols to rank toward, comma-separated or repeated")
 	f.StringVar(&rank, "rank", codectx.MapRankPageRank, "ranking: pagerank, or the baselines pagerank-uniform, refs and size (for evaluation)")

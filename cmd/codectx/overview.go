@@ -9,6 +9,7 @@ import (
 func init() { commands = append(commands, overviewCmd) }
 
 func overviewCmd() *cobra.Command {
+	var noIndex bool
 	var (
 		root   string
 		asJSON bool
@@ -18,10 +19,11 @@ func overviewCmd() *cobra.Command {
 		Short: "A project overview in about 1,500 tokens: languages, packages, entry points, hubs, tests, index freshness",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 1 {
-				root = args[0]
+			root, err := pathArg(args, root)
+			if err != nil {
+				return err
 			}
-			p, err := openProject(root, openRead, false)
+			p, err := openIndexed(cmd, root, noIndex)
 			if err != nil {
 				return err
 			}
@@ -37,7 +39,8 @@ func overviewCmd() *cobra.Command {
 			return nil
 		},
 	}
-	c.Flags().StringVar(&root, "root", ".", "project root (or PATH)")
+	rootFlag(c, &root)
+	noIndexFlag(c, &noIndex)
 	c.Flags().BoolVar(&asJSON, "json", false, "print the overview as JSON")
 	return c
 }

@@ -14,6 +14,7 @@ import (
 func init() { commands = append(commands, searchCmd) }
 
 func searchCmd() *cobra.Command {
+	var noIndex bool
 	var (
 		root, mode, ranker string
 		k                  int
@@ -36,7 +37,7 @@ with embedding similarity; the first lines summarise where to start reading.`,
 			if err := checkSearch(codectx.SearchOptions{Query: q, K: k, Mode: mode, Ranker: ranker, Keywords: keywords}); err != nil {
 				return err
 			}
-			p, err := openProject(root, openRead, false)
+			p, err := openIndexed(cmd, root, noIndex)
 			if err != nil {
 				return err
 			}
@@ -65,6 +66,7 @@ with embedding similarity; the first lines summarise where to start reading.`,
 	}
 	f := c.Flags()
 	rootFlag(c, &root)
+	noIndexFlag(c, &noIndex)
 	f.IntVarP(&k, "k", "k", codectx.DefaultSearchK, fmt.Sprintf("number of results (1..%d)", codectx.MaxSearchK))
 	f.StringVar(&mode, "mode", codectx.ModeHybrid, "hybrid, keyword or semantic")
 	f.StringVar(&ranker, "ranker", codectx.RankerDefault, "default or seed (the reference fusion)")

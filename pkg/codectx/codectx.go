@@ -215,6 +215,16 @@ func (p *Project) Stats(ctx context.Context) (*Stats, error) {
 	return p.db.Stats(ctx, pr)
 }
 
+// Indexed reports whether the project has finished an index run in its
+// database (a cheap check: one row is read).
+func (p *Project) Indexed(ctx context.Context) (bool, error) {
+	_, err := p.project(ctx)
+	if errors.Is(err, ErrNotIndexed) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
 func (p *Project) project(ctx context.Context) (*store.Project, error) {
 	pr, err := p.db.Project(ctx, p.root)
 	if errors.Is(err, store.ErrNoProject) || (err == nil && pr.IndexedAt == 0) {
