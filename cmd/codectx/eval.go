@@ -73,35 +73,11 @@ apart as leaky.`,
 			if err := checkSearch(codectx.SearchOptions{Query: "flags", K: k, Mode: mode, Ranker: ranker}); err != nil {
 				return err
 			}
-			f, err := os.Open(args[0])
-			if err != nil {
-				return fmt.Errorf("open golden set: %w", err)
-			}
-			set, err := codectx.ParseGoldenSet(f, envLookup(cmd.Context()))
-			f.Close()
-			if err != nil {
-				return fmt.Errorf("%s: %w", args[0], err)
-			}
-			if root == "" {
-				root = set.Root
-			}
-			if root == "" {
-				return usagef("%s has no {\"root\": ...} header: pass --root PATH", args[0])
-			}
-			p, err := openProject(root, openWrite, false)
+			set, p, err := openGoldenSet(cmd, args[0], root, asJSON)
 			if err != nil {
 				return err
 			}
 			defer p.Close()
-			prog := newProgress(os.Stderr, asJSON)
-			sum, err := p.Index(cmd.Context(), codectx.IndexOptions{Progress: prog.update})
-			prog.finish()
-			if err != nil {
-				return fmt.Errorf("index %s: %w", p.Root(), err)
-			}
-			if !asJSON && sum.Changed+sum.Removed > 0 {
-				fmt.Fprintf(cmd.ErrOrStderr(), "indexed %s: %d changed, %d removed, %d chunks\n", p.Root(), sum.Changed, sum.Removed, sum.TotalChunks)
-			}
 			start := time.Now()
 			rep, err := p.Evaluate(cmd.Context(), set, codectx.EvalOptions{K: k, Mode: mode, Ranker: ranker, NoLexicon: noLexicon})
 			if err != nil {
@@ -263,4 +239,40 @@ func printReport(w io.Writer, r *codectx.EvalReport) {
 		}
 		fmt.Fprintf(w, "      got:      %s\n", got)
 	}
+}
+
+// openGoldenSet reads the golden set at path and opens its project (root,
+// else the set's header root), indexed incrementally first with progress
+// on stderr (quiet: no progress and no summary line).
+func openGoldenSet(cmd *cobra.Command, path, root string, quiet bool) (*codectx.GoldenSet, *codectx.Project, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open golden set: %w", err)
+	}
+	set, err := codectx.ParseGoldenSet(f, envLookup(cmd.Context()))
+	f.Close()
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if root == "" {
+		root = set.Root
+	}
+	if root == "" {
+		return nil, nil, usagef("%s has no {\"root\": ...} header: pass --root PATH", path)
+	}
+	p, err := openProject(root, openWrite, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	prog := newProgress(os.Stderr, quiet)
+	sum, err := p.Index(cmd.Context(), codectx.IndexOptions{Progress: prog.update})
+	prog.finish()
+	if err != nil {
+		p.Close()
+		return nil, nil, fmt.Errorf("index %s: %w", p.Root(), err)
+	}
+	if !quiet && sum.Changed+sum.Removed > 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "indexed %s: %d changed, %d removed, %d chunks\n", p.Root(), sum.Changed, sum.Removed, sum.TotalChunks)
+	}
+	return set, p, nil
 }

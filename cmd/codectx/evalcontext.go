@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -51,35 +50,11 @@ Depth 0 is the baseline: the top search results packed to the budget.`,
 			if k < 1 || k > codectx.MaxSearchK {
 				return usagef("--seeds must be between 1 and %d, got %d", codectx.MaxSearchK, k)
 			}
-			f, err := os.Open(args[0])
-			if err != nil {
-				return fmt.Errorf("open golden set: %w", err)
-			}
-			set, err := codectx.ParseGoldenSet(f, envLookup(cmd.Context()))
-			f.Close()
-			if err != nil {
-				return fmt.Errorf("%s: %w", args[0], err)
-			}
-			if root == "" {
-				root = set.Root
-			}
-			if root == "" {
-				return usagef("%s has no {\"root\": ...} header: pass --root PATH", args[0])
-			}
-			p, err := openProject(root, openWrite, false)
+			set, p, err := openGoldenSet(cmd, args[0], root, asJSON)
 			if err != nil {
 				return err
 			}
 			defer p.Close()
-			prog := newProgress(os.Stderr, asJSON)
-			sum, err := p.Index(cmd.Context(), codectx.IndexOptions{Progress: prog.update})
-			prog.finish()
-			if err != nil {
-				return fmt.Errorf("index %s: %w", p.Root(), err)
-			}
-			if !asJSON && sum.Changed+sum.Removed > 0 {
-				fmt.Fprintf(cmd.ErrOrStderr(), "indexed %s: %d changed, %d removed, %d chunks\n", p.Root(), sum.Changed, sum.Removed, sum.TotalChunks)
-			}
 			start := time.Now()
 			reps, err := p.EvaluateContext(cmd.Context(), set, codectx.ContextEvalOptions{Runs: runs, K: k})
 			if err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -41,32 +40,11 @@ size (size).`,
 					return usagef("--rank must be pagerank, pagerank-uniform, refs or size, got %q", r)
 				}
 			}
-			f, err := os.Open(args[0])
-			if err != nil {
-				return fmt.Errorf("open golden set: %w", err)
-			}
-			set, err := codectx.ParseGoldenSet(f, envLookup(cmd.Context()))
-			f.Close()
-			if err != nil {
-				return fmt.Errorf("%s: %w", args[0], err)
-			}
-			if root == "" {
-				root = set.Root
-			}
-			if root == "" {
-				return usagef("%s has no {\"root\": ...} header: pass --root PATH", args[0])
-			}
-			p, err := openProject(root, openWrite, false)
+			set, p, err := openGoldenSet(cmd, args[0], root, asJSON)
 			if err != nil {
 				return err
 			}
 			defer p.Close()
-			prog := newProgress(os.Stderr, asJSON)
-			_, err = p.Index(cmd.Context(), codectx.IndexOptions{Progress: prog.update})
-			prog.finish()
-			if err != nil {
-				return fmt.Errorf("index %s: %w", p.Root(), err)
-			}
 			rows, err := p.EvaluateMap(cmd.Context(), set, ranks, budget, focus)
 			if err != nil {
 				return err
