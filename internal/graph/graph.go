@@ -403,10 +403,53 @@ func targetLabel(r store.GraphRelation) string {
 // expand follows the relations of the frontier nodes and returns the keys
 // of the nodes it added (the next frontier).
 func (b *builder) expand(ctx context.Context, frontier []string, depth int) ([]string, error) {
-	var ids, fileNodes []int64
-	var nextFile []string
-	byID := map[int64]*Node{}
-	var names []string
+	h, err := b.takeFrontier(ctx, frontier, depth)
+	if err != nil || len(h.ids) == 0 {
+		return h.next, err
+	}
+	var out []store.GraphRelation
+	var in []inRel
+	if b.dir != DirIn {
+		if out, err = b.outgoing(ctx, h); err != nil {
+			return nil, err
+		}
+	}
+	if b.dir != DirOut {
+		if in, err = b.incoming(ctx, h); err != nil {
+			return nil, err
+		}
+	}
+	if err := b.fixOverloads(ctx, out); err != nil {
+		return nil, err
+	}
+	out = slices.DeleteFunc(out, func(r store.GraphRelation) bool { return !b.keep(r, false) })
+	in = slices.DeleteFunc(in, func(r inRel) bool { return !b.keep(r.GraphRelation, r.byName) })
+	return b.link(ctx, h, out, in, depth)
+}
+
+// hop is one expansion step's frontier: its chunk nodes by id, the names
+// they go by, its file-level nodes, and the keys already added for the next
+// step (the members of expanded file nodes).
+type hop struct {
+	ids       []int64
+	byID      map[int64]*Node
+	names     []string
+	fileNodes []int64
+	next      []string
+}
+
+// inRel is an incoming relation; byName marks a call matched to the
+// frontier node only by its name (not resolved to it).
+type inRel struct {
+	store.GraphRelation
+	byName bool
+}
+
+// takeFrontier marks the frontier expanded and collects its chunk nodes. A
+// file node (a path the user named) is expanded on the spot: its imports
+// and the top-level chunks it contains become edges.
+func (b *builder) takeFrontier(ctx context.Context, frontier []string, depth int) (*hop, error) {
+	h := &hop{byID: map[int64]*Node{}}
 	nameSeen := map[string]bool{}
 	var fileRels []store.GraphRelation
 	var fileEdges []Edge
@@ -419,9 +462,7 @@ func (b *builder) expand(ctx context.Context, frontier []string, depth int) ([]s
 				if err != nil {
 					return nil, err
 				}
-				for _, r := range imps {
-					fileRels = append(fileRels, r)
-				}
+				fileRels = append(fileRels, imps...)
 				for _, c := range n.file {
 					if c.Container != "" || c.Kind == "text" {
 						continue
@@ -431,7 +472,7 @@ func (b *builder) expand(ctx context.Context, frontier []string, depth int) ([]s
 						continue
 					}
 					key := b.addChunk(c, depth)
-					nextFile = append(nextFile, key)
+					h.next = append(h.next, key)
 					fileEdges = append(fileEdges, Edge{From: k, To: key, Kind: "contains", Path: c.Path, Line: c.StartLine, Resolved: true})
 				}
 			}
@@ -441,15 +482,15 @@ func (b *builder) expand(ctx context.Context, frontier []string, depth int) ([]s
 			continue
 		}
 		n.Expanded = true
-		ids = append(ids, n.ID)
-		byID[n.ID] = n
+		h.ids = append(h.ids, n.ID)
+		h.byID[n.ID] = n
 		if n.Kind == "file" {
-			fileNodes = append(fileNodes, n.ID)
+			h.fileNodes = append(h.fileNodes, n.ID)
 		}
 		for _, s := range []string{n.short, n.Name} {
 			if s != "" && !nameSeen[s] {
 				nameSeen[s] = true
-				names = append(names, s)
+				h.names = append(h.names, s)
 			}
 		}
 	}
@@ -464,159 +505,172 @@ func (b *builder) expand(ctx context.Context, frontier []string, depth int) ([]s
 	for _, e := range fileEdges {
 		b.addEdge(e)
 	}
-	if len(ids) == 0 {
-		return nextFile, nil
-	}
-	var rels []store.GraphRelation
-	if b.dir != DirIn {
-		out, err := b.db.RelationsFrom(ctx, ids)
-		if err != nil {
-			return nil, err
-		}
-		rels = append(rels, out...)
-		orphans, err := b.orphanMembers(ctx, ids, byID)
-		if err != nil {
-			return nil, err
-		}
-		rels = append(rels, orphans...)
-		if len(fileNodes) > 0 {
-			var fids []int64
-			fseen := map[int64]bool{}
-			for _, id := range fileNodes {
-				if f := byID[id].fileID; !fseen[f] {
-					fseen[f] = true
-					fids = append(fids, f)
-				}
-			}
-			imps, err := b.db.FileImports(ctx, fids)
-			if err != nil {
-				return nil, err
-			}
-			// An import belongs to the file-level chunk whose lines hold it,
-			// else to the file's first file-level chunk among the frontier.
-			for _, r := range imps {
-				owner := int64(0)
-				for _, id := range fileNodes {
-					n := byID[id]
-					if n.fileID != r.FileID {
-						continue
-					}
-					if r.Line >= n.StartLine && r.Line <= n.EndLine {
-						owner = id
-						break
-					}
-					if owner == 0 {
-						owner = id
-					}
-				}
-				if owner != 0 {
-					r.SrcChunk = owner
-					rels = append(rels, r)
-				}
-			}
-		}
-	}
-	var incoming []store.GraphRelation
-	if b.dir != DirOut {
-		in, err := b.db.RelationsTo(ctx, ids)
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range in {
-			if r.Kind != "contains" {
-				incoming = append(incoming, r)
-			}
-		}
-		// Containment by name and line, so each overload finds its own
-		// container edge (the stored target of a contains relation names
-		// the symbol, which overloads share).
-		var syms []string
-		for _, id := range ids {
-			if n := byID[id]; n.Kind != "file" {
-				syms = append(syms, n.Name)
-			}
-		}
-		cont, err := b.db.RelationsNamed(ctx, b.projectID, "contains", syms, b.maxNodes*4)
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range cont {
-			if r.SrcChunk == 0 {
-				// The container type is in another file (Go methods).
-				if r.SrcChunk, err = b.containerBySymbol(ctx, r); err != nil {
-					return nil, err
-				}
-			}
-			for _, id := range ids {
-				n := byID[id]
-				if r.Target == n.Name && r.FileID == n.fileID && r.Line >= n.StartLine && r.Line <= n.EndLine {
-					r2 := r
-					r2.DstChunk = id
-					incoming = append(incoming, r2)
-				}
-			}
-		}
-		limit := b.maxNodes * 4
-		un, err := b.db.UnresolvedTo(ctx, b.projectID, names, limit)
-		if err != nil {
-			return nil, err
-		}
-		if len(un) == limit {
-			b.moreByName = true
-		}
-		var ufids []int64
-		for _, r := range un {
-			ufids = append(ufids, r.FileID)
-		}
-		upaths, err := b.db.FilePaths(ctx, ufids)
-		if err != nil {
-			return nil, err
-		}
-		for _, id := range ids {
-			// Calls matched only by name: nearest files first, at most
-			// maxByName per node (common names match all over a project).
-			n := byID[id]
-			var mine []store.GraphRelation
-			for _, r := range un {
-				if r.Target == n.short || r.Target == n.Name {
-					r.DstChunk = -id // negative: matched by name, not resolved
-					mine = append(mine, r)
-				}
-			}
-			sort.SliceStable(mine, func(i, j int) bool {
-				di, dj := dirDistance(n.Path, upaths[mine[i].FileID]), dirDistance(n.Path, upaths[mine[j].FileID])
-				if di != dj {
-					return di < dj
-				}
-				return mine[i].ID < mine[j].ID
-			})
-			if len(mine) > maxByName {
-				for _, r := range mine[maxByName:] {
-					b.hiddenByName[r.ID] = true
-				}
-				mine = mine[:maxByName]
-			}
-			incoming = append(incoming, mine...)
-		}
-	}
-	if err := b.fixOverloads(ctx, rels); err != nil {
+	return h, nil
+}
+
+// outgoing returns the frontier's own relations: stored ones, members
+// contained from other files, and the imports of its file-level chunks.
+func (b *builder) outgoing(ctx context.Context, h *hop) ([]store.GraphRelation, error) {
+	rels, err := b.db.RelationsFrom(ctx, h.ids)
+	if err != nil {
 		return nil, err
 	}
-	kept := rels[:0]
-	for _, r := range rels {
-		if b.keep(r, false) {
-			kept = append(kept, r)
+	orphans, err := b.orphanMembers(ctx, h.ids, h.byID)
+	if err != nil {
+		return nil, err
+	}
+	rels = append(rels, orphans...)
+	if len(h.fileNodes) == 0 {
+		return rels, nil
+	}
+	var fids []int64
+	fseen := map[int64]bool{}
+	for _, id := range h.fileNodes {
+		if f := h.byID[id].fileID; !fseen[f] {
+			fseen[f] = true
+			fids = append(fids, f)
 		}
 	}
-	rels = kept
-	keptIn := incoming[:0]
-	for _, r := range incoming {
-		if b.keep(r, r.DstChunk < 0) {
-			keptIn = append(keptIn, r)
+	imps, err := b.db.FileImports(ctx, fids)
+	if err != nil {
+		return nil, err
+	}
+	// An import belongs to the file-level chunk whose lines hold it, else
+	// to the file's first file-level chunk among the frontier.
+	for _, r := range imps {
+		owner := int64(0)
+		for _, id := range h.fileNodes {
+			n := h.byID[id]
+			if n.fileID != r.FileID {
+				continue
+			}
+			if r.Line >= n.StartLine && r.Line <= n.EndLine {
+				owner = id
+				break
+			}
+			if owner == 0 {
+				owner = id
+			}
+		}
+		if owner != 0 {
+			r.SrcChunk = owner
+			rels = append(rels, r)
 		}
 	}
-	incoming = keptIn
-	// Load the chunks at the other end.
+	return rels, nil
+}
+
+// incoming returns the relations that reach the frontier: resolved ones,
+// containment matched by name and line, and calls that only name it.
+func (b *builder) incoming(ctx context.Context, h *hop) ([]inRel, error) {
+	in, err := b.db.RelationsTo(ctx, h.ids)
+	if err != nil {
+		return nil, err
+	}
+	var out []inRel
+	for _, r := range in {
+		if r.Kind != "contains" {
+			out = append(out, inRel{GraphRelation: r})
+		}
+	}
+	cont, err := b.containersOf(ctx, h)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, cont...)
+	byName, err := b.callsByName(ctx, h)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, byName...), nil
+}
+
+// containersOf finds the contains relations of the frontier by name and
+// line, so each overload finds its own container edge (the stored target of
+// a contains relation names the symbol, which overloads share).
+func (b *builder) containersOf(ctx context.Context, h *hop) ([]inRel, error) {
+	var syms []string
+	for _, id := range h.ids {
+		if n := h.byID[id]; n.Kind != "file" {
+			syms = append(syms, n.Name)
+		}
+	}
+	cont, err := b.db.RelationsNamed(ctx, b.projectID, "contains", syms, b.maxNodes*4)
+	if err != nil {
+		return nil, err
+	}
+	var out []inRel
+	for _, r := range cont {
+		if r.SrcChunk == 0 {
+			// The container type is in another file (Go methods).
+			if r.SrcChunk, err = b.containerBySymbol(ctx, r); err != nil {
+				return nil, err
+			}
+		}
+		for _, id := range h.ids {
+			n := h.byID[id]
+			if r.Target == n.Name && r.FileID == n.fileID && r.Line >= n.StartLine && r.Line <= n.EndLine {
+				r2 := r
+				r2.DstChunk = id
+				out = append(out, inRel{GraphRelation: r2})
+			}
+		}
+	}
+	return out, nil
+}
+
+// callsByName returns unresolved calls that name a frontier node: nearest
+// files first, at most maxByName per node (common names match all over a
+// project; the rest are counted as hidden).
+func (b *builder) callsByName(ctx context.Context, h *hop) ([]inRel, error) {
+	limit := b.maxNodes * 4
+	un, err := b.db.UnresolvedTo(ctx, b.projectID, h.names, limit)
+	if err != nil {
+		return nil, err
+	}
+	if len(un) == limit {
+		b.moreByName = true
+	}
+	var ufids []int64
+	for _, r := range un {
+		ufids = append(ufids, r.FileID)
+	}
+	upaths, err := b.db.FilePaths(ctx, ufids)
+	if err != nil {
+		return nil, err
+	}
+	var out []inRel
+	for _, id := range h.ids {
+		n := h.byID[id]
+		var mine []inRel
+		for _, r := range un {
+			if r.Target == n.short || r.Target == n.Name {
+				r.DstChunk = id
+				mine = append(mine, inRel{GraphRelation: r, byName: true})
+			}
+		}
+		sort.SliceStable(mine, func(i, j int) bool {
+			di, dj := dirDistance(n.Path, upaths[mine[i].FileID]), dirDistance(n.Path, upaths[mine[j].FileID])
+			if di != dj {
+				return di < dj
+			}
+			return mine[i].ID < mine[j].ID
+		})
+		if len(mine) > maxByName {
+			for _, r := range mine[maxByName:] {
+				b.hiddenByName[r.ID] = true
+			}
+			mine = mine[:maxByName]
+		}
+		out = append(out, mine...)
+	}
+	return out, nil
+}
+
+// link loads the chunks at the far end of the kept relations, adds them as
+// nodes (within the node budget) and adds the edges; it returns the new
+// nodes' keys, the next frontier.
+func (b *builder) link(ctx context.Context, h *hop, out []store.GraphRelation, in []inRel, depth int) ([]string, error) {
 	var need []int64
 	needSeen := map[int64]bool{}
 	want := func(id int64) {
@@ -627,31 +681,33 @@ func (b *builder) expand(ctx context.Context, frontier []string, depth int) ([]s
 			}
 		}
 	}
-	for _, r := range rels {
-		want(r.DstChunk)
+	var fids []int64
+	fseen := map[int64]bool{}
+	file := func(id int64) {
+		if !fseen[id] {
+			fseen[id] = true
+			fids = append(fids, id)
+		}
 	}
-	for _, r := range incoming {
+	for _, r := range out {
+		want(r.DstChunk)
+		file(r.FileID)
+	}
+	for _, r := range in {
 		want(r.SrcChunk)
+		file(r.FileID)
 	}
 	chunks, err := b.db.GraphChunks(ctx, need, false)
 	if err != nil {
 		return nil, err
 	}
-	var fids []int64
-	fseen := map[int64]bool{}
-	for _, r := range append(slices.Clone(rels), incoming...) {
-		if !fseen[r.FileID] {
-			fseen[r.FileID] = true
-			fids = append(fids, r.FileID)
-		}
-	}
 	paths, err := b.db.FilePaths(ctx, fids)
 	if err != nil {
 		return nil, err
 	}
-	sortRels(rels)
-	sortRels(incoming)
-	next := nextFile
+	sortRels(out)
+	sortInRels(in)
+	next := h.next
 	node := func(id int64) (string, bool) {
 		k := chunkKey(id)
 		if _, ok := b.res.index[k]; ok {
@@ -668,9 +724,8 @@ func (b *builder) expand(ctx context.Context, frontier []string, depth int) ([]s
 		next = append(next, b.addChunk(c, depth))
 		return k, true
 	}
-	for _, r := range rels {
-		from := chunkKey(r.SrcChunk)
-		e := Edge{From: from, Kind: r.Kind, Path: paths[r.FileID], Line: r.Line, Resolution: r.Resolution, Detail: r.Detail, rel: r.ID}
+	for _, r := range out {
+		e := Edge{From: chunkKey(r.SrcChunk), Kind: r.Kind, Path: paths[r.FileID], Line: r.Line, Resolution: r.Resolution, Detail: r.Detail, rel: r.ID}
 		if r.DstChunk > 0 {
 			to, ok := node(r.DstChunk)
 			if !ok {
@@ -687,7 +742,7 @@ func (b *builder) expand(ctx context.Context, frontier []string, depth int) ([]s
 		}
 		b.addEdge(e)
 	}
-	for _, r := range incoming {
+	for _, r := range in {
 		if r.SrcChunk == 0 {
 			continue
 		}
@@ -695,13 +750,12 @@ func (b *builder) expand(ctx context.Context, frontier []string, depth int) ([]s
 		if !ok {
 			continue
 		}
-		dst, resolved := r.DstChunk, true
-		if dst < 0 {
-			dst, resolved = -dst, false
-			r.ID = 0 // the same row may match several frontier nodes by name
+		rel := r.ID
+		if r.byName {
+			rel = 0 // the same row may match several frontier nodes by name
 		}
-		b.addEdge(Edge{From: from, To: chunkKey(dst), Kind: r.Kind, Path: paths[r.FileID], Line: r.Line, Resolved: resolved,
-			Resolution: r.Resolution, Detail: r.Detail, rel: r.ID})
+		b.addEdge(Edge{From: from, To: chunkKey(r.DstChunk), Kind: r.Kind, Path: paths[r.FileID], Line: r.Line, Resolved: !r.byName,
+			Resolution: r.Resolution, Detail: r.Detail, rel: rel})
 	}
 	return next, nil
 }
@@ -811,19 +865,25 @@ func (b *builder) fixOverloads(ctx context.Context, rels []store.GraphRelation) 
 }
 
 func sortRels(rs []store.GraphRelation) {
-	sort.SliceStable(rs, func(i, j int) bool {
-		a, b := rs[i], rs[j]
-		if kindOrder[a.Kind] != kindOrder[b.Kind] {
-			return kindOrder[a.Kind] < kindOrder[b.Kind]
-		}
-		if a.FileID != b.FileID {
-			return a.FileID < b.FileID
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.ID < b.ID
-	})
+	sort.SliceStable(rs, func(i, j int) bool { return relLess(rs[i], rs[j]) })
+}
+
+func sortInRels(rs []inRel) {
+	sort.SliceStable(rs, func(i, j int) bool { return relLess(rs[i].GraphRelation, rs[j].GraphRelation) })
+}
+
+// relLess orders relations by kind, file, line and row.
+func relLess(a, b store.GraphRelation) bool {
+	if kindOrder[a.Kind] != kindOrder[b.Kind] {
+		return kindOrder[a.Kind] < kindOrder[b.Kind]
+	}
+	if a.FileID != b.FileID {
+		return a.FileID < b.FileID
+	}
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	return a.ID < b.ID
 }
 
 // sortEdges orders edges by source node order, then kind, then position,
