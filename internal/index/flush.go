@@ -61,80 +61,32 @@ func (w *writer) flush(pending []outcome) error {
 // retried one by one and those that still fail are returned (they keep their
 // previous rows and are retried by the next run).
 func (w *writer) embed(files []*store.FileRecord) (map[string]bool, error) {
-	var hashes [][]byte
-	for _, f := range files {
-		for i := range f.Chunks {
-			hashes = append(hashes, f.Chunks[i].TextHash)
-		}
-	}
-	if len(hashes) == 0 {
-		return nil, nil
-	}
-	hits, embedded := 0, 0
+	p, hits, err := w.pendingTexts(files)
+	embedded := 0
 	defer func() {
 		w.mu.Lock()
 		w.sum.CacheHits += hits
 		w.sum.Embedded += embedded
 		w.mu.Unlock()
 	}()
-	cached, err := w.opt.DB.CachedVectors(w.ctx, w.model, hashes)
-	if err != nil {
+	if p == nil || err != nil {
 		return nil, err
 	}
-	type slot struct{ file, chunk int }
-	// One text per distinct hash not cached; every chunk with that hash shares the vector.
-	var texts []string
-	var owners [][]slot
-	seen := map[string]int{}
-	for fi, f := range files {
-		for ci := range f.Chunks {
-			h := string(f.Chunks[ci].TextHash)
-			if cached[h] {
-				hits++
-				continue
-			}
-			if k, ok := seen[h]; ok {
-				owners[k] = append(owners[k], slot{fi, ci})
-				hits++
-				continue
-			}
-			seen[h] = len(texts)
-			texts = append(texts, f.Chunks[ci].EmbedText())
-			owners = append(owners, []slot{{fi, ci}})
-		}
-	}
-	assign := func(k int, v []float32) {
-		if len(v) == 0 {
-			return
-		}
-		for _, s := range owners[k] {
-			files[s.file].Chunks[s.chunk].Vector = v
-		}
-	}
-	bs := max(1, w.opt.Embedder.BatchSize())
 	// After the service failed to answer (timeouts, refused connections,
 	// after its retries), the rest of the run does not call it again:
 	// files that need new vectors fail at once and wait for the next run.
 	batchErr := w.unavailable
-	for start := 0; start < len(texts) && batchErr == nil; start += bs {
-		end := min(start+bs, len(texts))
-		vecs, err := w.opt.Embedder.Embed(w.ctx, texts[start:end])
-		if err == nil && len(vecs) != end-start {
-			err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vecs), end-start)
+	if batchErr == nil {
+		all := make([]int, len(p.texts))
+		for k := range all {
+			all[k] = k
 		}
-		if err == nil {
-			if err := w.checkDims(vecs); err != nil {
-				return nil, err // another model behind the same name: stop, write nothing
-			}
-		}
+		var n int
+		n, batchErr, err = w.embedInto(p, all)
+		embedded += n
 		if err != nil {
-			batchErr = err
-			break
+			return nil, err
 		}
-		for i, v := range vecs {
-			assign(start+i, v)
-		}
-		embedded += end - start
 	}
 	if batchErr == nil {
 		return nil, nil
@@ -150,67 +102,155 @@ func (w *writer) embed(files []*store.FileRecord) (map[string]bool, error) {
 	} else {
 		w.opt.Logger.Warn("embedding batch failed; retrying file by file", "err", batchErr)
 	}
-	// Retry file by file: texts whose vector is still missing, grouped by file.
-	failed := map[string]bool{}
-	failedFiles := map[int]error{}
+	failed, n, err := w.retryByFile(p)
+	embedded += n
+	return failed, err
+}
+
+// pending are the distinct texts of a batch that have no cached vector,
+// each with the chunks that share it.
+type pending struct {
+	files  []*store.FileRecord
+	texts  []string
+	owners [][]slot
+}
+
+type slot struct{ file, chunk int }
+
+// assign gives text k's vector to every chunk that has that text.
+func (p *pending) assign(k int, v []float32) {
+	if len(v) == 0 {
+		return
+	}
+	for _, s := range p.owners[k] {
+		p.files[s.file].Chunks[s.chunk].Vector = v
+	}
+}
+
+// pendingTexts finds the texts of files without a cached vector (nil when
+// every chunk is cached or there are none) and counts the cache hits,
+// repeated texts within the batch included.
+func (w *writer) pendingTexts(files []*store.FileRecord) (*pending, int, error) {
+	var hashes [][]byte
+	for _, f := range files {
+		for i := range f.Chunks {
+			hashes = append(hashes, f.Chunks[i].TextHash)
+		}
+	}
+	if len(hashes) == 0 {
+		return nil, 0, nil
+	}
+	cached, err := w.opt.DB.CachedVectors(w.ctx, w.model, hashes)
+	if err != nil {
+		return nil, 0, err
+	}
+	p := &pending{files: files}
+	hits := 0
+	seen := map[string]int{}
+	for fi, f := range files {
+		for ci := range f.Chunks {
+			h := string(f.Chunks[ci].TextHash)
+			if cached[h] {
+				hits++
+				continue
+			}
+			if k, ok := seen[h]; ok {
+				p.owners[k] = append(p.owners[k], slot{fi, ci})
+				hits++
+				continue
+			}
+			seen[h] = len(p.texts)
+			p.texts = append(p.texts, f.Chunks[ci].EmbedText())
+			p.owners = append(p.owners, []slot{{fi, ci}})
+		}
+	}
+	if len(p.texts) == 0 {
+		return nil, hits, nil
+	}
+	return p, hits, nil
+}
+
+// embedInto embeds the texts ks of p in the embedder's batch size and
+// assigns the vectors. It returns how many were embedded, the first batch
+// error (the caller retries or gives up) and a fatal error: vectors of the
+// wrong size, which stop the run before anything is written.
+func (w *writer) embedInto(p *pending, ks []int) (embedded int, batchErr, fatal error) {
+	bs := max(1, w.opt.Embedder.BatchSize())
+	for start := 0; start < len(ks); start += bs {
+		end := min(start+bs, len(ks))
+		batch := make([]string, 0, end-start)
+		for _, k := range ks[start:end] {
+			batch = append(batch, p.texts[k])
+		}
+		vecs, err := w.opt.Embedder.Embed(w.ctx, batch)
+		if err == nil && len(vecs) != len(batch) {
+			err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vecs), len(batch))
+		}
+		if err != nil {
+			return embedded, err, nil
+		}
+		if err := w.checkDims(vecs); err != nil {
+			return embedded, nil, err // another model behind the same name
+		}
+		for i, v := range vecs {
+			p.assign(ks[start+i], v)
+		}
+		embedded += len(batch)
+	}
+	return embedded, nil, nil
+}
+
+// retryByFile embeds the texts still without a vector file by file. Files
+// whose texts still fail are counted, warned about and returned; every file
+// that shares a failed text fails with it.
+func (w *writer) retryByFile(p *pending) (map[string]bool, int, error) {
 	byFile := map[int][]int{}
-	for k, os := range owners {
-		if files[os[0].file].Chunks[os[0].chunk].Vector == nil {
+	for k, os := range p.owners {
+		if p.files[os[0].file].Chunks[os[0].chunk].Vector == nil {
 			byFile[os[0].file] = append(byFile[os[0].file], k)
 		}
 	}
-	for fi := range files {
+	embedded := 0
+	failedFiles := map[int]error{}
+	for fi := range p.files {
 		ks := byFile[fi]
 		if len(ks) == 0 {
 			continue
 		}
 		err := w.unavailable
-		for start := 0; start < len(ks) && err == nil; start += bs {
-			end := min(start+bs, len(ks))
-			batch := make([]string, 0, end-start)
-			for _, k := range ks[start:end] {
-				batch = append(batch, texts[k])
-			}
-			var vecs [][]float32
-			vecs, err = w.opt.Embedder.Embed(w.ctx, batch)
-			if err == nil && len(vecs) != len(batch) {
-				err = errors.New("embedder returned the wrong number of vectors")
-			}
-			if err == nil {
-				if err := w.checkDims(vecs); err != nil {
-					return nil, err
-				}
-			}
-			if err == nil {
-				for i, v := range vecs {
-					assign(ks[start+i], v)
-				}
-				embedded += len(batch)
+		if err == nil {
+			var n int
+			var fatal error
+			n, err, fatal = w.embedInto(p, ks)
+			embedded += n
+			if fatal != nil {
+				return nil, embedded, fatal
 			}
 		}
-		if err != nil {
-			if w.ctx.Err() != nil {
-				return nil, fmt.Errorf("embed: %w", w.ctx.Err())
-			}
-			if errors.Is(err, embed.ErrUnavailable) {
-				w.unavailable = err
-			}
-			// Every file that shares one of these texts fails with it.
-			for _, k := range ks {
-				for _, s := range owners[k] {
-					failedFiles[s.file] = err
-				}
+		if err == nil {
+			continue
+		}
+		if w.ctx.Err() != nil {
+			return nil, embedded, fmt.Errorf("embed: %w", w.ctx.Err())
+		}
+		if errors.Is(err, embed.ErrUnavailable) {
+			w.unavailable = err
+		}
+		for _, k := range ks {
+			for _, s := range p.owners[k] {
+				failedFiles[s.file] = err
 			}
 		}
 	}
+	failed := map[string]bool{}
 	for fi, err := range failedFiles {
-		failed[files[fi].Path] = true
+		failed[p.files[fi].Path] = true
 		w.mu.Lock()
 		w.sum.Failed++
-		w.sum.Warnings = append(w.sum.Warnings, Warning{Path: files[fi].Path, Reason: "embedding failed: " + err.Error()})
+		w.sum.Warnings = append(w.sum.Warnings, Warning{Path: p.files[fi].Path, Reason: "embedding failed: " + err.Error()})
 		w.mu.Unlock()
 	}
-	return failed, nil
+	return failed, embedded, nil
 }
 
 // checkDims refuses vectors whose size differs from the model's recorded
