@@ -35,4 +35,15 @@ if [ -n "$unformatted" ]; then
   exit 1
 fi
 go vet ./...
+# staticcheck at a pinned version (from the Go module proxy, built once into
+# GOPATH/bin); when it cannot be installed the check is skipped, said so.
+staticcheck_bin="$(go env GOPATH)/bin/staticcheck"
+if [ ! -x "$staticcheck_bin" ] || ! "$staticcheck_bin" -version 2>/dev/null | grep -qF '(0.8.2)'; then
+  GOFLAGS= go install honnef.co/go/tools/cmd/staticcheck@v0.8.2 >/dev/null 2>&1 || true
+fi
+if [ -x "$staticcheck_bin" ]; then
+  "$staticcheck_bin" ./...
+else
+  echo "warning: staticcheck could not be installed; skipping it" >&2
+fi
 go test -count=1 -timeout 20m ./... "$@"

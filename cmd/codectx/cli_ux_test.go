@@ -113,7 +113,7 @@ func TestCLIGrepLikeRipgrep(t *testing.T) {
 }
 
 func TestCLISuggestionsAndVersion(t *testing.T) {
-	out, err := runCLI(t, "serch", "x")
+	_, err := runCLI(t, "serch", "x")
 	if !isUsageErr(err) || !strings.Contains(err.Error(), "Did you mean this?\n\tsearch") {
 		t.Fatalf("mistyped command: %v", err)
 	}
@@ -129,7 +129,7 @@ func TestCLISuggestionsAndVersion(t *testing.T) {
 	if !isUsageErr(err) || strings.Contains(err.Error(), "Did you mean") {
 		t.Fatalf("unknown shorthand: %v", err)
 	}
-	out, err = runCLI(t, "--version")
+	out, err := runCLI(t, "--version")
 	if err != nil || !strings.HasPrefix(out, "codectx ") {
 		t.Fatalf("--version: %v %q", err, out)
 	}

@@ -170,7 +170,6 @@ func unresolved(why string) edgeOut { return edgeOut{res: store.ResUnresolved, d
 func ambiguous(n int) edgeOut {
 	return edgeOut{res: store.ResName, detail: strconv.Itoa(n) + " candidates"}
 }
-func (o edgeOut) resolved() bool        { return o.dst != 0 }
 func (o edgeOut) with(d string) edgeOut { o.detail = d; return o }
 
 type resolver struct {

@@ -3,14 +3,13 @@ package lang
 import (
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 )
 
 // stdlibFiles loads $GOROOT/src/net/http/*.go (nil when absent).
 func stdlibFiles(tb testing.TB) [][]byte {
 	tb.Helper()
-	files, _ := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", "net", "http", "*.go"))
+	files, _ := filepath.Glob(filepath.Join(goroot(), "src", "net", "http", "*.go"))
 	var srcs [][]byte
 	for _, f := range files {
 		b, err := os.ReadFile(f)

@@ -2,9 +2,11 @@ package lang
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 )
@@ -248,3 +250,13 @@ func checkContentLines(t *testing.T, src []byte, res Result) {
 		}
 	}
 }
+
+// goroot is the Go installation's root as `go env GOROOT` reports it, ""
+// when go cannot say (tests that need its sources then skip).
+var goroot = sync.OnceValue(func() string {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+})

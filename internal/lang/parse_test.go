@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -211,7 +210,7 @@ func TestParseStdlibSmoke(t *testing.T) {
 // readGoroot reads a file below GOROOT or skips the test.
 func readGoroot(t *testing.T, rel string) []byte {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join(runtime.GOROOT(), rel))
+	src, err := os.ReadFile(filepath.Join(goroot(), rel))
 	if err != nil {
 		t.Skip("GOROOT sources not found")
 	}

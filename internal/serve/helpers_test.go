@@ -138,19 +138,6 @@ func q(name string, kv ...string) string {
 	return s
 }
 
-// errorOf decodes an error answer.
-func errorOf(t testing.TB, b []byte) (msg string, suggestions []string) {
-	t.Helper()
-	var e struct {
-		Error       string   `json:"error"`
-		Suggestions []string `json:"suggestions"`
-	}
-	if err := json.Unmarshal(b, &e); err != nil {
-		t.Fatalf("error body is not JSON: %v\n%s", err, b)
-	}
-	return e.Error, e.Suggestions
-}
-
 // cliJSON encodes v as the CLI's --json does.
 func cliJSON(t testing.TB, v any) string {
 	t.Helper()
