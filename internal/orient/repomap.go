@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"codectx/internal/graph"
+	"codectx/internal/assemble"
 	"codectx/internal/store"
 )
 
@@ -150,7 +150,7 @@ func BuildMap(ctx context.Context, db *store.DB, projectID int64, g *Graph, opt 
 			}
 		}
 		r.text = r.render()
-		t, err := graph.CountTokens(r.text)
+		t, err := assemble.CountTokens(r.text)
 		r.Tokens = t
 		return &r, t, err
 	}

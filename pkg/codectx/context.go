@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"codectx/internal/assemble"
 	"codectx/internal/eval"
-	"codectx/internal/graph"
 	"codectx/internal/query"
 	"codectx/internal/store"
 )
@@ -14,26 +14,26 @@ import (
 // Context types re-exported for callers.
 type (
 	// ContextResult is an assembled context: Text() is the Markdown.
-	ContextResult = graph.ContextResult
+	ContextResult = assemble.ContextResult
 	// ContextFile is one file's chunks in a context.
-	ContextFile = graph.ContextFile
+	ContextFile = assemble.ContextFile
 	// ContextChunk is one chunk in a context.
-	ContextChunk = graph.ContextChunk
+	ContextChunk = assemble.ContextChunk
 	// Intent is what a question asks for (implementation, usage, location).
-	Intent = graph.Intent
+	Intent = assemble.Intent
 )
 
 // Context defaults.
 const (
 	// DefaultContextBudget is the token budget when none is given.
-	DefaultContextBudget = graph.DefaultBudget
+	DefaultContextBudget = assemble.DefaultBudget
 	// DefaultContextSeeds is how many search results seed a context
 	// (chosen from docs/EVAL.md, "Repository-level context").
 	DefaultContextSeeds = 16
 )
 
 // ClassifyQuery returns the intent Context would read from a question.
-func ClassifyQuery(q string) Intent { return graph.Classify(q) }
+func ClassifyQuery(q string) Intent { return assemble.Classify(q) }
 
 // ContextOptions configure Context.
 type ContextOptions struct {
@@ -61,7 +61,7 @@ type ContextOptions struct {
 // token budget (never exceeded; too-big chunks are shortened to their
 // signature with a pointer to the rest).
 func (p *Project) Context(ctx context.Context, opt ContextOptions) (*ContextResult, error) {
-	if _, err := graph.ParseDepth(opt.Depth); err != nil {
+	if _, err := assemble.ParseDepth(opt.Depth); err != nil {
 		return nil, badInput(err)
 	}
 	if opt.Budget < 0 {
@@ -81,7 +81,7 @@ func (p *Project) Context(ctx context.Context, opt ContextOptions) (*ContextResu
 		rwWarning = w
 		if rw != nil {
 			opt.Keywords = append(append([]string(nil), opt.Keywords...), rewriteTerms(rw)...)
-			if d, _ := graph.ParseDepth(depth); d < 0 {
+			if d, _ := assemble.ParseDepth(depth); d < 0 {
 				if rd := rewriteDepth(rw.Intent); rd != "" {
 					depth = rd
 				}
@@ -96,7 +96,7 @@ func (p *Project) Context(ctx context.Context, opt ContextOptions) (*ContextResu
 		warnings = append(warnings, rwWarning)
 	}
 	co.Budget, co.Depth = opt.Budget, depth
-	res, err := graph.Assemble(ctx, p.db, pr.ID, co)
+	res, err := assemble.Assemble(ctx, p.db, pr.ID, co)
 	if err != nil {
 		return nil, err
 	}
@@ -106,13 +106,13 @@ func (p *Project) Context(ctx context.Context, opt ContextOptions) (*ContextResu
 
 // contextSeeds runs the search and embeds the query: everything of a
 // context that does not depend on budget and depth.
-func (p *Project) contextSeeds(ctx context.Context, pr *store.Project, opt ContextOptions) (graph.ContextOptions, []string, error) {
+func (p *Project) contextSeeds(ctx context.Context, pr *store.Project, opt ContextOptions) (assemble.ContextOptions, []string, error) {
 	k := opt.K
 	if k <= 0 {
 		k = DefaultContextSeeds
 	}
 	k = min(k, MaxSearchK)
-	co := graph.ContextOptions{Query: opt.Query, Keywords: opt.Keywords, Model: pr.Model}
+	co := assemble.ContextOptions{Query: opt.Query, Keywords: opt.Keywords, Model: pr.Model}
 	sr, err := p.Search(ctx, SearchOptions{Query: opt.Query, K: k, Keywords: opt.Keywords})
 	if err != nil {
 		return co, nil, err
@@ -123,7 +123,7 @@ func (p *Project) contextSeeds(ctx context.Context, pr *store.Project, opt Conte
 			return co, nil, err
 		}
 		if ok {
-			co.Seeds = append(co.Seeds, graph.Seed{ChunkID: c.ID, Score: h.Score})
+			co.Seeds = append(co.Seeds, assemble.Seed{ChunkID: c.ID, Score: h.Score})
 		}
 	}
 	warnings := append([]string(nil), sr.Warnings...)
@@ -169,7 +169,7 @@ type ContextEvalReport struct {
 // behind the seeds runs once per task.
 func (p *Project) EvaluateContext(ctx context.Context, set *GoldenSet, opt ContextEvalOptions) ([]ContextEvalReport, error) {
 	for _, r := range opt.Runs {
-		if _, err := graph.ParseDepth(r.Depth); err != nil {
+		if _, err := assemble.ParseDepth(r.Depth); err != nil {
 			return nil, err
 		}
 	}
@@ -185,7 +185,7 @@ func (p *Project) EvaluateContext(ctx context.Context, set *GoldenSet, opt Conte
 		}
 		for ri, r := range opt.Runs {
 			co.Budget, co.Depth = r.Budget, r.Depth
-			res, err := graph.Assemble(ctx, p.db, pr.ID, co)
+			res, err := assemble.Assemble(ctx, p.db, pr.ID, co)
 			if err != nil {
 				return nil, fmt.Errorf("task %s: %w", t.ID, err)
 			}

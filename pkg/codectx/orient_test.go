@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"codectx/internal/assemble"
 	"codectx/internal/embed"
-	"codectx/internal/graph"
 )
 
 // copyFixture copies testdata/name into a fresh directory.
@@ -144,7 +144,7 @@ func TestMapBudget(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n, _ := graph.CountTokens(m.Text())
+		n, _ := assemble.CountTokens(m.Text())
 		if n > budget || n != m.Tokens {
 			t.Errorf("budget %d: %d tokens (reported %d)", budget, n, m.Tokens)
 		}

@@ -1,4 +1,4 @@
-package graph
+package assemble
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"codectx/internal/graph"
 	"codectx/internal/query"
 	"codectx/internal/search"
 	"codectx/internal/store"
@@ -285,7 +286,7 @@ func expandContext(ctx context.Context, db *store.DB, projectID int64, frontier 
 	}
 	for _, r := range out {
 		f := byID[r.SrcChunk]
-		if f == nil || !Expandable(r) || r.DstChunk == r.SrcChunk {
+		if f == nil || !graph.Expandable(r) || r.DstChunk == r.SrcChunk {
 			continue
 		}
 		switch r.Kind {
@@ -302,7 +303,7 @@ func expandContext(ctx context.Context, db *store.DB, projectID int64, frontier 
 	hasContainer := map[int64]bool{}
 	for _, r := range in {
 		f := byID[r.DstChunk]
-		if f == nil || r.SrcChunk <= 0 || !Expandable(r) || r.SrcChunk == r.DstChunk {
+		if f == nil || r.SrcChunk <= 0 || !graph.Expandable(r) || r.SrcChunk == r.DstChunk {
 			continue
 		}
 		switch r.Kind {
