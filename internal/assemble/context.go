@@ -118,7 +118,11 @@ type ContextResult struct {
 	Candidates int      `json:"candidates"`
 	Dropped    int      `json:"dropped"`
 	Warnings   []string `json:"warnings,omitempty"`
-	Markdown   string   `json:"markdown"`
+	// TooSmall is set when the budget could not hold any chunk: Markdown
+	// then holds only the best seed's signature and says so, and may
+	// exceed the budget by that one line.
+	TooSmall bool   `json:"too_small,omitempty"`
+	Markdown string `json:"markdown"`
 }
 
 // Text is the context rendered as Markdown for a model.
@@ -819,6 +823,9 @@ func pack(res *ContextResult, list []*cand) error {
 		remaining -= fileCost + cost + 1
 	}
 	res.Dropped = len(list) - len(sel)
+	if len(sel) == 0 && len(list) > 0 {
+		return tooSmall(res, list)
+	}
 	for {
 		out := render(res, sel)
 		n, err := countTokensMax(out, budget)
@@ -830,12 +837,31 @@ func pack(res *ContextResult, list []*cand) error {
 			return nil
 		}
 		if len(sel) == 0 {
-			// Not even the header fits: an empty context.
-			res.Markdown, res.Tokens, res.Files = "", 0, []ContextFile{}
-			return nil
+			return tooSmall(res, list)
 		}
 		// Drop the lowest-scored chunk (sel is in score order).
 		sel = sel[:len(sel)-1]
 		res.Dropped++
 	}
+}
+
+// tooSmall answers a budget that cannot hold any chunk: never an empty
+// context, but the best candidate's signature line, where to read it, and
+// that the budget is too small.
+func tooSmall(res *ContextResult, list []*cand) error {
+	best := list[0]
+	c := toContextChunk(best)
+	lines := strings.Split(c.full, "\n")
+	sig := strings.TrimSpace(lines[signatureLine(lines, c.short)])
+	msg := fmt.Sprintf("budget %d tokens is too small for any chunk; the best match's signature only", res.Budget)
+	res.TooSmall = true
+	res.Dropped = len(list)
+	res.Files = []ContextFile{}
+	res.Markdown = fmt.Sprintf("%s: %s:%d-%d %s\n", msg, c.File, c.StartLine, c.EndLine, sig)
+	n, err := CountTokens(res.Markdown)
+	if err != nil {
+		return err
+	}
+	res.Tokens = n
+	return nil
 }

@@ -231,8 +231,16 @@ func TestBudget(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n > budget || r.Tokens != n {
+			if r.Tokens != n || (n > budget && !r.TooSmall) {
 				t.Errorf("budget %d depth %s: %d tokens (reported %d)", budget, depth, n, r.Tokens)
+			}
+			// Never empty: a budget too small for any chunk names the best
+			// seed's signature and says the budget is too small.
+			if r.TooSmall != (len(r.Chunks()) == 0) {
+				t.Errorf("budget %d: too_small %v with %d chunks", budget, r.TooSmall, len(r.Chunks()))
+			}
+			if r.TooSmall && (!strings.Contains(r.Text(), "too small") || !strings.Contains(r.Text(), "func compressHuge(buf []byte) []byte {")) {
+				t.Errorf("budget %d: too-small answer %q", budget, r.Text())
 			}
 			checkLines(t, f.root, r.Text())
 			for _, c := range r.Chunks() {

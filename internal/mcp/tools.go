@@ -70,7 +70,7 @@ type searchIn struct {
 
 type contextIn struct {
 	Query    string   `json:"query" jsonschema:"the task or question, in plain words, e.g. how does login create a session"`
-	Budget   int      `json:"budget,omitempty" jsonschema:"most tokens of the answer (default 8000)"`
+	Budget   *int     `json:"budget,omitempty" jsonschema:"most tokens of the answer, at least 1 (default 8000)"`
 	Depth    any      `json:"depth,omitempty" jsonschema:"hops to follow from the best chunks along calls and containment: auto (default), 0, 1 or 2"`
 	Keywords []string `json:"keywords,omitempty" jsonschema:"identifiers and English terms you expect in the code; pass them: they sharpen the search a lot"`
 }
@@ -380,11 +380,15 @@ func (s *Server) context(ctx context.Context, in contextIn) (answer, error) {
 	if err != nil {
 		return answer{}, err
 	}
-	if in.Budget < 0 {
-		return answer{}, fmt.Errorf("budget must be positive, got %d", in.Budget)
+	budget := codectx.DefaultContextBudget
+	if in.Budget != nil {
+		budget = *in.Budget
+	}
+	if err := codectx.CheckContextArgs(budget, depth, codectx.DefaultContextSeeds); err != nil {
+		return answer{}, err
 	}
 	f := s.svc.Fresh(ctx, s.opt.FreshWait)
-	res, err := s.p.Context(ctx, codectx.ContextOptions{Query: q, Budget: in.Budget, Depth: depth, Keywords: in.Keywords})
+	res, err := s.p.Context(ctx, codectx.ContextOptions{Query: q, Budget: budget, Depth: depth, Keywords: in.Keywords})
 	switch {
 	case err == nil:
 	case errors.Is(err, codectx.ErrNotIndexed) && f.Indexing:

@@ -35,6 +35,22 @@ const (
 // ClassifyQuery returns the intent Context would read from a question.
 func ClassifyQuery(q string) Intent { return assemble.Classify(q) }
 
+// CheckContextArgs validates a context's budget, depth and seed count as
+// given by a caller (the CLI's flags, the shell, the MCP tool's arguments:
+// one function, the same words everywhere). A bad value is an ErrBadOption.
+func CheckContextArgs(budget int, depth string, seeds int) error {
+	if budget < 1 {
+		return badInput(fmt.Errorf("budget must be positive, got %d", budget))
+	}
+	if _, err := assemble.ParseDepth(depth); err != nil {
+		return badInput(err)
+	}
+	if seeds < 1 || seeds > MaxSearchK {
+		return badInput(fmt.Errorf("seeds must be between 1 and %d, got %d", MaxSearchK, seeds))
+	}
+	return nil
+}
+
 // ContextOptions configure Context.
 type ContextOptions struct {
 	Query string
@@ -61,11 +77,15 @@ type ContextOptions struct {
 // token budget (never exceeded; too-big chunks are shortened to their
 // signature with a pointer to the rest).
 func (p *Project) Context(ctx context.Context, opt ContextOptions) (*ContextResult, error) {
-	if _, err := assemble.ParseDepth(opt.Depth); err != nil {
-		return nil, badInput(err)
+	budget, seeds := opt.Budget, opt.K
+	if budget == 0 {
+		budget = DefaultContextBudget
 	}
-	if opt.Budget < 0 {
-		return nil, badInput(fmt.Errorf("budget must be positive, got %d", opt.Budget))
+	if seeds == 0 {
+		seeds = DefaultContextSeeds
+	}
+	if err := CheckContextArgs(budget, opt.Depth, seeds); err != nil {
+		return nil, err
 	}
 	pr, err := p.project(ctx)
 	if err != nil {
