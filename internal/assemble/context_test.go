@@ -177,7 +177,7 @@ func TestHubPenalty(t *testing.T) {
 	}
 }
 
-var markerRE = regexp.MustCompile(`^… \((\d+) more lines; read (\S+) --offset (\d+) --limit (\d+)\)$`)
+var markerRE = regexp.MustCompile(`^…(\d+) lines elided — read_file (\S+) lines (\d+)-(\d+)$`)
 
 // checkLines fails when a line inside a code fence of md is not a whole
 // line of some fixture file (a line cut in the middle).
@@ -247,10 +247,10 @@ func TestBudget(t *testing.T) {
 				if c.Shortened {
 					shortened = true
 					m := markerRE.FindStringSubmatch(c.Omitted)
-					if m == nil || m[2] != c.File || m[1] != m[4] {
+					if m == nil || m[2] != c.File || m[3] != fmt.Sprint(c.StartLine) || m[4] != fmt.Sprint(c.EndLine) {
 						t.Errorf("marker %q for %s", c.Omitted, c.File)
 					}
-					if !strings.Contains(c.Content, "func ") {
+					if !strings.Contains(c.Content, "func ") && !strings.Contains(c.Content, "type ") {
 						t.Errorf("shortened %s lost its signature:\n%s", c.Symbol, c.Content)
 					}
 				}
@@ -300,5 +300,51 @@ func TestCountTokens(t *testing.T) {
 	}
 	if n, _ := CountTokens("<|endoftext|>"); n < 2 {
 		t.Errorf("special token text counted as %d tokens", n)
+	}
+}
+
+// TestElisionManifest: past the whole-chunk share of the budget, lower-ranked
+// chunks are elided to signature and doc line with a pointer, and the answer
+// ends with a manifest of the elided and dropped places.
+func TestElisionManifest(t *testing.T) {
+	f := indexFixture(t, "ctxproj")
+	whole := f.assemble(t, "compress buffer blocks", "2", 100000, "Compressor.CompressBuffer", "compressBlocks")
+	r := f.assemble(t, "compress buffer blocks", "2", 300, "Compressor.CompressBuffer", "compressBlocks")
+	if len(r.Chunks()) <= 1 {
+		t.Fatalf("budget 300 holds %d chunks:\n%s", len(r.Chunks()), r.Text())
+	}
+	elided := map[string]bool{}
+	for _, c := range r.Chunks() {
+		if c.Shortened {
+			elided[c.Symbol] = true
+			if !markerRE.MatchString(c.Omitted) || !strings.Contains(c.Content, "// ") || !strings.Contains(c.Content, "func ") {
+				t.Errorf("elided %s: content %q marker %q", c.Symbol, c.Content, c.Omitted)
+			}
+		}
+	}
+	if len(elided) == 0 {
+		t.Errorf("nothing elided at budget 300:\n%s", r.Text())
+	}
+	if !strings.Contains(r.Text(), "\n## Not shown in full") {
+		t.Errorf("no manifest:\n%s", r.Text())
+	}
+	shown := map[string]bool{}
+	for _, c := range r.Chunks() {
+		shown[c.Symbol] = true
+	}
+	// Every candidate is either shown whole, elided or dropped.
+	for _, c := range whole.Chunks() {
+		found := shown[c.Symbol] && !elided[c.Symbol]
+		for _, p := range r.Places {
+			if p.Name == c.Symbol && p.File == c.File && p.StartLine == c.StartLine {
+				if found || (p.State == PlaceElided) != elided[c.Symbol] {
+					t.Errorf("%s: place %+v, shown %v", c.Symbol, p, shown[c.Symbol])
+				}
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s is neither shown, elided nor dropped", c.Symbol)
+		}
 	}
 }
