@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -298,12 +299,14 @@ func (s *Server) read(ctx context.Context, in readIn) (answer, error) {
 
 // ---- index tools ----
 
-// searchOut is search_code's structured result.
+// searchOut is search_code's structured result: the hits by reference
+// (file, lines, name, score); their snippets are in the text only.
 type searchOut struct {
 	*codectx.SearchResult
-	Notes      []string `json:"notes,omitempty"`
-	StaleFiles []string `json:"stale_files,omitempty"`
-	Indexing   bool     `json:"indexing,omitempty"`
+	Results    []searchHitOut `json:"results"`
+	Notes      []string       `json:"notes,omitempty"`
+	StaleFiles []string       `json:"stale_files,omitempty"`
+	Indexing   bool           `json:"indexing,omitempty"`
 }
 
 func (s *Server) search(ctx context.Context, in searchIn) (answer, error) {
@@ -329,9 +332,9 @@ func (s *Server) search(ctx context.Context, in searchIn) (answer, error) {
 	default:
 		return answer{}, err
 	}
-	out := searchOut{SearchResult: res, Indexing: f.Indexing}
-	if res.Results == nil {
-		res.Results = []codectx.SearchHit{}
+	out := searchOut{SearchResult: res, Indexing: f.Indexing, Results: []searchHitOut{}}
+	for _, h := range res.Results {
+		out.Results = append(out.Results, searchHitOut{File: h.File, StartLine: h.StartLine, EndLine: h.EndLine, Kind: h.Kind, Name: h.Name, Score: h.Score, Also: h.Also})
 	}
 	var files []string
 	for _, h := range res.Results {
@@ -339,6 +342,17 @@ func (s *Server) search(ctx context.Context, in searchIn) (answer, error) {
 	}
 	out.Notes, out.StaleFiles = freshNotes(f, files)
 	return answer{text: notesText(out.Notes) + searchText(res), data: out}, nil
+}
+
+// searchHitOut is a search hit without its snippet.
+type searchHitOut struct {
+	File      string   `json:"file"`
+	StartLine int      `json:"start_line"`
+	EndLine   int      `json:"end_line"`
+	Kind      string   `json:"kind"`
+	Name      string   `json:"name"`
+	Score     float64  `json:"score"`
+	Also      []string `json:"also,omitempty"`
 }
 
 // searchText renders a search as the CLI does, with whole snippets and a
@@ -363,12 +377,81 @@ func searchText(r *codectx.SearchResult) string {
 	return b.String()
 }
 
-// contextOut is get_context's structured result.
+// contextOut is get_context's structured result: what a program needs to
+// act on the context (files, chunk ranges, reasons, the manifest), never
+// the code itself, which the text carries once.
 type contextOut struct {
-	*codectx.ContextResult
-	Notes      []string `json:"notes,omitempty"`
-	StaleFiles []string `json:"stale_files,omitempty"`
-	Indexing   bool     `json:"indexing,omitempty"`
+	Query      string           `json:"query"`
+	Intent     string           `json:"intent"`
+	Depth      int              `json:"depth"`
+	Budget     int              `json:"budget"`
+	Tokens     int              `json:"tokens"`
+	Candidates int              `json:"candidates"`
+	Dropped    int              `json:"dropped"`
+	TooSmall   bool             `json:"too_small,omitempty"`
+	Files      []contextFileOut `json:"files"`
+	NotShown   []string         `json:"dropped_places,omitempty"`
+	Warnings   []string         `json:"warnings,omitempty"`
+	Notes      []string         `json:"notes,omitempty"`
+	StaleFiles []string         `json:"stale_files,omitempty"`
+	Indexing   bool             `json:"indexing,omitempty"`
+}
+
+type contextFileOut struct {
+	Path   string            `json:"path"`
+	Chunks []contextChunkOut `json:"chunks"`
+}
+
+// contextChunkOut is one chunk of the text, by reference.
+type contextChunkOut struct {
+	Symbol string `json:"symbol"`
+	Lines  [2]int `json:"lines"`
+	Elided bool   `json:"elided,omitempty"`
+}
+
+// textShare is the percentage of get_context's budget given to the
+// Markdown; wireSlack the percentage of the budget the whole answer may
+// take on the wire.
+const (
+	maxListedDropped = 12
+	textShare        = 78
+	wireSlack        = 112
+)
+
+// wireTokens estimates the tokens of get_context's answer on the wire: the
+// JSON-escaped Markdown and the structured references.
+func wireTokens(r *codectx.ContextResult) (int, error) {
+	b, err := json.Marshal(struct {
+		Text string     `json:"text"`
+		Data contextOut `json:"data"`
+	}{r.Text(), leanContext(r)})
+	if err != nil {
+		return 0, err
+	}
+	return codectx.CountTokens(string(b))
+}
+
+// leanContext keeps a context's references and drops its code and Markdown.
+func leanContext(r *codectx.ContextResult) contextOut {
+	out := contextOut{Query: r.Query, Intent: r.Intent.Kind, Depth: r.Depth, Budget: r.Budget, Tokens: r.Tokens,
+		Candidates: r.Candidates, Dropped: r.Dropped, TooSmall: r.TooSmall, Warnings: r.Warnings,
+		Files: []contextFileOut{}}
+	// The first dropped places, as the text's manifest names them ("symbol
+	// path:a-b"); the rest are counted in Dropped, the elided ones marked
+	// in Files.
+	for _, p := range r.Places {
+		if p.State == codectx.PlaceDropped && len(out.NotShown) < maxListedDropped {
+			out.NotShown = append(out.NotShown, fmt.Sprintf("%s %s:%d-%d", p.Name, p.File, p.StartLine, p.EndLine))
+		}
+	}
+	for _, f := range r.Files {
+		cf := contextFileOut{Path: f.Path}
+		for _, c := range f.Chunks {
+			cf.Chunks = append(cf.Chunks, contextChunkOut{Symbol: c.Symbol, Lines: [2]int{c.StartLine, c.EndLine}, Elided: c.Shortened})
+		}
+		out.Files = append(out.Files, cf)
+	}
+	return out
 }
 
 func (s *Server) context(ctx context.Context, in contextIn) (answer, error) {
@@ -388,18 +471,30 @@ func (s *Server) context(ctx context.Context, in contextIn) (answer, error) {
 		return answer{}, err
 	}
 	f := s.svc.Fresh(ctx, s.opt.FreshWait)
-	res, err := s.p.Context(ctx, codectx.ContextOptions{Query: q, Budget: budget, Depth: depth, Keywords: in.Keywords})
+	// The budget bounds the whole answer on the wire: the Markdown gets
+	// textShare of it (JSON escaping and the structured references take
+	// the rest), less if a first answer still comes out too big.
+	opt := codectx.ContextOptions{Query: q, Budget: max(1, budget*textShare/100), Depth: depth, Keywords: in.Keywords}
+	res, err := s.p.Context(ctx, opt)
+	if err == nil {
+		if n, werr := wireTokens(res); werr == nil && n > budget*wireSlack/100 && !res.TooSmall {
+			opt.Budget = max(1, opt.Budget*budget/n)
+			res, err = s.p.Context(ctx, opt)
+		}
+	}
 	switch {
 	case err == nil:
 	case errors.Is(err, codectx.ErrNotIndexed) && f.Indexing:
-		out := contextOut{ContextResult: &codectx.ContextResult{Query: q, Files: []codectx.ContextFile{}}, Notes: []string{f.Note}, Indexing: true}
+		out := contextOut{Query: q, Files: []contextFileOut{}, Notes: []string{f.Note}, Indexing: true}
 		return answer{text: notesText(out.Notes) + "No context yet: the index is being built. Use grep_code or glob_files meanwhile.\n", data: out}, nil
 	case errors.Is(err, codectx.ErrEmptyQuery):
 		return answer{}, fmt.Errorf("the query has nothing to search for (only stop words?): %q", q)
 	default:
 		return answer{}, err
 	}
-	out := contextOut{ContextResult: res, Indexing: f.Indexing}
+	out := leanContext(res)
+	out.Budget = budget
+	out.Indexing = f.Indexing
 	var files []string
 	for _, cf := range res.Files {
 		files = append(files, cf.Path)

@@ -21,6 +21,8 @@ type (
 	ContextChunk = assemble.ContextChunk
 	// Intent is what a question asks for (implementation, usage, location).
 	Intent = assemble.Intent
+	// Place is a chunk a context elided or dropped, and where to read it.
+	Place = assemble.Place
 )
 
 // Context defaults.
@@ -31,6 +33,16 @@ const (
 	// (chosen from docs/EVAL.md, "Repository-level context").
 	DefaultContextSeeds = 16
 )
+
+// Place states of ContextResult.Places.
+const (
+	PlaceElided  = assemble.PlaceElided
+	PlaceDropped = assemble.PlaceDropped
+)
+
+// CountTokens counts s in the tokenizer budgets are measured in
+// (cl100k_base, tables compiled in).
+func CountTokens(s string) (int, error) { return assemble.CountTokens(s) }
 
 // ClassifyQuery returns the intent Context would read from a question.
 func ClassifyQuery(q string) Intent { return assemble.Classify(q) }
