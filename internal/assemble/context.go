@@ -70,6 +70,9 @@ type ContextOptions struct {
 	Model       string
 	// Params tune expansion; nil means DefaultParams.
 	Params *Params
+	// ChangeRequest says the search read the query as a change request or
+	// bug report: without a question cue, the change plan is used.
+	ChangeRequest bool
 }
 
 // ContextChunk is one chunk in an assembled context.
@@ -181,6 +184,9 @@ func Assemble(ctx context.Context, db *store.DB, projectID int64, opt ContextOpt
 		return nil, err
 	}
 	intent := Classify(opt.Query)
+	if opt.ChangeRequest && intent.MatchedPattern == "" {
+		intent = Intent{Kind: IntentChange, Depth: 2}
+	}
 	depth := intent.Depth
 	if want >= 0 {
 		depth = want
@@ -230,11 +236,12 @@ func Assemble(ctx context.Context, db *store.DB, projectID int64, opt ContextOpt
 		}
 	}
 	perSeed := map[int64]int{}
+	pl := planFor(intent.Kind)
 	for hop := 1; hop <= depth && len(frontier) > 0; hop++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		next, err := expandContext(ctx, db, projectID, frontier, hop, intent, p, rel, cands, perSeed)
+		next, err := expandContext(ctx, db, projectID, frontier, hop, pl, p, rel, cands, perSeed)
 		if err != nil {
 			return nil, err
 		}
@@ -262,8 +269,7 @@ func Assemble(ctx context.Context, db *store.DB, projectID int64, opt ContextOpt
 }
 
 // edge is a way from a frontier chunk to a neighbour. sure edges skip the
-// relevance filter: a seed's container header, and a seed's callers when
-// the question asks who uses it.
+// relevance filter (see plan).
 type edge struct {
 	from   *cand
 	to     int64
@@ -272,79 +278,157 @@ type edge struct {
 	sure   bool
 }
 
-// expandContext follows one hop from the frontier and admits the relevant
-// neighbours into cands; it returns the newly admitted ones.
-func expandContext(ctx context.Context, db *store.DB, projectID int64, frontier []*cand, hop int, intent Intent, p Params,
+// plan is an intent's expansion: the weight of each way out of a chunk (0:
+// not followed) and which of them enter without the relevance filter.
+// Only resolved edges are followed (graph.Expandable: never name-only or
+// unresolved ones).
+type plan struct {
+	callee, caller          float64 // calls out / in
+	dispatchOut, dispatchIn float64 // calls through an interface to an implementation / from such callers
+	implOut, implIn         float64 // extends/implements out (its interfaces) / in (its implementers)
+	container, members      float64 // a chunk's type header / a type's members (siblings)
+	// sureCallers: a seed's callers and dispatch callers enter unfiltered;
+	// allHops extends that to every hop (impact: transitive callers).
+	sureCallers, allHops bool
+	// sureImpl: a seed's implementers and interfaces enter unfiltered.
+	sureImpl bool
+	// noTests keeps neighbours in test files out (unless the query asks).
+	noTests bool
+}
+
+// planFor returns the expansion plan of an intent.
+func planFor(kind string) plan {
+	switch kind {
+	case IntentUsage:
+		// X plus its direct callers (with call-site lines), then dispatch callers.
+		return plan{caller: 1, dispatchIn: 0.9, callee: 0.5, container: 0.9, implIn: 0.6, sureCallers: true}
+	case IntentImpact:
+		// Reverse callers transitively and implementers, ranked by distance.
+		return plan{caller: 1, dispatchIn: 0.95, implIn: 0.9, container: 0.7, sureCallers: true, allHops: true, sureImpl: true}
+	case IntentChange:
+		// The places a change touches: callers and callees across files,
+		// interface ↔ implementations, the type and its other members.
+		return plan{callee: 0.9, caller: 0.85, dispatchOut: 0.8, dispatchIn: 0.8, implOut: 0.85, implIn: 0.85,
+			container: 0.9, members: 0.6, sureImpl: true, noTests: true}
+	case IntentLocation:
+		return plan{callee: 0.8, caller: 0.8, container: 0.9, implOut: 0.8, implIn: 0.8}
+	}
+	// Implementation: the target, its callees, its type's header and fields.
+	return plan{callee: 1, dispatchOut: 0.85, caller: 0.7, container: 0.9, implOut: 0.8, implIn: 0.7}
+}
+
+// expandContext follows one hop from the frontier along the intent's plan
+// and admits the relevant neighbours into cands; it returns the newly
+// admitted ones.
+func expandContext(ctx context.Context, db *store.DB, projectID int64, frontier []*cand, hop int, pl plan, p Params,
 	rel *relevance, cands map[int64]*cand, perSeed map[int64]int) ([]*cand, error) {
+	edges, err := planEdges(ctx, db, projectID, frontier, pl, p)
+	if err != nil {
+		return nil, err
+	}
+	scored, indeg, err := scoreEdges(ctx, db, edges, pl, p, rel, cands)
+	if err != nil {
+		return nil, err
+	}
+	return admit(frontier, scored, indeg, hop, p, cands, perSeed), nil
+}
+
+// planEdges collects the ways out of the frontier the plan follows.
+func planEdges(ctx context.Context, db *store.DB, projectID int64, frontier []*cand, pl plan, p Params) ([]edge, error) {
 	byID := map[int64]*cand{}
 	var ids []int64
 	for _, x := range frontier {
 		byID[x.c.ID] = x
 		ids = append(ids, x.c.ID)
 	}
-	calleeW, callerW := 1.0, 0.85
-	if intent.FavourCallers {
-		calleeW, callerW = 0.7, 1.0
-	}
-	maxPerNode := p.MaxPerNode
 	var edges []edge
-	out, err := db.RelationsFrom(ctx, ids, "calls", "extends", "implements")
+	add := func(f *cand, to int64, w float64, reason string, sure bool) {
+		if w > 0 && to > 0 && to != f.c.ID {
+			edges = append(edges, edge{from: f, to: to, weight: w, reason: reason, sure: sure})
+		}
+	}
+	out, err := db.RelationsFrom(ctx, ids, "calls", "dispatch", "extends", "implements", "contains")
 	if err != nil {
 		return nil, err
 	}
 	for _, r := range out {
 		f := byID[r.SrcChunk]
-		if f == nil || !graph.Expandable(r) || r.DstChunk == r.SrcChunk {
+		if f == nil || !graph.Expandable(r) {
 			continue
 		}
 		switch r.Kind {
 		case "calls":
-			edges = append(edges, edge{from: f, to: r.DstChunk, weight: calleeW, reason: "called by " + f.c.Symbol})
+			add(f, r.DstChunk, pl.callee, fmt.Sprintf("called by %s (line %d)", f.c.Symbol, r.Line), false)
+		case "dispatch":
+			add(f, r.DstChunk, pl.dispatchOut, fmt.Sprintf("implementation called by %s (line %d)", f.c.Symbol, r.Line), false)
+		case "contains":
+			if f.c.Kind == "type" {
+				add(f, r.DstChunk, pl.members, "member of "+f.c.Symbol, false)
+			}
 		default:
-			edges = append(edges, edge{from: f, to: r.DstChunk, weight: 0.8, reason: r.Kind[:len(r.Kind)-1] + "ed by " + f.c.Symbol})
+			add(f, r.DstChunk, pl.implOut, r.Kind[:len(r.Kind)-1]+"ed by "+f.c.Symbol, f.seed && pl.sureImpl)
 		}
 	}
-	in, err := db.RelationsTo(ctx, ids, "calls", "contains", "extends", "implements")
+	in, err := db.RelationsTo(ctx, ids, "calls", "dispatch", "contains", "extends", "implements")
 	if err != nil {
 		return nil, err
 	}
 	hasContainer := map[int64]bool{}
 	for _, r := range in {
 		f := byID[r.DstChunk]
-		if f == nil || r.SrcChunk <= 0 || !graph.Expandable(r) || r.SrcChunk == r.DstChunk {
+		if f == nil || r.SrcChunk <= 0 || !graph.Expandable(r) {
 			continue
 		}
+		sureCaller := pl.sureCallers && (f.seed || pl.allHops)
 		switch r.Kind {
-		case "calls":
+		case "calls", "dispatch":
 			// A hub's callers are unrelated to each other: only follow them
 			// when the hub is what was asked about.
 			if f.indeg > p.HubDegree && !f.seed {
 				continue
 			}
-			edges = append(edges, edge{from: f, to: r.SrcChunk, weight: callerW, reason: "calls " + f.c.Symbol, sure: f.seed && intent.FavourCallers})
+			w, what := pl.caller, "calls"
+			if r.Kind == "dispatch" {
+				w, what = pl.dispatchIn, "calls through an interface"
+			}
+			add(f, r.SrcChunk, w, fmt.Sprintf("%s %s (line %d)", what, f.c.Symbol, r.Line), sureCaller)
 		case "contains":
 			hasContainer[f.c.ID] = true
-			edges = append(edges, edge{from: f, to: r.SrcChunk, weight: 0.9, reason: "container of " + f.c.Symbol, sure: f.seed})
+			add(f, r.SrcChunk, pl.container, "container of "+f.c.Symbol, f.seed)
 		default:
-			edges = append(edges, edge{from: f, to: r.SrcChunk, weight: 0.8, reason: r.Kind + " " + f.c.Symbol})
+			add(f, r.SrcChunk, pl.implIn, r.Kind+" "+f.c.Symbol, f.seed && pl.sureImpl)
 		}
 	}
 	// Containers declared elsewhere (Go methods in another file than their
 	// type): look the container type up by symbol, same file, then same
 	// directory, only when unambiguous.
 	for _, f := range frontier {
-		if f.c.Container == "" || hasContainer[f.c.ID] || f.c.Kind != "method" {
+		if pl.container == 0 || f.c.Container == "" || hasContainer[f.c.ID] || f.c.Kind != "method" {
 			continue
 		}
 		list, err := db.ChunksBySymbol(ctx, projectID, f.c.Container, 20)
 		if err != nil {
 			return nil, err
 		}
-		if id := pickContainer(f.c, list); id != 0 && id != f.c.ID {
-			edges = append(edges, edge{from: f, to: id, weight: 0.9, reason: "container of " + f.c.Symbol, sure: f.seed})
+		if id := pickContainer(f.c, list); id != 0 {
+			add(f, id, pl.container, "container of "+f.c.Symbol, f.seed)
 		}
 	}
-	// Load the neighbours not seen yet.
+	return edges, nil
+}
+
+// scoredEdge is an edge with its neighbour loaded and scored.
+type scoredEdge struct {
+	edge
+	c     store.GraphChunk
+	score float64
+	rel   float64
+}
+
+// scoreEdges loads the neighbours not seen yet and scores every (frontier,
+// neighbour) pair that passes the relevance filter, grouped per frontier
+// chunk; it also returns the neighbours' caller counts.
+func scoreEdges(ctx context.Context, db *store.DB, edges []edge, pl plan, p Params, rel *relevance, cands map[int64]*cand) (map[int64][]scoredEdge, map[int64]int, error) {
 	var need []int64
 	seen := map[int64]bool{}
 	for _, e := range edges {
@@ -356,21 +440,14 @@ func expandContext(ctx context.Context, db *store.DB, projectID int64, frontier 
 	sort.Slice(need, func(i, j int) bool { return need[i] < need[j] })
 	chunks, err := db.GraphChunks(ctx, need, true)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	indeg, err := db.CallInDegree(ctx, need)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := rel.loadVectors(ctx, db, "", need); err != nil {
-		return nil, err
-	}
-	// Score every (frontier, neighbour) pair, best first per frontier chunk.
-	type scoredEdge struct {
-		edge
-		c     store.GraphChunk
-		score float64
-		rel   float64
+		return nil, nil, err
 	}
 	byFrom := map[int64][]scoredEdge{}
 	relCache := map[int64]float64{}
@@ -389,6 +466,9 @@ func expandContext(ctx context.Context, db *store.DB, projectID int64, frontier 
 		}
 		damp := hubPenalty(indeg[e.to], p.HubDegree)
 		if rel.testPenalty && search.IsTestPath(c.Path) {
+			if pl.noTests {
+				continue
+			}
 			damp *= p.TestPenalty
 		}
 		if r*damp < p.MinRelevance && !e.sure {
@@ -397,6 +477,12 @@ func expandContext(ctx context.Context, db *store.DB, projectID int64, frontier 
 		s := e.from.score * p.HopDecay * e.weight * (0.4 + 0.6*r) * damp
 		byFrom[e.from.c.ID] = append(byFrom[e.from.c.ID], scoredEdge{e, c, s, r})
 	}
+	return byFrom, indeg, nil
+}
+
+// admit takes the best-scored neighbours of each frontier chunk within the
+// per-node and per-seed caps.
+func admit(frontier []*cand, byFrom map[int64][]scoredEdge, indeg map[int64]int, hop int, p Params, cands map[int64]*cand, perSeed map[int64]int) []*cand {
 	var next []*cand
 	for _, f := range frontier {
 		list := byFrom[f.c.ID]
@@ -408,7 +494,7 @@ func expandContext(ctx context.Context, db *store.DB, projectID int64, frontier 
 		})
 		taken := 0
 		for _, se := range list {
-			if taken >= maxPerNode || perSeed[f.origin] >= p.MaxPerSeed {
+			if taken >= p.MaxPerNode || perSeed[f.origin] >= p.MaxPerSeed {
 				break
 			}
 			if x := cands[se.to]; x != nil {
@@ -424,7 +510,7 @@ func expandContext(ctx context.Context, db *store.DB, projectID int64, frontier 
 			perSeed[f.origin]++
 		}
 	}
-	return next, nil
+	return next
 }
 
 // pickContainer chooses the type chunk a method belongs to among chunks

@@ -41,6 +41,9 @@ func TestClassify(t *testing.T) {
 		{`where does the "invalid call" error come from`, IntentLocation, 0, false},
 		{"where is the lookup table used to pick a codec defined", IntentLocation, 0, false},
 		{"服务器在哪里 recover 并把调用栈打到日志里", IntentImplementation, 1, false},
+		{"what breaks if I change compressBlock", IntentImpact, 2, true},
+		{"impact of changing the signature of Parse", IntentImpact, 2, true},
+		{"修改 compressBlock 会影响哪些地方", IntentImpact, 2, true},
 	}
 	for _, c := range cases {
 		got := Classify(c.q)
@@ -111,11 +114,11 @@ func TestExpansionDepths(t *testing.T) {
 	}
 	for sym, want := range map[string]string{
 		"Compressor.CompressBuffer": "seed, score 1.00",
-		"compressBlocks":            "called by Compressor.CompressBuffer",
-		"WriteCompressedBuffer":     "calls Compressor.CompressBuffer",
+		"compressBlocks":            "called by Compressor.CompressBuffer (line 12)",
+		"WriteCompressedBuffer":     "calls Compressor.CompressBuffer (line 8)",
 		"Compressor":                "container of Compressor.CompressBuffer",
-		"compressBlock":             "called by compressBlocks",
-		"ArchiveBuffer":             "calls WriteCompressedBuffer",
+		"compressBlock":             "called by compressBlocks (line 32)",
+		"ArchiveBuffer":             "calls WriteCompressedBuffer (line 14)",
 	} {
 		if reasons[sym] != want {
 			t.Errorf("reason of %s = %q, want %q", sym, reasons[sym], want)
@@ -345,6 +348,33 @@ func TestElisionManifest(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("%s is neither shown, elided nor dropped", c.Symbol)
+		}
+	}
+}
+
+// TestIntentPlans: usage brings the seed's callers with their call-site
+// lines; impact follows callers transitively (two hops) and not callees.
+func TestIntentPlans(t *testing.T) {
+	f := indexFixture(t, "ctxproj")
+	r := f.assemble(t, "who calls compressBlock", "auto", 100000, "compressBlock")
+	reasons := map[string]string{}
+	for _, c := range r.Chunks() {
+		reasons[c.Symbol] = c.Reason
+	}
+	if got := reasons["compressBlocks"]; got != "calls compressBlock (line 32)" {
+		t.Errorf("usage: caller reason %q\n%v", got, symbols(r))
+	}
+	r = f.assemble(t, "what breaks if I change compressBlock", "auto", 100000, "compressBlock")
+	if r.Intent.Kind != IntentImpact {
+		t.Fatalf("intent %+v", r.Intent)
+	}
+	got := map[string]bool{}
+	for _, c := range r.Chunks() {
+		got[c.Symbol] = true
+	}
+	for _, want := range []string{"compressBlocks", "Compressor.CompressBuffer"} {
+		if !got[want] {
+			t.Errorf("impact: %s (a transitive caller) missing: %v", want, symbols(r))
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"codectx/internal/assemble"
 	"codectx/internal/eval"
 	"codectx/internal/query"
+	"codectx/internal/search"
 	"codectx/internal/store"
 )
 
@@ -158,6 +159,7 @@ func (p *Project) contextSeeds(ctx context.Context, pr *store.Project, opt Conte
 			co.Seeds = append(co.Seeds, assemble.Seed{ChunkID: c.ID, Score: h.Score})
 		}
 	}
+	co.ChangeRequest = sr.Route == search.RouteChange
 	warnings := append([]string(nil), sr.Warnings...)
 	if p.emb != nil && p.emb.ModelID() == pr.Model {
 		vecs, err := p.emb.Embed(ctx, []string{semanticText(opt.Query, opt.Keywords)})
