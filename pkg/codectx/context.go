@@ -2,6 +2,7 @@ package codectx
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -224,6 +225,9 @@ func (p *Project) EvaluateContext(ctx context.Context, set *GoldenSet, opt Conte
 				return nil, fmt.Errorf("task %s: %w", t.ID, err)
 			}
 			a := eval.Assembled{Tokens: res.Tokens}
+			if a.WireTokens, err = wireTokens(res.Text()); err != nil {
+				return nil, err
+			}
 			for _, c := range res.Chunks() {
 				a.Chunks = append(a.Chunks, eval.ContextChunk{File: c.File, Name: c.Name})
 			}
@@ -253,4 +257,14 @@ func semanticText(q string, keywords []string) string {
 		}
 	}
 	return strings.TrimSpace(b.String())
+}
+
+// wireTokens counts the tokens of text as it travels in a JSON answer
+// (quoted and escaped).
+func wireTokens(text string) (int, error) {
+	b, err := json.Marshal(text)
+	if err != nil {
+		return 0, err
+	}
+	return assemble.CountTokens(string(b))
 }
