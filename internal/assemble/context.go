@@ -70,6 +70,10 @@ type ContextOptions struct {
 	Model       string
 	// Params tune expansion; nil means DefaultParams.
 	Params *Params
+	// Sent maps chunks sent in full by earlier answers of the same session
+	// to the call that sent them: they are listed as "already sent (call
+	// N)" instead of being sent again.
+	Sent map[int64]int
 	// ChangeRequest says the search read the query as a change request or
 	// bug report: without a question cue, the change plan is used.
 	ChangeRequest bool
@@ -95,6 +99,9 @@ type ContextChunk struct {
 	// lines when Shortened.
 	Content   string `json:"content"`
 	Shortened bool   `json:"shortened,omitempty"`
+	// SentIn is the earlier call of the session that sent this chunk in
+	// full (0: not sent before); its Content is then empty.
+	SentIn int `json:"sent_in,omitempty"`
 	// Omitted is the marker line of a shortened chunk
 	// ("…N lines elided — read_file path lines a-b").
 	Omitted string `json:"omitted,omitempty"`
@@ -262,7 +269,7 @@ func Assemble(ctx context.Context, db *store.DB, projectID int64, opt ContextOpt
 		return list[i].c.ID < list[j].c.ID
 	})
 	res.Candidates = len(list)
-	if err := pack(res, list); err != nil {
+	if err := pack(res, list, opt.Sent); err != nil {
 		return nil, err
 	}
 	return res, nil

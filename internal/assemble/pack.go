@@ -73,6 +73,10 @@ func renderChunk(c *ContextChunk) string {
 	if kind == "type" {
 		kind = "type header"
 	}
+	if c.SentIn > 0 {
+		fmt.Fprintf(&b, "\n### %s — %s, lines %d-%d — already sent (call %d)\n", c.Name, kind, c.StartLine, c.EndLine, c.SentIn)
+		return b.String()
+	}
 	fmt.Fprintf(&b, "\n### %s — %s, lines %d-%d\n%s\n", c.Name, kind, c.StartLine, c.EndLine, c.Reason)
 	f := fenceFor(c.Content)
 	b.WriteString(f)
@@ -269,7 +273,7 @@ type packer struct {
 // chunk too big for the budget shortened to its signature and first lines.
 // It then renders and counts the real output with the manifest, dropping
 // the lowest-scored chunk until it fits, so the budget is never exceeded.
-func pack(res *ContextResult, list []*cand) error {
+func pack(res *ContextResult, list []*cand, sent map[int64]int) error {
 	ht, err := CountTokens(renderHeader(res, 9999, 9999))
 	if err != nil {
 		return err
@@ -283,7 +287,11 @@ func pack(res *ContextResult, list []*cand) error {
 	p := &packer{res: res, remaining: res.Budget - ht - mt, files: map[string]bool{}, list: list}
 	p.fullLeft = int(fullShare * float64(p.remaining))
 	for _, x := range list {
-		if err := p.add(toContextChunk(x)); err != nil {
+		c := toContextChunk(x)
+		if n := sent[c.ID]; n > 0 {
+			c.SentIn, c.Content = n, ""
+		}
+		if err := p.add(c); err != nil {
 			return err
 		}
 	}
@@ -312,6 +320,15 @@ func (p *packer) add(c ContextChunk) error {
 	full, err := countTokensMax(renderChunk(&c), p.remaining)
 	if err != nil {
 		return err
+	}
+	if c.SentIn > 0 {
+		// Already sent in this session: one line, never the body again.
+		if fileCost+full+1 <= p.remaining {
+			p.take(&c, fileCost+full+1)
+		} else {
+			p.drop(c)
+		}
+		return nil
 	}
 	if fileCost+full+1 <= p.remaining && full <= p.fullLeft {
 		p.take(&c, fileCost+full+1)

@@ -65,7 +65,7 @@ func TestToolsOverStdio(t *testing.T) {
 			"grep_code":     {"pattern", "path", "glob", "ignore_case", "fixed", "context", "head_limit", "max_results", "max_chars"},
 			"read_file":     {"file", "offset", "limit"},
 			"search_code":   {"query", "top_k", "mode", "keywords"},
-			"get_context":   {"query", "budget", "depth", "keywords"},
+			"get_context":   {"query", "budget", "depth", "keywords", "reset_session"},
 			"code_graph":    {"name", "direction", "depth"},
 			"repo_map":      {"budget", "focus"},
 			"change_impact": {"base", "depth"},

@@ -74,6 +74,9 @@ type contextIn struct {
 	Budget   *int     `json:"budget,omitempty" jsonschema:"most tokens of the answer, at least 1 (default 8000)"`
 	Depth    any      `json:"depth,omitempty" jsonschema:"hops to follow from the best chunks along calls and containment: auto (default), 0, 1 or 2"`
 	Keywords []string `json:"keywords,omitempty" jsonschema:"identifiers and English terms you expect in the code; pass them: they sharpen the search a lot"`
+	// ResetSession forgets what earlier get_context answers of this
+	// session sent.
+	ResetSession bool `json:"reset_session,omitempty" jsonschema:"send every chunk again: forget what earlier get_context answers of this session already sent in full (by default they are listed as already sent, not repeated)"`
 }
 
 type graphIn struct {
@@ -208,7 +211,7 @@ func (s *Server) rate(ctx context.Context, in rateIn) (answer, error) {
 // server.
 func addTool[In any](s *Server, t *sdk.Tool, schema any, h func(context.Context, In) (answer, error)) {
 	t.InputSchema = schema
-	sdk.AddTool(s.sdk, t, func(ctx context.Context, _ *sdk.CallToolRequest, in In) (res *sdk.CallToolResult, out any, err error) {
+	sdk.AddTool(s.sdk, t, func(ctx context.Context, req *sdk.CallToolRequest, in In) (res *sdk.CallToolResult, out any, err error) {
 		start := time.Now()
 		defer func() {
 			if r := recover(); r != nil {
@@ -217,12 +220,29 @@ func addTool[In any](s *Server, t *sdk.Tool, schema any, h func(context.Context,
 			}
 			s.log.Debug("tool call", "tool", t.Name, "ms", time.Since(start).Milliseconds(), "err", err)
 		}()
+		if req != nil && req.Session != nil {
+			ctx = context.WithValue(ctx, sessionKey{}, req.Session)
+		}
 		a, err := h(ctx, in)
 		if err != nil {
 			return nil, nil, err
 		}
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: a.text}}}, a.data, nil
 	})
+}
+
+// sessionKey carries the calling MCP session in a tool handler's context.
+type sessionKey struct{}
+
+// contextSession is the memory of what get_context already sent to the
+// calling MCP session (nil without a session).
+func (s *Server) contextSession(ctx context.Context) *codectx.Session {
+	ss, _ := ctx.Value(sessionKey{}).(*sdk.ServerSession)
+	if ss == nil {
+		return nil
+	}
+	v, _ := s.sessions.LoadOrStore(ss, &codectx.Session{})
+	return v.(*codectx.Session)
 }
 
 // withEnum infers In's input schema and restricts the named string
@@ -407,6 +427,8 @@ type contextChunkOut struct {
 	Symbol string `json:"symbol"`
 	Lines  [2]int `json:"lines"`
 	Elided bool   `json:"elided,omitempty"`
+	// SentIn is the earlier call of this session that sent the chunk.
+	SentIn int `json:"already_sent_in_call,omitempty"`
 }
 
 // textShare is the percentage of get_context's budget given to the
@@ -447,7 +469,7 @@ func leanContext(r *codectx.ContextResult) contextOut {
 	for _, f := range r.Files {
 		cf := contextFileOut{Path: f.Path}
 		for _, c := range f.Chunks {
-			cf.Chunks = append(cf.Chunks, contextChunkOut{Symbol: c.Symbol, Lines: [2]int{c.StartLine, c.EndLine}, Elided: c.Shortened})
+			cf.Chunks = append(cf.Chunks, contextChunkOut{Symbol: c.Symbol, Lines: [2]int{c.StartLine, c.EndLine}, Elided: c.Shortened, SentIn: c.SentIn})
 		}
 		out.Files = append(out.Files, cf)
 	}
@@ -474,13 +496,30 @@ func (s *Server) context(ctx context.Context, in contextIn) (answer, error) {
 	// The budget bounds the whole answer on the wire: the Markdown gets
 	// textShare of it (JSON escaping and the structured references take
 	// the rest), less if a first answer still comes out too big.
+	sess := s.contextSession(ctx)
+	if sess != nil && in.ResetSession {
+		sess.Reset()
+	}
 	opt := codectx.ContextOptions{Query: q, Budget: max(1, budget*textShare/100), Depth: depth, Keywords: in.Keywords}
+	// The session remembers only the answer actually sent: a first
+	// attempt that comes out too big is measured on a copy.
+	var trial codectx.Session
+	if sess != nil {
+		trial.CopyFrom(sess)
+		opt.Session = &trial
+	}
 	res, err := s.p.Context(ctx, opt)
 	if err == nil {
 		if n, werr := wireTokens(res); werr == nil && n > budget*wireSlack/100 && !res.TooSmall {
 			opt.Budget = max(1, opt.Budget*budget/n)
+			if sess != nil {
+				trial.CopyFrom(sess)
+			}
 			res, err = s.p.Context(ctx, opt)
 		}
+	}
+	if err == nil && sess != nil {
+		sess.CopyFrom(&trial)
 	}
 	switch {
 	case err == nil:

@@ -150,3 +150,31 @@ func TestWireSize(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionMemory: within one MCP session, a chunk sent in full is not
+// sent again but listed as already sent; reset_session sends it again.
+func TestSessionMemory(t *testing.T) {
+	cs := inProcess(t, copyFixture(t), "")
+	ctx := context.Background()
+	ask := func(reset bool) string {
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "get_context", Arguments: map[string]any{
+			"query": "how is the invoice total computed", "budget": 4000, "reset_session": reset}})
+		if err != nil || res.IsError {
+			t.Fatalf("get_context: %v %s", err, textOf(res))
+		}
+		return textOf(res)
+	}
+	const body = "def compute_total(self, items):"
+	first := ask(false)
+	if !strings.Contains(first, body) || strings.Contains(first, "already sent") {
+		t.Fatalf("first answer:\n%s", first)
+	}
+	second := ask(false)
+	if strings.Contains(second, body) || !strings.Contains(second, "already sent (call 1)") {
+		t.Errorf("second answer repeats or does not list the sent chunk:\n%s", second)
+	}
+	third := ask(true)
+	if !strings.Contains(third, body) {
+		t.Errorf("after reset_session the chunk is not sent again:\n%s", third)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"codectx/internal/assemble"
 	"codectx/internal/eval"
@@ -65,6 +66,67 @@ func CheckContextArgs(budget int, depth string, seeds int) error {
 	return nil
 }
 
+// Session remembers what the contexts of one conversation (an MCP session,
+// a shell) already sent in full, so later answers list those chunks as
+// "already sent (call N)" instead of repeating them. The zero value is
+// ready to use; it is safe for concurrent use.
+type Session struct {
+	mu    sync.Mutex
+	calls int
+	sent  map[int64]int // chunk id → call that sent it in full
+}
+
+// Reset forgets everything sent: the next context sends chunks again.
+func (s *Session) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls, s.sent = 0, nil
+}
+
+// Calls is the number of contexts answered in the session since the last
+// Reset.
+func (s *Session) Calls() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.calls
+}
+
+// CopyFrom makes s remember exactly what o remembers.
+func (s *Session) CopyFrom(o *Session) {
+	snap, calls := o.snapshot(), o.Calls()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sent, s.calls = snap, calls
+}
+
+// snapshot copies what was sent before this call.
+func (s *Session) snapshot() map[int64]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[int64]int, len(s.sent))
+	for k, v := range s.sent {
+		out[k] = v
+	}
+	return out
+}
+
+// record notes the chunks a context sent in full (whole, not elided).
+func (s *Session) record(r *ContextResult) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls++
+	if s.sent == nil {
+		s.sent = map[int64]int{}
+	}
+	for _, c := range r.Chunks() {
+		if !c.Shortened && c.SentIn == 0 {
+			if _, ok := s.sent[c.ID]; !ok {
+				s.sent[c.ID] = s.calls
+			}
+		}
+	}
+}
+
 // ContextOptions configure Context.
 type ContextOptions struct {
 	Query string
@@ -77,6 +139,10 @@ type ContextOptions struct {
 	// K is the number of search results used as seeds; 0 means
 	// DefaultContextSeeds.
 	K int
+	// Session, when set, carries what earlier contexts of the same
+	// conversation sent in full: those chunks are listed, not repeated,
+	// and this context's full chunks are recorded in it.
+	Session *Session
 	// Rewrite asks the configured chat model for identifiers and keywords
 	// first, as SearchOptions.Rewrite does; they are added to Keywords, and
 	// with Depth auto the model's intent picks the depth (implementation 2,
@@ -130,9 +196,15 @@ func (p *Project) Context(ctx context.Context, opt ContextOptions) (*ContextResu
 		warnings = append(warnings, rwWarning)
 	}
 	co.Budget, co.Depth = opt.Budget, depth
+	if opt.Session != nil {
+		co.Sent = opt.Session.snapshot()
+	}
 	res, err := assemble.Assemble(ctx, p.db, pr.ID, co)
 	if err != nil {
 		return nil, err
+	}
+	if opt.Session != nil {
+		opt.Session.record(res)
 	}
 	res.Warnings = append(warnings, res.Warnings...)
 	return res, nil
