@@ -299,6 +299,9 @@ type plan struct {
 	sureCallers, allHops bool
 	// sureImpl: a seed's implementers and interfaces enter unfiltered.
 	sureImpl bool
+	// sureCallees: a seed's direct callees enter unfiltered (the helpers
+	// an implementation is made of rarely share the question's words).
+	sureCallees bool
 	// noTests keeps neighbours in test files out (unless the query asks).
 	noTests bool
 }
@@ -316,12 +319,12 @@ func planFor(kind string) plan {
 		// The places a change touches: callers and callees across files,
 		// interface ↔ implementations, the type and its other members.
 		return plan{callee: 0.9, caller: 0.85, dispatchOut: 0.8, dispatchIn: 0.8, implOut: 0.85, implIn: 0.85,
-			container: 0.9, members: 0.6, sureImpl: true, noTests: true}
+			container: 0.9, members: 0.6, sureImpl: true, sureCallees: true, noTests: true}
 	case IntentLocation:
 		return plan{callee: 0.8, caller: 0.8, container: 0.9, implOut: 0.8, implIn: 0.8}
 	}
 	// Implementation: the target, its callees, its type's header and fields.
-	return plan{callee: 1, dispatchOut: 0.85, caller: 0.7, container: 0.9, implOut: 0.8, implIn: 0.7}
+	return plan{callee: 1, dispatchOut: 0.85, caller: 0.7, container: 0.9, implOut: 0.8, implIn: 0.7, sureCallees: true}
 }
 
 // expandContext follows one hop from the frontier along the intent's plan
@@ -365,7 +368,7 @@ func planEdges(ctx context.Context, db *store.DB, projectID int64, frontier []*c
 		}
 		switch r.Kind {
 		case "calls":
-			add(f, r.DstChunk, pl.callee, fmt.Sprintf("called by %s (line %d)", f.c.Symbol, r.Line), false)
+			add(f, r.DstChunk, pl.callee, fmt.Sprintf("called by %s (line %d)", f.c.Symbol, r.Line), f.seed && pl.sureCallees)
 		case "dispatch":
 			add(f, r.DstChunk, pl.dispatchOut, fmt.Sprintf("implementation called by %s (line %d)", f.c.Symbol, r.Line), false)
 		case "contains":

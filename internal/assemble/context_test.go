@@ -94,8 +94,8 @@ func TestExpansionDepths(t *testing.T) {
 	const q = "compress buffer blocks"
 	want := map[string][]string{
 		"0": {"Compressor.CompressBuffer"},
-		"1": {"Compressor", "Compressor.CompressBuffer", "WriteCompressedBuffer", "compressBlocks", "compressBufferBlocksStats", "splitBlocks"},
-		"2": {"ArchiveBuffer", "Compressor", "Compressor.CompressBuffer", "WriteCompressedBuffer", "compressBlock", "compressBlocks", "compressBufferBlocksStats", "splitBlocks"},
+		"1": {"Compressor", "Compressor.CompressBuffer", "WriteCompressedBuffer", "compressBlocks", "compressBufferBlocksStats", "splitBlocks", "validateInput"},
+		"2": {"ArchiveBuffer", "Compressor", "Compressor.CompressBuffer", "WriteCompressedBuffer", "compressBlock", "compressBlocks", "compressBufferBlocksStats", "splitBlocks", "validateInput"},
 	}
 	for _, d := range []string{"0", "1", "2"} {
 		r := f.assemble(t, q, d, 100000, "Compressor.CompressBuffer")
@@ -124,9 +124,17 @@ func TestExpansionDepths(t *testing.T) {
 			t.Errorf("reason of %s = %q, want %q", sym, reasons[sym], want)
 		}
 	}
-	// validateInput shares nothing with the question: filtered out.
-	if strings.Contains(r.Text(), "validateInput(in []byte) —") {
-		t.Error("irrelevant callee entered the context")
+	// validateInput shares nothing with the question: as a seed's direct
+	// callee it enters (an implementation is made of its helpers), but
+	// ranked below every relevant callee.
+	score := map[string]float64{}
+	for _, c := range r.Chunks() {
+		score[c.Symbol] = c.Score
+	}
+	for _, relevant := range []string{"compressBlocks", "splitBlocks"} {
+		if score["validateInput"] >= score[relevant] {
+			t.Errorf("irrelevant callee validateInput (%.3f) ranks with %s (%.3f)", score["validateInput"], relevant, score[relevant])
+		}
 	}
 	// Grouped per file, in source order: the type header before its method.
 	md := r.Text()

@@ -101,14 +101,14 @@ func renderManifest(places []Place, listed int) string {
 	if len(places) == 0 {
 		return ""
 	}
-	var elided, dropped []string
-	nDropped := 0
+	var dropped []string
+	nDropped, nElided := 0, 0
 	for _, p := range places {
-		item := fmt.Sprintf("%s %s:%d-%d", p.Name, p.File, p.StartLine, p.EndLine)
 		if p.State == PlaceElided {
-			elided = append(elided, item)
+			nElided++
 			continue
 		}
+		item := fmt.Sprintf("%s %s:%d-%d", p.Name, p.File, p.StartLine, p.EndLine)
 		nDropped++
 		if len(dropped) < listed {
 			dropped = append(dropped, item)
@@ -116,8 +116,9 @@ func renderManifest(places []Place, listed int) string {
 	}
 	var b strings.Builder
 	b.WriteString("\n## Not shown in full (read_file path lines a-b)\n")
-	if len(elided) > 0 {
-		fmt.Fprintf(&b, "elided: %s\n", strings.Join(elided, " · "))
+	if nElided > 0 {
+		// Each elided chunk says in place where to read it.
+		fmt.Fprintf(&b, "elided above: %d chunks (signature shown; each marked with the lines to read)\n", nElided)
 	}
 	if nDropped > 0 {
 		more := ""
@@ -351,11 +352,6 @@ func (p *packer) add(c ContextChunk) error {
 	if err != nil {
 		return err
 	}
-	entry, err := CountTokens(fmt.Sprintf(" · %s %s:%d-%d", c.Symbol, c.File, c.StartLine, c.EndLine))
-	if err != nil {
-		return err
-	}
-	cost += entry
 	if fileCost+cost+1 > p.remaining {
 		p.drop(c)
 		return nil
