@@ -108,6 +108,7 @@ func TestWireSize(t *testing.T) {
 	}
 	if !fixture {
 		calls[2].args["query"] = "who calls Header.Get"
+		calls[8].args["name"] = "Header.Get"
 	}
 	for _, c := range calls {
 		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: c.tool, Arguments: c.args})
