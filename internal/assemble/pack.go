@@ -14,7 +14,7 @@ import (
 
 // fullShare is the share of the budget whole chunks may take before the
 // lower-ranked ones are elided (the first chunk is always whole if it fits).
-const fullShare = 0.6
+const fullShare = 0.45
 
 // manifestListed bounds the dropped places the manifest names one by one.
 const manifestListed = 12
