@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -200,7 +201,16 @@ func Assemble(ctx context.Context, db *store.DB, projectID int64, opt ContextOpt
 	}
 	res := &ContextResult{Query: opt.Query, Intent: intent, Depth: depth, Budget: budget, Files: []ContextFile{}}
 
-	// Seeds.
+	// Seeds: for usage and impact questions, the symbols the question names
+	// come first (their callers are what is asked for, even when the search
+	// ranked them low).
+	if intent.Kind == IntentUsage || intent.Kind == IntentImpact {
+		named, err := namedSeeds(ctx, db, projectID, opt.Query, opt.Seeds)
+		if err != nil {
+			return nil, err
+		}
+		opt.Seeds = append(named, opt.Seeds...)
+	}
 	var ids []int64
 	best := 0.0
 	for _, s := range opt.Seeds {
@@ -273,6 +283,43 @@ func Assemble(ctx context.Context, db *store.DB, projectID int64, opt ContextOpt
 		return nil, err
 	}
 	return res, nil
+}
+
+// identRE matches identifiers a question names: Type.Member, snake_case,
+// or camelCase words (an upper-case letter after the first).
+var identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*|[A-Za-z_]*[a-z0-9][A-Z_][A-Za-z0-9_]*`)
+
+// maxNamed bounds the chunks one named symbol may bring in as seeds (more
+// means the name is too common to be what was meant).
+const maxNamed = 4
+
+// namedSeeds looks up the symbols a question names (exact symbol match,
+// an indexed query, not a search) and returns them as seeds scored like
+// the best search hit.
+func namedSeeds(ctx context.Context, db *store.DB, projectID int64, q string, seeds []Seed) ([]Seed, error) {
+	best := 1.0
+	for _, s := range seeds {
+		best = max(best, s.Score)
+	}
+	var out []Seed
+	seen := map[string]bool{}
+	for _, name := range identRE.FindAllString(q, 3) {
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		list, err := db.ChunksBySymbol(ctx, projectID, name, maxNamed+1)
+		if err != nil {
+			return nil, err
+		}
+		if len(list) == 0 || len(list) > maxNamed {
+			continue
+		}
+		for _, c := range list {
+			out = append(out, Seed{ChunkID: c.ID, Score: best})
+		}
+	}
+	return out, nil
 }
 
 // edge is a way from a frontier chunk to a neighbour. sure edges skip the

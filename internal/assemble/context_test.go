@@ -386,3 +386,21 @@ func TestIntentPlans(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageNamedSeed: a usage question names its symbol; when the search
+// did not rank it, it is still looked up (exact symbol) and its callers
+// follow.
+func TestUsageNamedSeed(t *testing.T) {
+	f := indexFixture(t, "ctxproj")
+	r := f.assemble(t, "who calls compressBlock", "auto", 100000, "splitBlocks")
+	got := map[string]string{}
+	for _, c := range r.Chunks() {
+		got[c.Symbol] = c.Reason
+	}
+	if _, ok := got["compressBlock"]; !ok {
+		t.Fatalf("named symbol not seeded: %v", symbols(r))
+	}
+	if got["compressBlocks"] != "calls compressBlock (line 32)" {
+		t.Errorf("caller of the named symbol: %q (%v)", got["compressBlocks"], symbols(r))
+	}
+}
