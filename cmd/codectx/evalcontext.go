@@ -30,7 +30,11 @@ func evalContextCmd() *cobra.Command {
 and count the tasks whose target — file and symbol, matched as "codectx eval"
 matches them — is inside it. --budget and --depth take comma-separated lists;
 every combination is run (the search behind the seeds runs once per task).
-Depth 0 is the baseline: the top search results packed to the budget.`,
+Depth 0 is the baseline: the top search results packed to the budget.
+Columns: found (a target inside), all (every target inside), share (mean
+share of a task's targets inside), file / symbol (a target's file / symbol
+inside), tokens (of the context), wire (of the context JSON-escaped, as an
+MCP answer carries it), chunks.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var runs []codectx.ContextRun
@@ -98,20 +102,20 @@ func printContextReports(w io.Writer, reps []codectx.ContextEvalReport) {
 	}
 	sort.Strings(rest)
 	kindList = append(kindList, rest...)
-	head := fmt.Sprintf("%6s %5s | %6s %6s %6s", "budget", "depth", "found", "file", "symbol")
+	head := fmt.Sprintf("%6s %5s | %6s %6s %6s %6s %6s", "budget", "depth", "found", "all", "share", "file", "symbol")
 	for _, k := range kindList {
 		head += fmt.Sprintf(" %8.8s", k)
 	}
-	head += fmt.Sprintf(" | %7s %6s", "tokens", "chunks")
+	head += fmt.Sprintf(" | %7s %6s %6s", "tokens", "wire", "chunks")
 	fmt.Fprintln(w, head)
 	fmt.Fprintln(w, strings.Repeat("-", len(head)))
 	for _, r := range reps {
 		o := r.Report.Overall
-		line := fmt.Sprintf("%6d %5s | %6.3f %6.3f %6.3f", r.Budget, r.Depth, o.Found, o.FileFound, o.SymbolFound)
+		line := fmt.Sprintf("%6d %5s | %6.3f %6.3f %6.3f %6.3f %6.3f", r.Budget, r.Depth, o.Found, o.AllFound, o.MeanShare, o.FileFound, o.SymbolFound)
 		for _, k := range kindList {
 			line += fmt.Sprintf(" %8.3f", r.Report.ByKind[k].Found)
 		}
-		line += fmt.Sprintf(" | %7.0f %6.1f", o.MeanTokens, o.MeanChunks)
+		line += fmt.Sprintf(" | %7.0f %6.0f %6.1f", o.MeanTokens, o.MeanWireTokens, o.MeanChunks)
 		fmt.Fprintln(w, line)
 	}
 }

@@ -98,18 +98,10 @@ func checkSearch(opt codectx.SearchOptions) error {
 }
 
 // checkContextFlags validates context's --budget, --depth and --seeds (the
-// CLI and the shell).
+// CLI and the shell) with the library's check, as a usage error.
 func checkContextFlags(budget int, depth string, seeds int) error {
-	if budget < 1 {
-		return usagef("--budget must be positive, got %d", budget)
-	}
-	switch depth {
-	case "auto", "0", "1", "2":
-	default:
-		return usagef("--depth must be auto, 0, 1 or 2, got %q", depth)
-	}
-	if seeds < 1 || seeds > codectx.MaxSearchK {
-		return usagef("--seeds must be between 1 and %d, got %d", codectx.MaxSearchK, seeds)
+	if err := codectx.CheckContextArgs(budget, depth, seeds); err != nil {
+		return usageError{"--" + err.Error()}
 	}
 	return nil
 }

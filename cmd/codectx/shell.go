@@ -51,6 +51,8 @@ type shell struct {
 	ctx  context.Context
 	out  io.Writer
 	proj *codectx.Project
+	// sent remembers what /context already showed in full in this shell.
+	sent codectx.Session
 }
 
 const shellHelp = `commands (flags as in the CLI, anywhere on the line):
@@ -59,6 +61,7 @@ const shellHelp = `commands (flags as in the CLI, anywhere on the line):
                                  hybrid search (a line without a slash searches too)
   /context <query> [--budget N] [--depth auto|0|1|2] [--seeds N]
                                  repository-level context (default 8000 tokens)
+  /reset                         /context shows chunks already shown in full again
   /graph <name> [--direction out|in|both] [--depth N]
                                  relations of a type, method or function
   /grep <pattern> [-i] [-w] [-F] [-g GLOB]
@@ -80,7 +83,7 @@ func (s *shell) run(in *os.File) error {
 			InterruptPrompt: "^C",
 			EOFPrompt:       "/quit",
 			AutoComplete: readline.NewPrefixCompleter(
-				readline.PcItem("/index"), readline.PcItem("/search"), readline.PcItem("/context"),
+				readline.PcItem("/index"), readline.PcItem("/search"), readline.PcItem("/context"), readline.PcItem("/reset"),
 				readline.PcItem("/graph"), readline.PcItem("/grep"), readline.PcItem("/read"),
 				readline.PcItem("/stats"), readline.PcItem("/help"), readline.PcItem("/quit"),
 			),
@@ -148,6 +151,9 @@ func (s *shell) exec(line string) bool {
 		err = s.search(arg)
 	case "/context":
 		err = s.context(arg)
+	case "/reset":
+		s.sent.Reset()
+		fmt.Fprintln(s.out, "/context will show every chunk again")
 	case "/graph":
 		err = s.graph(arg)
 	case "/grep":
@@ -263,7 +269,7 @@ func (s *shell) context(arg string) error {
 	if err := checkContextFlags(opt.Budget, opt.Depth, opt.K); err != nil {
 		return err
 	}
-	opt.Query = q
+	opt.Query, opt.Session = q, &s.sent
 	res, err := s.proj.Context(s.ctx, opt)
 	if err != nil {
 		return err

@@ -20,8 +20,9 @@ type ContextChunk struct {
 
 // Assembled is what the caller's context function returns for one query.
 type Assembled struct {
-	Chunks []ContextChunk
-	Tokens int // tokens the rendered context used
+	Chunks     []ContextChunk
+	Tokens     int // tokens the rendered context used
+	WireTokens int // tokens of the context in a JSON answer (0: not measured)
 }
 
 // ContextGroup is the share of tasks whose target is in the context.
@@ -35,8 +36,16 @@ type ContextGroup struct {
 	// SymbolFound is over the tasks that name a symbol.
 	SymbolFound float64 `json:"symbol_found"`
 	SymbolTasks int     `json:"symbol_tasks"`
-	MeanTokens  float64 `json:"mean_tokens"`
-	MeanChunks  float64 `json:"mean_chunks"`
+	// AllFound is the share of tasks with every target inside (at the
+	// target's own level: symbol when it names one, else file); MeanShare
+	// the mean share of a task's targets inside.
+	AllFound   float64 `json:"all_found"`
+	MeanShare  float64 `json:"mean_share"`
+	MeanTokens float64 `json:"mean_tokens"`
+	// MeanWireTokens is the mean tokens of the context as it travels in a
+	// JSON answer (escaped), when the caller measured it.
+	MeanWireTokens float64 `json:"mean_wire_tokens,omitempty"`
+	MeanChunks     float64 `json:"mean_chunks"`
 }
 
 // ContextTask is one task's outcome.
@@ -47,8 +56,12 @@ type ContextTask struct {
 	FileFound   bool   `json:"file_found"`
 	SymbolFound bool   `json:"symbol_found"`
 	Found       bool   `json:"found"`
-	Tokens      int    `json:"tokens"`
-	Chunks      int    `json:"chunks"`
+	// TargetsIn of Targets targets are inside.
+	TargetsIn  int `json:"targets_in"`
+	Targets    int `json:"targets"`
+	Tokens     int `json:"tokens"`
+	WireTokens int `json:"wire_tokens,omitempty"`
+	Chunks     int `json:"chunks"`
 }
 
 // ContextReport aggregates context outcomes overall, per language and per kind.
@@ -83,7 +96,25 @@ func JudgeContext(t Task, a Assembled) ContextTask {
 	if HasSymbols(t) {
 		found = s
 	}
-	return ContextTask{ID: t.ID, Kind: t.Kind, Lang: t.Lang, FileFound: f, SymbolFound: s, Found: found, Tokens: a.Tokens, Chunks: len(a.Chunks)}
+	in := 0
+	for _, tg := range t.Targets {
+		if targetInside(tg, a.Chunks) {
+			in++
+		}
+	}
+	return ContextTask{ID: t.ID, Kind: t.Kind, Lang: t.Lang, FileFound: f, SymbolFound: s, Found: found,
+		TargetsIn: in, Targets: len(t.Targets), Tokens: a.Tokens, WireTokens: a.WireTokens, Chunks: len(a.Chunks)}
+}
+
+// targetInside reports whether one target is inside the chunks: a chunk of
+// its file, with a matching name when the target names a symbol.
+func targetInside(tg Target, chunks []ContextChunk) bool {
+	for _, c := range chunks {
+		if c.File == tg.File && (tg.Symbol == "" || SymbolMatches(c.Name, tg.Symbol)) {
+			return true
+		}
+	}
+	return false
 }
 
 // EvaluateContext assembles a context for every task with assemble and
@@ -109,7 +140,7 @@ func SummarizeContext(tasks []Task, outs []ContextTask) *ContextReport {
 	r := &ContextReport{ByLang: map[string]ContextGroup{}, ByKind: map[string]ContextGroup{}, Tasks: outs}
 	group := func(sel func(int) bool) ContextGroup {
 		var g ContextGroup
-		var found, file, sym, tokens, chunks float64
+		var found, file, sym, tokens, chunks, all, share, wire float64
 		for i, o := range outs {
 			if !sel(i) {
 				continue
@@ -128,11 +159,19 @@ func SummarizeContext(tasks []Task, outs []ContextTask) *ContextReport {
 				}
 			}
 			tokens += float64(o.Tokens)
+			wire += float64(o.WireTokens)
 			chunks += float64(o.Chunks)
+			if o.Targets > 0 {
+				if o.TargetsIn == o.Targets {
+					all++
+				}
+				share += float64(o.TargetsIn) / float64(o.Targets)
+			}
 		}
 		if g.Tasks > 0 {
 			n := float64(g.Tasks)
 			g.Found, g.FileFound, g.MeanTokens, g.MeanChunks = found/n, file/n, tokens/n, chunks/n
+			g.AllFound, g.MeanShare, g.MeanWireTokens = all/n, share/n, wire/n
 		}
 		if g.SymbolTasks > 0 {
 			g.SymbolFound = sym / float64(g.SymbolTasks)

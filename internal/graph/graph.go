@@ -1,15 +1,12 @@
-// Package graph answers two questions over the stored relations: what is a
-// named symbol connected to (Build, the `codectx graph` sub-graph, rendered
-// as a tree, Mermaid, DOT or JSON), and what code should a model read to
-// answer a question (Assemble: seeds from search, expansion along calls and
-// containment, relevance filtering, merging per file and type, and a hard
-// token budget).
+// Package graph answers what a named symbol is connected to over the stored
+// relations (Build, the `codectx graph` sub-graph, rendered as a tree,
+// Mermaid, DOT or JSON), and says which relations are sure enough to follow
+// (Expandable). Context assembly for a question lives in internal/assemble.
 //
 // It reads the database only through internal/store's indexed queries, so
 // every step costs the degree of the nodes involved, never a scan of the
-// project. It must not write to the database, run searches itself (the
-// caller hands it the seeds), embed text, print, or download anything: the
-// token counter uses the tokenizer tables compiled into the binary.
+// project. It must not write to the database, run searches itself, embed
+// text, print, or download anything.
 package graph
 
 import (

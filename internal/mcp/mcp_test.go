@@ -67,7 +67,7 @@ func TestToolsOverStdio(t *testing.T) {
 			"grep_code":     {"pattern", "path", "glob", "ignore_case", "fixed", "context", "head_limit", "max_results", "max_chars"},
 			"read_file":     {"file", "offset", "limit"},
 			"search_code":   {"query", "top_k", "mode", "keywords"},
-			"get_context":   {"query", "budget", "depth", "keywords"},
+			"get_context":   {"query", "budget", "depth", "keywords", "reset_session"},
 			"code_graph":    {"name", "direction", "depth"},
 			"repo_map":      {"budget", "focus"},
 			"change_impact": {"base", "depth"},
@@ -210,6 +210,14 @@ func TestToolsOverStdio(t *testing.T) {
 			t.Errorf("no files: %v", m)
 		}
 		_, _ = callOK(t, cs, "get_context", map[string]any{"query": "shopping cart", "depth": "auto"})
+		// budget is validated like the CLI's --budget: the same check, the same words.
+		for _, b := range []int{0, -5} {
+			res := call(t, cs, "get_context", map[string]any{"query": "shopping cart", "budget": b})
+			want := fmt.Sprintf("budget must be positive, got %d", b)
+			if !res.IsError || !strings.Contains(textOf(res), want) {
+				t.Errorf("budget %d: error %v, text %q, want %q", b, res.IsError, textOf(res), want)
+			}
+		}
 	})
 
 	t.Run("code_graph", func(t *testing.T) {

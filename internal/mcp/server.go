@@ -21,6 +21,7 @@ import (
 	"io"
 	"log/slog"
 	"runtime/debug"
+	"sync"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -53,6 +54,8 @@ type Server struct {
 	svc  *watch.Service
 	sdk  *sdk.Server
 	stop context.CancelFunc
+	// sessions maps each MCP session to what get_context sent it.
+	sessions sync.Map
 }
 
 // New starts keeping p's index fresh (a background pass now, then on every

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -70,9 +71,12 @@ type searchIn struct {
 
 type contextIn struct {
 	Query    string   `json:"query" jsonschema:"the task or question, in plain words, e.g. how does login create a session"`
-	Budget   int      `json:"budget,omitempty" jsonschema:"most tokens of the answer (default 8000)"`
+	Budget   *int     `json:"budget,omitempty" jsonschema:"most tokens of the answer, at least 1 (default 8000)"`
 	Depth    any      `json:"depth,omitempty" jsonschema:"hops to follow from the best chunks along calls and containment: auto (default), 0, 1 or 2"`
 	Keywords []string `json:"keywords,omitempty" jsonschema:"identifiers and English terms you expect in the code; pass them: they sharpen the search a lot"`
+	// ResetSession forgets what earlier get_context answers of this
+	// session sent.
+	ResetSession bool `json:"reset_session,omitempty" jsonschema:"send every chunk again: forget what earlier get_context answers of this session already sent in full (by default they are listed as already sent, not repeated)"`
 }
 
 type graphIn struct {
@@ -207,7 +211,7 @@ func (s *Server) rate(ctx context.Context, in rateIn) (answer, error) {
 // server.
 func addTool[In any](s *Server, t *sdk.Tool, schema any, h func(context.Context, In) (answer, error)) {
 	t.InputSchema = schema
-	sdk.AddTool(s.sdk, t, func(ctx context.Context, _ *sdk.CallToolRequest, in In) (res *sdk.CallToolResult, out any, err error) {
+	sdk.AddTool(s.sdk, t, func(ctx context.Context, req *sdk.CallToolRequest, in In) (res *sdk.CallToolResult, out any, err error) {
 		start := time.Now()
 		defer func() {
 			if r := recover(); r != nil {
@@ -216,6 +220,9 @@ func addTool[In any](s *Server, t *sdk.Tool, schema any, h func(context.Context,
 			}
 			s.log.Debug("tool call", "tool", t.Name, "ms", time.Since(start).Milliseconds(), "err", err)
 		}()
+		if req != nil && req.Session != nil {
+			ctx = context.WithValue(ctx, sessionKey{}, req.Session)
+		}
 		a, err := h(ctx, in)
 		if err != nil {
 			if hint := errorHint(err); hint != "" {
@@ -225,6 +232,20 @@ func addTool[In any](s *Server, t *sdk.Tool, schema any, h func(context.Context,
 		}
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: a.text}}}, a.data, nil
 	})
+}
+
+// sessionKey carries the calling MCP session in a tool handler's context.
+type sessionKey struct{}
+
+// contextSession is the memory of what get_context already sent to the
+// calling MCP session (nil without a session).
+func (s *Server) contextSession(ctx context.Context) *codectx.Session {
+	ss, _ := ctx.Value(sessionKey{}).(*sdk.ServerSession)
+	if ss == nil {
+		return nil
+	}
+	v, _ := s.sessions.LoadOrStore(ss, &codectx.Session{})
+	return v.(*codectx.Session)
 }
 
 // withEnum infers In's input schema and restricts the named string
@@ -320,12 +341,14 @@ func (s *Server) read(ctx context.Context, in readIn) (answer, error) {
 
 // ---- index tools ----
 
-// searchOut is search_code's structured result.
+// searchOut is search_code's structured result: the hits by reference
+// (file, lines, name, score); their snippets are in the text only.
 type searchOut struct {
 	*codectx.SearchResult
-	Notes      []string `json:"notes,omitempty"`
-	StaleFiles []string `json:"stale_files,omitempty"`
-	Indexing   bool     `json:"indexing,omitempty"`
+	Results    []searchHitOut `json:"results"`
+	Notes      []string       `json:"notes,omitempty"`
+	StaleFiles []string       `json:"stale_files,omitempty"`
+	Indexing   bool           `json:"indexing,omitempty"`
 }
 
 func (s *Server) search(ctx context.Context, in searchIn) (answer, error) {
@@ -350,9 +373,9 @@ func (s *Server) search(ctx context.Context, in searchIn) (answer, error) {
 	default:
 		return answer{}, err
 	}
-	out := searchOut{SearchResult: res, Indexing: f.Indexing}
-	if res.Results == nil {
-		res.Results = []codectx.SearchHit{}
+	out := searchOut{SearchResult: res, Indexing: f.Indexing, Results: []searchHitOut{}}
+	for _, h := range res.Results {
+		out.Results = append(out.Results, searchHitOut{File: h.File, StartLine: h.StartLine, EndLine: h.EndLine, Kind: h.Kind, Name: h.Name, Score: h.Score, Also: h.Also})
 	}
 	var files []string
 	for _, h := range res.Results {
@@ -360,6 +383,17 @@ func (s *Server) search(ctx context.Context, in searchIn) (answer, error) {
 	}
 	out.Notes, out.StaleFiles = freshNotes(f, files)
 	return answer{text: notesText(out.Notes) + searchText(res), data: out}, nil
+}
+
+// searchHitOut is a search hit without its snippet.
+type searchHitOut struct {
+	File      string   `json:"file"`
+	StartLine int      `json:"start_line"`
+	EndLine   int      `json:"end_line"`
+	Kind      string   `json:"kind"`
+	Name      string   `json:"name"`
+	Score     float64  `json:"score"`
+	Also      []string `json:"also,omitempty"`
 }
 
 // searchText renders a search as the CLI does, with whole snippets and a
@@ -387,12 +421,83 @@ func searchText(r *codectx.SearchResult) string {
 	return b.String()
 }
 
-// contextOut is get_context's structured result.
+// contextOut is get_context's structured result: what a program needs to
+// act on the context (files, chunk ranges, reasons, the manifest), never
+// the code itself, which the text carries once.
 type contextOut struct {
-	*codectx.ContextResult
-	Notes      []string `json:"notes,omitempty"`
-	StaleFiles []string `json:"stale_files,omitempty"`
-	Indexing   bool     `json:"indexing,omitempty"`
+	Query      string           `json:"query"`
+	Intent     string           `json:"intent"`
+	Depth      int              `json:"depth"`
+	Budget     int              `json:"budget"`
+	Tokens     int              `json:"tokens"`
+	Candidates int              `json:"candidates"`
+	Dropped    int              `json:"dropped"`
+	TooSmall   bool             `json:"too_small,omitempty"`
+	Files      []contextFileOut `json:"files"`
+	NotShown   []string         `json:"dropped_places,omitempty"`
+	Warnings   []string         `json:"warnings,omitempty"`
+	Notes      []string         `json:"notes,omitempty"`
+	StaleFiles []string         `json:"stale_files,omitempty"`
+	Indexing   bool             `json:"indexing,omitempty"`
+}
+
+type contextFileOut struct {
+	Path   string            `json:"path"`
+	Chunks []contextChunkOut `json:"chunks"`
+}
+
+// contextChunkOut is one chunk of the text, by reference.
+type contextChunkOut struct {
+	Symbol string `json:"symbol"`
+	Lines  [2]int `json:"lines"`
+	Elided bool   `json:"elided,omitempty"`
+	// SentIn is the earlier call of this session that sent the chunk.
+	SentIn int `json:"already_sent_in_call,omitempty"`
+}
+
+// textShare is the percentage of get_context's budget given to the
+// Markdown; wireSlack the percentage of the budget the whole answer may
+// take on the wire.
+const (
+	maxListedDropped = 12
+	textShare        = 78
+	wireSlack        = 112
+)
+
+// wireTokens estimates the tokens of get_context's answer on the wire: the
+// JSON-escaped Markdown and the structured references.
+func wireTokens(r *codectx.ContextResult) (int, error) {
+	b, err := json.Marshal(struct {
+		Text string     `json:"text"`
+		Data contextOut `json:"data"`
+	}{r.Text(), leanContext(r)})
+	if err != nil {
+		return 0, err
+	}
+	return codectx.CountTokens(string(b))
+}
+
+// leanContext keeps a context's references and drops its code and Markdown.
+func leanContext(r *codectx.ContextResult) contextOut {
+	out := contextOut{Query: r.Query, Intent: r.Intent.Kind, Depth: r.Depth, Budget: r.Budget, Tokens: r.Tokens,
+		Candidates: r.Candidates, Dropped: r.Dropped, TooSmall: r.TooSmall, Warnings: r.Warnings,
+		Files: []contextFileOut{}}
+	// The first dropped places, as the text's manifest names them ("symbol
+	// path:a-b"); the rest are counted in Dropped, the elided ones marked
+	// in Files.
+	for _, p := range r.Places {
+		if p.State == codectx.PlaceDropped && len(out.NotShown) < maxListedDropped {
+			out.NotShown = append(out.NotShown, fmt.Sprintf("%s %s:%d-%d", p.Name, p.File, p.StartLine, p.EndLine))
+		}
+	}
+	for _, f := range r.Files {
+		cf := contextFileOut{Path: f.Path}
+		for _, c := range f.Chunks {
+			cf.Chunks = append(cf.Chunks, contextChunkOut{Symbol: c.Symbol, Lines: [2]int{c.StartLine, c.EndLine}, Elided: c.Shortened, SentIn: c.SentIn})
+		}
+		out.Files = append(out.Files, cf)
+	}
+	return out
 }
 
 func (s *Server) context(ctx context.Context, in contextIn) (answer, error) {
@@ -404,22 +509,55 @@ func (s *Server) context(ctx context.Context, in contextIn) (answer, error) {
 	if err != nil {
 		return answer{}, err
 	}
-	if in.Budget < 0 {
-		return answer{}, fmt.Errorf("budget must be positive, got %d", in.Budget)
+	budget := codectx.DefaultContextBudget
+	if in.Budget != nil {
+		budget = *in.Budget
+	}
+	if err := codectx.CheckContextArgs(budget, depth, codectx.DefaultContextSeeds); err != nil {
+		return answer{}, err
 	}
 	f := s.svc.Fresh(ctx, s.opt.FreshWait)
-	res, err := s.p.Context(ctx, codectx.ContextOptions{Query: q, Budget: in.Budget, Depth: depth, Keywords: in.Keywords})
+	// The budget bounds the whole answer on the wire: the Markdown gets
+	// textShare of it (JSON escaping and the structured references take
+	// the rest), less if a first answer still comes out too big.
+	sess := s.contextSession(ctx)
+	if sess != nil && in.ResetSession {
+		sess.Reset()
+	}
+	opt := codectx.ContextOptions{Query: q, Budget: max(1, budget*textShare/100), Depth: depth, Keywords: in.Keywords}
+	// The session remembers only the answer actually sent: a first
+	// attempt that comes out too big is measured on a copy.
+	var trial codectx.Session
+	if sess != nil {
+		trial.CopyFrom(sess)
+		opt.Session = &trial
+	}
+	res, err := s.p.Context(ctx, opt)
+	if err == nil {
+		if n, werr := wireTokens(res); werr == nil && n > budget*wireSlack/100 && !res.TooSmall {
+			opt.Budget = max(1, opt.Budget*budget/n)
+			if sess != nil {
+				trial.CopyFrom(sess)
+			}
+			res, err = s.p.Context(ctx, opt)
+		}
+	}
+	if err == nil && sess != nil {
+		sess.CopyFrom(&trial)
+	}
 	switch {
 	case err == nil:
 	case errors.Is(err, codectx.ErrNotIndexed) && f.Indexing:
-		out := contextOut{ContextResult: &codectx.ContextResult{Query: q, Files: []codectx.ContextFile{}}, Notes: []string{f.Note}, Indexing: true}
+		out := contextOut{Query: q, Files: []contextFileOut{}, Notes: []string{f.Note}, Indexing: true}
 		return answer{text: notesText(out.Notes) + "No context yet: the index is being built. Use grep_code or glob_files meanwhile.\n", data: out}, nil
 	case errors.Is(err, codectx.ErrEmptyQuery):
 		return answer{}, fmt.Errorf("the query has nothing to search for (only stop words?): %q", q)
 	default:
 		return answer{}, err
 	}
-	out := contextOut{ContextResult: res, Indexing: f.Indexing}
+	out := leanContext(res)
+	out.Budget = budget
+	out.Indexing = f.Indexing
 	var files []string
 	for _, cf := range res.Files {
 		files = append(files, cf.Path)

@@ -10,7 +10,7 @@ import (
 	"sort"
 	"strings"
 
-	"codectx/internal/graph"
+	"codectx/internal/assemble"
 	"codectx/internal/store"
 )
 
@@ -156,7 +156,7 @@ func BuildOverview(ctx context.Context, db *store.DB, projectID int64, g *Graph,
 	for k := len(all); ; k-- {
 		o.Packages, o.Omitted = all[:k], len(all)-k
 		o.text = o.render()
-		if o.Tokens, err = graph.CountTokens(o.text); err != nil {
+		if o.Tokens, err = assemble.CountTokens(o.text); err != nil {
 			return nil, err
 		}
 		if o.Tokens <= OverviewBudget || k == 0 {

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"codectx/internal/graph"
+	"codectx/internal/assemble"
 	"codectx/internal/store"
 )
 
@@ -202,7 +202,7 @@ func BuildMap(ctx context.Context, db *store.DB, projectID int64, g *Graph, opt 
 	// The search counted line by line; the whole text decides. Step back
 	// while it is over the budget (rare: a token spanning a line break).
 	for {
-		exact, err := graph.CountTokens(best.text)
+		exact, err := assemble.CountTokens(best.text)
 		if err != nil {
 			return nil, err
 		}
@@ -236,7 +236,7 @@ func (lc lineCounter) count(text string) (int, error) {
 		n, ok := lc[line]
 		if !ok {
 			var err error
-			if n, err = graph.CountTokens(line); err != nil {
+			if n, err = assemble.CountTokens(line); err != nil {
 				return 0, err
 			}
 			lc[line] = n

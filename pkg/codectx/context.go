@@ -2,38 +2,130 @@ package codectx
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
+	"codectx/internal/assemble"
 	"codectx/internal/eval"
-	"codectx/internal/graph"
 	"codectx/internal/query"
+	"codectx/internal/search"
 	"codectx/internal/store"
 )
 
 // Context types re-exported for callers.
 type (
 	// ContextResult is an assembled context: Text() is the Markdown.
-	ContextResult = graph.ContextResult
+	ContextResult = assemble.ContextResult
 	// ContextFile is one file's chunks in a context.
-	ContextFile = graph.ContextFile
+	ContextFile = assemble.ContextFile
 	// ContextChunk is one chunk in a context.
-	ContextChunk = graph.ContextChunk
+	ContextChunk = assemble.ContextChunk
 	// Intent is what a question asks for (implementation, usage, location).
-	Intent = graph.Intent
+	Intent = assemble.Intent
+	// Place is a chunk a context elided or dropped, and where to read it.
+	Place = assemble.Place
 )
 
 // Context defaults.
 const (
 	// DefaultContextBudget is the token budget when none is given.
-	DefaultContextBudget = graph.DefaultBudget
+	DefaultContextBudget = assemble.DefaultBudget
 	// DefaultContextSeeds is how many search results seed a context
 	// (chosen from docs/EVAL.md, "Repository-level context").
 	DefaultContextSeeds = 16
 )
 
+// Place states of ContextResult.Places.
+const (
+	PlaceElided  = assemble.PlaceElided
+	PlaceDropped = assemble.PlaceDropped
+)
+
+// CountTokens counts s in the tokenizer budgets are measured in
+// (cl100k_base, tables compiled in).
+func CountTokens(s string) (int, error) { return assemble.CountTokens(s) }
+
 // ClassifyQuery returns the intent Context would read from a question.
-func ClassifyQuery(q string) Intent { return graph.Classify(q) }
+func ClassifyQuery(q string) Intent { return assemble.Classify(q) }
+
+// CheckContextArgs validates a context's budget, depth and seed count as
+// given by a caller (the CLI's flags, the shell, the MCP tool's arguments:
+// one function, the same words everywhere). A bad value is an ErrBadOption.
+func CheckContextArgs(budget int, depth string, seeds int) error {
+	if budget < 1 {
+		return badInput(fmt.Errorf("budget must be positive, got %d", budget))
+	}
+	if _, err := assemble.ParseDepth(depth); err != nil {
+		return badInput(err)
+	}
+	if seeds < 1 || seeds > MaxSearchK {
+		return badInput(fmt.Errorf("seeds must be between 1 and %d, got %d", MaxSearchK, seeds))
+	}
+	return nil
+}
+
+// Session remembers what the contexts of one conversation (an MCP session,
+// a shell) already sent in full, so later answers list those chunks as
+// "already sent (call N)" instead of repeating them. The zero value is
+// ready to use; it is safe for concurrent use.
+type Session struct {
+	mu    sync.Mutex
+	calls int
+	sent  map[int64]int // chunk id → call that sent it in full
+}
+
+// Reset forgets everything sent: the next context sends chunks again.
+func (s *Session) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls, s.sent = 0, nil
+}
+
+// Calls is the number of contexts answered in the session since the last
+// Reset.
+func (s *Session) Calls() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.calls
+}
+
+// CopyFrom makes s remember exactly what o remembers.
+func (s *Session) CopyFrom(o *Session) {
+	snap, calls := o.snapshot(), o.Calls()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sent, s.calls = snap, calls
+}
+
+// snapshot copies what was sent before this call.
+func (s *Session) snapshot() map[int64]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[int64]int, len(s.sent))
+	for k, v := range s.sent {
+		out[k] = v
+	}
+	return out
+}
+
+// record notes the chunks a context sent in full (whole, not elided).
+func (s *Session) record(r *ContextResult) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls++
+	if s.sent == nil {
+		s.sent = map[int64]int{}
+	}
+	for _, c := range r.Chunks() {
+		if !c.Shortened && c.SentIn == 0 {
+			if _, ok := s.sent[c.ID]; !ok {
+				s.sent[c.ID] = s.calls
+			}
+		}
+	}
+}
 
 // ContextOptions configure Context.
 type ContextOptions struct {
@@ -47,6 +139,10 @@ type ContextOptions struct {
 	// K is the number of search results used as seeds; 0 means
 	// DefaultContextSeeds.
 	K int
+	// Session, when set, carries what earlier contexts of the same
+	// conversation sent in full: those chunks are listed, not repeated,
+	// and this context's full chunks are recorded in it.
+	Session *Session
 	// Rewrite asks the configured chat model for identifiers and keywords
 	// first, as SearchOptions.Rewrite does; they are added to Keywords, and
 	// with Depth auto the model's intent picks the depth (implementation 2,
@@ -61,11 +157,15 @@ type ContextOptions struct {
 // token budget (never exceeded; too-big chunks are shortened to their
 // signature with a pointer to the rest).
 func (p *Project) Context(ctx context.Context, opt ContextOptions) (*ContextResult, error) {
-	if _, err := graph.ParseDepth(opt.Depth); err != nil {
-		return nil, badInput(err)
+	budget, seeds := opt.Budget, opt.K
+	if budget == 0 {
+		budget = DefaultContextBudget
 	}
-	if opt.Budget < 0 {
-		return nil, badInput(fmt.Errorf("budget must be positive, got %d", opt.Budget))
+	if seeds == 0 {
+		seeds = DefaultContextSeeds
+	}
+	if err := CheckContextArgs(budget, opt.Depth, seeds); err != nil {
+		return nil, err
 	}
 	pr, err := p.project(ctx)
 	if err != nil {
@@ -81,7 +181,7 @@ func (p *Project) Context(ctx context.Context, opt ContextOptions) (*ContextResu
 		rwWarning = w
 		if rw != nil {
 			opt.Keywords = append(append([]string(nil), opt.Keywords...), rewriteTerms(rw)...)
-			if d, _ := graph.ParseDepth(depth); d < 0 {
+			if d, _ := assemble.ParseDepth(depth); d < 0 {
 				if rd := rewriteDepth(rw.Intent); rd != "" {
 					depth = rd
 				}
@@ -96,9 +196,15 @@ func (p *Project) Context(ctx context.Context, opt ContextOptions) (*ContextResu
 		warnings = append(warnings, rwWarning)
 	}
 	co.Budget, co.Depth = opt.Budget, depth
-	res, err := graph.Assemble(ctx, p.db, pr.ID, co)
+	if opt.Session != nil {
+		co.Sent = opt.Session.snapshot()
+	}
+	res, err := assemble.Assemble(ctx, p.db, pr.ID, co)
 	if err != nil {
 		return nil, err
+	}
+	if opt.Session != nil {
+		opt.Session.record(res)
 	}
 	res.Warnings = append(warnings, res.Warnings...)
 	return res, nil
@@ -106,13 +212,13 @@ func (p *Project) Context(ctx context.Context, opt ContextOptions) (*ContextResu
 
 // contextSeeds runs the search and embeds the query: everything of a
 // context that does not depend on budget and depth.
-func (p *Project) contextSeeds(ctx context.Context, pr *store.Project, opt ContextOptions) (graph.ContextOptions, []string, error) {
+func (p *Project) contextSeeds(ctx context.Context, pr *store.Project, opt ContextOptions) (assemble.ContextOptions, []string, error) {
 	k := opt.K
 	if k <= 0 {
 		k = DefaultContextSeeds
 	}
 	k = min(k, MaxSearchK)
-	co := graph.ContextOptions{Query: opt.Query, Keywords: opt.Keywords, Model: pr.Model}
+	co := assemble.ContextOptions{Query: opt.Query, Keywords: opt.Keywords, Model: pr.Model}
 	sr, err := p.Search(ctx, SearchOptions{Query: opt.Query, K: k, Keywords: opt.Keywords})
 	if err != nil {
 		return co, nil, err
@@ -123,9 +229,10 @@ func (p *Project) contextSeeds(ctx context.Context, pr *store.Project, opt Conte
 			return co, nil, err
 		}
 		if ok {
-			co.Seeds = append(co.Seeds, graph.Seed{ChunkID: c.ID, Score: h.Score})
+			co.Seeds = append(co.Seeds, assemble.Seed{ChunkID: c.ID, Score: h.Score})
 		}
 	}
+	co.ChangeRequest = sr.Route == search.RouteChange
 	warnings := append([]string(nil), sr.Warnings...)
 	if p.emb != nil && p.emb.ModelID() == pr.Model {
 		vecs, err := p.emb.Embed(ctx, []string{semanticText(opt.Query, opt.Keywords)})
@@ -169,7 +276,7 @@ type ContextEvalReport struct {
 // behind the seeds runs once per task.
 func (p *Project) EvaluateContext(ctx context.Context, set *GoldenSet, opt ContextEvalOptions) ([]ContextEvalReport, error) {
 	for _, r := range opt.Runs {
-		if _, err := graph.ParseDepth(r.Depth); err != nil {
+		if _, err := assemble.ParseDepth(r.Depth); err != nil {
 			return nil, err
 		}
 	}
@@ -185,11 +292,14 @@ func (p *Project) EvaluateContext(ctx context.Context, set *GoldenSet, opt Conte
 		}
 		for ri, r := range opt.Runs {
 			co.Budget, co.Depth = r.Budget, r.Depth
-			res, err := graph.Assemble(ctx, p.db, pr.ID, co)
+			res, err := assemble.Assemble(ctx, p.db, pr.ID, co)
 			if err != nil {
 				return nil, fmt.Errorf("task %s: %w", t.ID, err)
 			}
 			a := eval.Assembled{Tokens: res.Tokens}
+			if a.WireTokens, err = wireTokens(res.Text()); err != nil {
+				return nil, err
+			}
 			for _, c := range res.Chunks() {
 				a.Chunks = append(a.Chunks, eval.ContextChunk{File: c.File, Name: c.Name})
 			}
@@ -219,4 +329,14 @@ func semanticText(q string, keywords []string) string {
 		}
 	}
 	return strings.TrimSpace(b.String())
+}
+
+// wireTokens counts the tokens of text as it travels in a JSON answer
+// (quoted and escaped).
+func wireTokens(text string) (int, error) {
+	b, err := json.Marshal(text)
+	if err != nil {
+		return 0, err
+	}
+	return assemble.CountTokens(string(b))
 }

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"codectx/internal/graph"
+	"codectx/internal/assemble"
 )
 
 // copyFixture copies testdata/name into a fresh directory.
@@ -143,7 +143,7 @@ func TestMapBudget(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n, _ := graph.CountTokens(m.Text())
+		n, _ := assemble.CountTokens(m.Text())
 		if n > budget || n != m.Tokens {
 			t.Errorf("budget %d: %d tokens (reported %d)", budget, n, m.Tokens)
 		}

@@ -1,13 +1,15 @@
-package graph
+package assemble
 
 import (
 	"context"
 	"fmt"
 	"math"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
 
+	"codectx/internal/graph"
 	"codectx/internal/query"
 	"codectx/internal/search"
 	"codectx/internal/store"
@@ -69,6 +71,13 @@ type ContextOptions struct {
 	Model       string
 	// Params tune expansion; nil means DefaultParams.
 	Params *Params
+	// Sent maps chunks sent in full by earlier answers of the same session
+	// to the call that sent them: they are listed as "already sent (call
+	// N)" instead of being sent again.
+	Sent map[int64]int
+	// ChangeRequest says the search read the query as a change request or
+	// bug report: without a question cue, the change plan is used.
+	ChangeRequest bool
 }
 
 // ContextChunk is one chunk in an assembled context.
@@ -91,7 +100,11 @@ type ContextChunk struct {
 	// lines when Shortened.
 	Content   string `json:"content"`
 	Shortened bool   `json:"shortened,omitempty"`
-	// Omitted is the marker line of a shortened chunk ("… (N more lines; read …)").
+	// SentIn is the earlier call of the session that sent this chunk in
+	// full (0: not sent before); its Content is then empty.
+	SentIn int `json:"sent_in,omitempty"`
+	// Omitted is the marker line of a shortened chunk
+	// ("…N lines elided — read_file path lines a-b").
 	Omitted string `json:"omitted,omitempty"`
 
 	short string // last symbol segment, to find the signature line
@@ -117,7 +130,14 @@ type ContextResult struct {
 	Candidates int      `json:"candidates"`
 	Dropped    int      `json:"dropped"`
 	Warnings   []string `json:"warnings,omitempty"`
-	Markdown   string   `json:"markdown"`
+	// TooSmall is set when the budget could not hold any chunk: Markdown
+	// then holds only the best seed's signature and says so, and may
+	// exceed the budget by that one line.
+	TooSmall bool `json:"too_small,omitempty"`
+	// Places are the candidates elided to their signature or dropped, in
+	// score order: the manifest at the end of Markdown.
+	Places   []Place `json:"places,omitempty"`
+	Markdown string  `json:"markdown"`
 }
 
 // Text is the context rendered as Markdown for a model.
@@ -172,13 +192,25 @@ func Assemble(ctx context.Context, db *store.DB, projectID int64, opt ContextOpt
 		return nil, err
 	}
 	intent := Classify(opt.Query)
+	if opt.ChangeRequest && intent.MatchedPattern == "" {
+		intent = Intent{Kind: IntentChange, Depth: 2}
+	}
 	depth := intent.Depth
 	if want >= 0 {
 		depth = want
 	}
 	res := &ContextResult{Query: opt.Query, Intent: intent, Depth: depth, Budget: budget, Files: []ContextFile{}}
 
-	// Seeds.
+	// Seeds: for usage and impact questions, the symbols the question names
+	// come first (their callers are what is asked for, even when the search
+	// ranked them low).
+	if intent.Kind == IntentUsage || intent.Kind == IntentImpact {
+		named, err := namedSeeds(ctx, db, projectID, opt.Query, opt.Seeds)
+		if err != nil {
+			return nil, err
+		}
+		opt.Seeds = append(named, opt.Seeds...)
+	}
 	var ids []int64
 	best := 0.0
 	for _, s := range opt.Seeds {
@@ -221,11 +253,12 @@ func Assemble(ctx context.Context, db *store.DB, projectID int64, opt ContextOpt
 		}
 	}
 	perSeed := map[int64]int{}
+	pl := planFor(intent.Kind)
 	for hop := 1; hop <= depth && len(frontier) > 0; hop++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		next, err := expandContext(ctx, db, projectID, frontier, hop, intent, p, rel, cands, perSeed)
+		next, err := expandContext(ctx, db, projectID, frontier, hop, pl, p, rel, cands, perSeed)
 		if err != nil {
 			return nil, err
 		}
@@ -246,15 +279,51 @@ func Assemble(ctx context.Context, db *store.DB, projectID int64, opt ContextOpt
 		return list[i].c.ID < list[j].c.ID
 	})
 	res.Candidates = len(list)
-	if err := pack(res, list); err != nil {
+	if err := pack(res, list, opt.Sent); err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
+// identRE matches identifiers a question names: Type.Member, snake_case,
+// or camelCase words (an upper-case letter after the first).
+var identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*|[A-Za-z_]*[a-z0-9][A-Z_][A-Za-z0-9_]*`)
+
+// maxNamed bounds the chunks one named symbol may bring in as seeds (more
+// means the name is too common to be what was meant).
+const maxNamed = 4
+
+// namedSeeds looks up the symbols a question names (exact symbol match,
+// an indexed query, not a search) and returns them as seeds scored like
+// the best search hit.
+func namedSeeds(ctx context.Context, db *store.DB, projectID int64, q string, seeds []Seed) ([]Seed, error) {
+	best := 1.0
+	for _, s := range seeds {
+		best = max(best, s.Score)
+	}
+	var out []Seed
+	seen := map[string]bool{}
+	for _, name := range identRE.FindAllString(q, 3) {
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		list, err := db.ChunksBySymbol(ctx, projectID, name, maxNamed+1)
+		if err != nil {
+			return nil, err
+		}
+		if len(list) == 0 || len(list) > maxNamed {
+			continue
+		}
+		for _, c := range list {
+			out = append(out, Seed{ChunkID: c.ID, Score: best})
+		}
+	}
+	return out, nil
+}
+
 // edge is a way from a frontier chunk to a neighbour. sure edges skip the
-// relevance filter: a seed's container header, and a seed's callers when
-// the question asks who uses it.
+// relevance filter (see plan).
 type edge struct {
 	from   *cand
 	to     int64
@@ -263,79 +332,160 @@ type edge struct {
 	sure   bool
 }
 
-// expandContext follows one hop from the frontier and admits the relevant
-// neighbours into cands; it returns the newly admitted ones.
-func expandContext(ctx context.Context, db *store.DB, projectID int64, frontier []*cand, hop int, intent Intent, p Params,
+// plan is an intent's expansion: the weight of each way out of a chunk (0:
+// not followed) and which of them enter without the relevance filter.
+// Only resolved edges are followed (graph.Expandable: never name-only or
+// unresolved ones).
+type plan struct {
+	callee, caller          float64 // calls out / in
+	dispatchOut, dispatchIn float64 // calls through an interface to an implementation / from such callers
+	implOut, implIn         float64 // extends/implements out (its interfaces) / in (its implementers)
+	container, members      float64 // a chunk's type header / a type's members (siblings)
+	// sureCallers: a seed's callers and dispatch callers enter unfiltered;
+	// allHops extends that to every hop (impact: transitive callers).
+	sureCallers, allHops bool
+	// sureImpl: a seed's implementers and interfaces enter unfiltered.
+	sureImpl bool
+	// sureCallees: a seed's direct callees enter unfiltered (the helpers
+	// an implementation is made of rarely share the question's words).
+	sureCallees bool
+	// noTests keeps neighbours in test files out (unless the query asks).
+	noTests bool
+}
+
+// planFor returns the expansion plan of an intent.
+func planFor(kind string) plan {
+	switch kind {
+	case IntentUsage:
+		// X plus its direct callers (with call-site lines), then dispatch callers.
+		return plan{caller: 1, dispatchIn: 0.9, callee: 0.5, container: 0.9, implIn: 0.6, sureCallers: true}
+	case IntentImpact:
+		// Reverse callers transitively and implementers, ranked by distance.
+		return plan{caller: 1, dispatchIn: 0.95, implIn: 0.9, container: 0.7, sureCallers: true, allHops: true, sureImpl: true}
+	case IntentChange:
+		// The places a change touches: callers and callees across files,
+		// interface ↔ implementations, the type and its other members.
+		return plan{callee: 0.9, caller: 0.85, dispatchOut: 0.8, dispatchIn: 0.8, implOut: 0.85, implIn: 0.85,
+			container: 0.9, members: 0.6, sureImpl: true, sureCallees: true, noTests: true}
+	case IntentLocation:
+		return plan{callee: 0.8, caller: 0.8, container: 0.9, implOut: 0.8, implIn: 0.8}
+	}
+	// Implementation: the target, its callees, its type's header and fields.
+	return plan{callee: 1, dispatchOut: 0.85, caller: 0.7, container: 0.9, implOut: 0.8, implIn: 0.7, sureCallees: true}
+}
+
+// expandContext follows one hop from the frontier along the intent's plan
+// and admits the relevant neighbours into cands; it returns the newly
+// admitted ones.
+func expandContext(ctx context.Context, db *store.DB, projectID int64, frontier []*cand, hop int, pl plan, p Params,
 	rel *relevance, cands map[int64]*cand, perSeed map[int64]int) ([]*cand, error) {
+	edges, err := planEdges(ctx, db, projectID, frontier, pl, p)
+	if err != nil {
+		return nil, err
+	}
+	scored, indeg, err := scoreEdges(ctx, db, edges, pl, p, rel, cands)
+	if err != nil {
+		return nil, err
+	}
+	return admit(frontier, scored, indeg, hop, p, cands, perSeed), nil
+}
+
+// planEdges collects the ways out of the frontier the plan follows.
+func planEdges(ctx context.Context, db *store.DB, projectID int64, frontier []*cand, pl plan, p Params) ([]edge, error) {
 	byID := map[int64]*cand{}
 	var ids []int64
 	for _, x := range frontier {
 		byID[x.c.ID] = x
 		ids = append(ids, x.c.ID)
 	}
-	calleeW, callerW := 1.0, 0.85
-	if intent.FavourCallers {
-		calleeW, callerW = 0.7, 1.0
-	}
-	maxPerNode := p.MaxPerNode
 	var edges []edge
-	out, err := db.RelationsFrom(ctx, ids, "calls", "extends", "implements")
+	add := func(f *cand, to int64, w float64, reason string, sure bool) {
+		if w > 0 && to > 0 && to != f.c.ID {
+			edges = append(edges, edge{from: f, to: to, weight: w, reason: reason, sure: sure})
+		}
+	}
+	out, err := db.RelationsFrom(ctx, ids, "calls", "dispatch", "extends", "implements", "contains")
 	if err != nil {
 		return nil, err
 	}
 	for _, r := range out {
 		f := byID[r.SrcChunk]
-		if f == nil || !Expandable(r) || r.DstChunk == r.SrcChunk {
+		if f == nil || !graph.Expandable(r) {
 			continue
 		}
 		switch r.Kind {
 		case "calls":
-			edges = append(edges, edge{from: f, to: r.DstChunk, weight: calleeW, reason: "called by " + f.c.Symbol})
+			add(f, r.DstChunk, pl.callee, fmt.Sprintf("called by %s (line %d)", f.c.Symbol, r.Line), f.seed && pl.sureCallees)
+		case "dispatch":
+			add(f, r.DstChunk, pl.dispatchOut, fmt.Sprintf("implementation called by %s (line %d)", f.c.Symbol, r.Line), false)
+		case "contains":
+			if f.c.Kind == "type" {
+				add(f, r.DstChunk, pl.members, "member of "+f.c.Symbol, false)
+			}
 		default:
-			edges = append(edges, edge{from: f, to: r.DstChunk, weight: 0.8, reason: r.Kind[:len(r.Kind)-1] + "ed by " + f.c.Symbol})
+			add(f, r.DstChunk, pl.implOut, r.Kind[:len(r.Kind)-1]+"ed by "+f.c.Symbol, f.seed && pl.sureImpl)
 		}
 	}
-	in, err := db.RelationsTo(ctx, ids, "calls", "contains", "extends", "implements")
+	in, err := db.RelationsTo(ctx, ids, "calls", "dispatch", "contains", "extends", "implements")
 	if err != nil {
 		return nil, err
 	}
 	hasContainer := map[int64]bool{}
 	for _, r := range in {
 		f := byID[r.DstChunk]
-		if f == nil || r.SrcChunk <= 0 || !Expandable(r) || r.SrcChunk == r.DstChunk {
+		if f == nil || r.SrcChunk <= 0 || !graph.Expandable(r) {
 			continue
 		}
+		sureCaller := pl.sureCallers && (f.seed || pl.allHops)
 		switch r.Kind {
-		case "calls":
+		case "calls", "dispatch":
 			// A hub's callers are unrelated to each other: only follow them
 			// when the hub is what was asked about.
 			if f.indeg > p.HubDegree && !f.seed {
 				continue
 			}
-			edges = append(edges, edge{from: f, to: r.SrcChunk, weight: callerW, reason: "calls " + f.c.Symbol, sure: f.seed && intent.FavourCallers})
+			w, what := pl.caller, "calls"
+			if r.Kind == "dispatch" {
+				w, what = pl.dispatchIn, "calls through an interface"
+			}
+			add(f, r.SrcChunk, w, fmt.Sprintf("%s %s (line %d)", what, f.c.Symbol, r.Line), sureCaller)
 		case "contains":
 			hasContainer[f.c.ID] = true
-			edges = append(edges, edge{from: f, to: r.SrcChunk, weight: 0.9, reason: "container of " + f.c.Symbol, sure: f.seed})
+			add(f, r.SrcChunk, pl.container, "container of "+f.c.Symbol, f.seed)
 		default:
-			edges = append(edges, edge{from: f, to: r.SrcChunk, weight: 0.8, reason: r.Kind + " " + f.c.Symbol})
+			add(f, r.SrcChunk, pl.implIn, r.Kind+" "+f.c.Symbol, f.seed && pl.sureImpl)
 		}
 	}
 	// Containers declared elsewhere (Go methods in another file than their
 	// type): look the container type up by symbol, same file, then same
 	// directory, only when unambiguous.
 	for _, f := range frontier {
-		if f.c.Container == "" || hasContainer[f.c.ID] || f.c.Kind != "method" {
+		if pl.container == 0 || f.c.Container == "" || hasContainer[f.c.ID] || f.c.Kind != "method" {
 			continue
 		}
 		list, err := db.ChunksBySymbol(ctx, projectID, f.c.Container, 20)
 		if err != nil {
 			return nil, err
 		}
-		if id := pickContainer(f.c, list); id != 0 && id != f.c.ID {
-			edges = append(edges, edge{from: f, to: id, weight: 0.9, reason: "container of " + f.c.Symbol, sure: f.seed})
+		if id := pickContainer(f.c, list); id != 0 {
+			add(f, id, pl.container, "container of "+f.c.Symbol, f.seed)
 		}
 	}
-	// Load the neighbours not seen yet.
+	return edges, nil
+}
+
+// scoredEdge is an edge with its neighbour loaded and scored.
+type scoredEdge struct {
+	edge
+	c     store.GraphChunk
+	score float64
+	rel   float64
+}
+
+// scoreEdges loads the neighbours not seen yet and scores every (frontier,
+// neighbour) pair that passes the relevance filter, grouped per frontier
+// chunk; it also returns the neighbours' caller counts.
+func scoreEdges(ctx context.Context, db *store.DB, edges []edge, pl plan, p Params, rel *relevance, cands map[int64]*cand) (map[int64][]scoredEdge, map[int64]int, error) {
 	var need []int64
 	seen := map[int64]bool{}
 	for _, e := range edges {
@@ -347,21 +497,14 @@ func expandContext(ctx context.Context, db *store.DB, projectID int64, frontier 
 	sort.Slice(need, func(i, j int) bool { return need[i] < need[j] })
 	chunks, err := db.GraphChunks(ctx, need, true)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	indeg, err := db.CallInDegree(ctx, need)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := rel.loadVectors(ctx, db, "", need); err != nil {
-		return nil, err
-	}
-	// Score every (frontier, neighbour) pair, best first per frontier chunk.
-	type scoredEdge struct {
-		edge
-		c     store.GraphChunk
-		score float64
-		rel   float64
+		return nil, nil, err
 	}
 	byFrom := map[int64][]scoredEdge{}
 	relCache := map[int64]float64{}
@@ -380,6 +523,9 @@ func expandContext(ctx context.Context, db *store.DB, projectID int64, frontier 
 		}
 		damp := hubPenalty(indeg[e.to], p.HubDegree)
 		if rel.testPenalty && search.IsTestPath(c.Path) {
+			if pl.noTests {
+				continue
+			}
 			damp *= p.TestPenalty
 		}
 		if r*damp < p.MinRelevance && !e.sure {
@@ -388,6 +534,12 @@ func expandContext(ctx context.Context, db *store.DB, projectID int64, frontier 
 		s := e.from.score * p.HopDecay * e.weight * (0.4 + 0.6*r) * damp
 		byFrom[e.from.c.ID] = append(byFrom[e.from.c.ID], scoredEdge{e, c, s, r})
 	}
+	return byFrom, indeg, nil
+}
+
+// admit takes the best-scored neighbours of each frontier chunk within the
+// per-node and per-seed caps.
+func admit(frontier []*cand, byFrom map[int64][]scoredEdge, indeg map[int64]int, hop int, p Params, cands map[int64]*cand, perSeed map[int64]int) []*cand {
 	var next []*cand
 	for _, f := range frontier {
 		list := byFrom[f.c.ID]
@@ -399,7 +551,7 @@ func expandContext(ctx context.Context, db *store.DB, projectID int64, frontier 
 		})
 		taken := 0
 		for _, se := range list {
-			if taken >= maxPerNode || perSeed[f.origin] >= p.MaxPerSeed {
+			if taken >= p.MaxPerNode || perSeed[f.origin] >= p.MaxPerSeed {
 				break
 			}
 			if x := cands[se.to]; x != nil {
@@ -415,7 +567,7 @@ func expandContext(ctx context.Context, db *store.DB, projectID int64, frontier 
 			perSeed[f.origin]++
 		}
 	}
-	return next, nil
+	return next
 }
 
 // pickContainer chooses the type chunk a method belongs to among chunks
@@ -578,263 +730,4 @@ func (r *relevance) keyword(c store.GraphChunk) float64 {
 		sum += bestG
 	}
 	return min(1, sum/float64(min(len(r.groups), keywordSaturation)))
-}
-
-// ---- packing and rendering ----
-
-// fenceLang maps stored language names to Markdown fence tags.
-func fenceLang(l string) string {
-	if l == "text" {
-		return ""
-	}
-	return l
-}
-
-func fenceFor(content string) string {
-	longest, run := 0, 0
-	for _, r := range content {
-		if r == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	return strings.Repeat("`", max(3, longest+1))
-}
-
-func renderHeader(r *ContextResult, chunks, files int) string {
-	return fmt.Sprintf("# Context for: %s\n\n%d chunks from %d files · intent %s · depth %d · budget %d tokens\n",
-		oneLine(r.Query), chunks, files, r.Intent.Kind, r.Depth, r.Budget)
-}
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-func renderFileHeading(p string) string { return "\n## " + p + "\n" }
-
-func renderChunk(c *ContextChunk) string {
-	var b strings.Builder
-	kind := c.Kind
-	if kind == "type" {
-		kind = "type header"
-	}
-	fmt.Fprintf(&b, "\n### %s — %s, lines %d-%d\n%s\n", c.Name, kind, c.StartLine, c.EndLine, c.Reason)
-	f := fenceFor(c.Content)
-	b.WriteString(f)
-	b.WriteString(fenceLang(c.Lang))
-	b.WriteByte('\n')
-	b.WriteString(c.Content)
-	if c.Content != "" && !strings.HasSuffix(c.Content, "\n") {
-		b.WriteByte('\n')
-	}
-	b.WriteString(f)
-	b.WriteByte('\n')
-	if c.Omitted != "" {
-		b.WriteString(c.Omitted)
-		b.WriteByte('\n')
-	}
-	return b.String()
-}
-
-// render writes the selected chunks grouped per file (files by their best
-// score, chunks in source order) and fills res.Files.
-func render(res *ContextResult, sel []*ContextChunk) string {
-	byFile := map[string][]*ContextChunk{}
-	bestOf := map[string]float64{}
-	firstSeen := map[string]int{}
-	var files []string
-	for i, c := range sel {
-		if _, ok := byFile[c.File]; !ok {
-			files = append(files, c.File)
-			firstSeen[c.File] = i
-		}
-		byFile[c.File] = append(byFile[c.File], c)
-		bestOf[c.File] = max(bestOf[c.File], c.Score)
-	}
-	sort.SliceStable(files, func(i, j int) bool {
-		if bestOf[files[i]] != bestOf[files[j]] {
-			return bestOf[files[i]] > bestOf[files[j]]
-		}
-		return firstSeen[files[i]] < firstSeen[files[j]]
-	})
-	var b strings.Builder
-	b.WriteString(renderHeader(res, len(sel), len(files)))
-	res.Files = res.Files[:0]
-	for _, f := range files {
-		list := byFile[f]
-		sort.SliceStable(list, func(i, j int) bool {
-			a, c := list[i], list[j]
-			if a.StartLine != c.StartLine {
-				return a.StartLine < c.StartLine
-			}
-			if a.EndLine != c.EndLine {
-				return a.EndLine > c.EndLine // the enclosing type first
-			}
-			return a.ID < c.ID
-		})
-		b.WriteString(renderFileHeading(f))
-		cf := ContextFile{Path: f}
-		for _, c := range list {
-			b.WriteString(renderChunk(c))
-			cf.Chunks = append(cf.Chunks, *c)
-		}
-		res.Files = append(res.Files, cf)
-	}
-	return b.String()
-}
-
-// signatureLine is the index of the first line of a chunk that is not a
-// comment, decorator or blank line: where the declaration starts.
-func signatureLine(lines []string, short string) int {
-	for i, l := range lines {
-		t := strings.TrimSpace(l)
-		if short != "" && strings.Contains(l, short) && !isCommentLine(t) {
-			return i
-		}
-	}
-	for i, l := range lines {
-		t := strings.TrimSpace(l)
-		if t != "" && !isCommentLine(t) && !strings.HasPrefix(t, "@") && !strings.HasPrefix(t, "#[") {
-			return i
-		}
-	}
-	return 0
-}
-
-func isCommentLine(t string) bool {
-	for _, p := range []string{"//", "/*", "*", "#", "--", `"""`, "'''"} {
-		if strings.HasPrefix(t, p) {
-			return true
-		}
-	}
-	return false
-}
-
-// toContextChunk turns a candidate into an output chunk with its whole content.
-func toContextChunk(x *cand) ContextChunk {
-	c := x.c
-	return ContextChunk{
-		ID: c.ID, File: c.Path, Lang: c.Lang, Kind: c.Kind, Name: c.Name, Symbol: c.Symbol,
-		StartLine: c.StartLine, EndLine: c.EndLine, Score: round3(x.score), Relevance: round3(x.rel), Hops: x.hops, Reason: x.reason,
-		Content: strings.TrimRight(c.Content, "\n"), short: c.Short, full: strings.TrimRight(c.Content, "\n"),
-	}
-}
-
-func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
-
-// shorten returns c cut to its signature line and the k lines after it,
-// with the marker that says how to read the rest.
-func shorten(c ContextChunk, lines []string, sig, k int) ContextChunk {
-	end := min(sig+k, len(lines))
-	c.Content = strings.Join(lines[sig:end], "\n")
-	c.Shortened = true
-	omitted := len(lines) - end
-	first := c.StartLine + end
-	if c.Kind == "type" {
-		// A type header is already a cut of the type: point at the body.
-		omitted = c.EndLine - (c.StartLine + end) + 1
-	}
-	if omitted < 1 {
-		omitted = 1
-	}
-	c.Omitted = fmt.Sprintf("… (%d more lines; read %s --offset %d --limit %d)", omitted, c.File, first, omitted)
-	return c
-}
-
-const minUseful = 24 // tokens below which nothing more is tried
-
-// pack fills the budget greedily by score: whole chunks first, a chunk too
-// big for what is left shortened to its signature and first lines. It then
-// renders and counts the real output, dropping the lowest-scored chunk
-// until it fits, so the budget is never exceeded.
-func pack(res *ContextResult, list []*cand) error {
-	budget := res.Budget
-	worstHeader := renderHeader(res, 9999, 9999)
-	ht, err := CountTokens(worstHeader)
-	if err != nil {
-		return err
-	}
-	remaining := budget - ht
-	var sel []*ContextChunk
-	files := map[string]bool{}
-	for _, x := range list {
-		if remaining < minUseful {
-			break
-		}
-		c := toContextChunk(x)
-		fileCost := 0
-		if !files[c.File] {
-			if fileCost, err = CountTokens(renderFileHeading(c.File)); err != nil {
-				return err
-			}
-		}
-		// Counted only up to what is left: a huge chunk costs no more
-		// than the budget (countTokensMax).
-		full, err := countTokensMax(renderChunk(&c), remaining)
-		if err != nil {
-			return err
-		}
-		if fileCost+full+1 <= remaining {
-			sel = append(sel, &c)
-			files[c.File] = true
-			remaining -= fileCost + full + 1
-			continue
-		}
-		// Shortened: signature plus as many lines as fit.
-		lines := strings.Split(c.full, "\n")
-		sig := signatureLine(lines, c.short)
-		probe := shorten(c, lines, sig, 0)
-		probe.Content = ""
-		overhead, err := CountTokens(renderChunk(&probe))
-		if err != nil {
-			return err
-		}
-		left := remaining - fileCost - overhead - 2
-		k := 0
-		for i := sig; i < len(lines) && k < len(lines)-sig-1; i++ {
-			t, err := countTokensMax(lines[i]+"\n", max(left, 0))
-			if err != nil {
-				return err
-			}
-			if t > left {
-				break
-			}
-			left -= t
-			k++
-		}
-		if k == 0 {
-			continue
-		}
-		s := shorten(c, lines, sig, k)
-		cost, err := countTokensMax(renderChunk(&s), remaining)
-		if err != nil {
-			return err
-		}
-		if fileCost+cost+1 > remaining {
-			continue
-		}
-		sel = append(sel, &s)
-		files[s.File] = true
-		remaining -= fileCost + cost + 1
-	}
-	res.Dropped = len(list) - len(sel)
-	for {
-		out := render(res, sel)
-		n, err := countTokensMax(out, budget)
-		if err != nil {
-			return err
-		}
-		if n <= budget {
-			res.Markdown, res.Tokens = out, n
-			return nil
-		}
-		if len(sel) == 0 {
-			// Not even the header fits: an empty context.
-			res.Markdown, res.Tokens, res.Files = "", 0, []ContextFile{}
-			return nil
-		}
-		// Drop the lowest-scored chunk (sel is in score order).
-		sel = sel[:len(sel)-1]
-		res.Dropped++
-	}
 }

@@ -1,4 +1,4 @@
-package graph
+package assemble
 
 import (
 	"context"
@@ -41,6 +41,9 @@ func TestClassify(t *testing.T) {
 		{`where does the "invalid call" error come from`, IntentLocation, 0, false},
 		{"where is the lookup table used to pick a codec defined", IntentLocation, 0, false},
 		{"服务器在哪里 recover 并把调用栈打到日志里", IntentImplementation, 1, false},
+		{"what breaks if I change compressBlock", IntentImpact, 2, true},
+		{"impact of changing the signature of Parse", IntentImpact, 2, true},
+		{"修改 compressBlock 会影响哪些地方", IntentImpact, 2, true},
 	}
 	for _, c := range cases {
 		got := Classify(c.q)
@@ -91,8 +94,8 @@ func TestExpansionDepths(t *testing.T) {
 	const q = "compress buffer blocks"
 	want := map[string][]string{
 		"0": {"Compressor.CompressBuffer"},
-		"1": {"Compressor", "Compressor.CompressBuffer", "WriteCompressedBuffer", "compressBlocks", "compressBufferBlocksStats", "splitBlocks"},
-		"2": {"ArchiveBuffer", "Compressor", "Compressor.CompressBuffer", "WriteCompressedBuffer", "compressBlock", "compressBlocks", "compressBufferBlocksStats", "splitBlocks"},
+		"1": {"Compressor", "Compressor.CompressBuffer", "WriteCompressedBuffer", "compressBlocks", "compressBufferBlocksStats", "splitBlocks", "validateInput"},
+		"2": {"ArchiveBuffer", "Compressor", "Compressor.CompressBuffer", "WriteCompressedBuffer", "compressBlock", "compressBlocks", "compressBufferBlocksStats", "splitBlocks", "validateInput"},
 	}
 	for _, d := range []string{"0", "1", "2"} {
 		r := f.assemble(t, q, d, 100000, "Compressor.CompressBuffer")
@@ -111,19 +114,27 @@ func TestExpansionDepths(t *testing.T) {
 	}
 	for sym, want := range map[string]string{
 		"Compressor.CompressBuffer": "seed, score 1.00",
-		"compressBlocks":            "called by Compressor.CompressBuffer",
-		"WriteCompressedBuffer":     "calls Compressor.CompressBuffer",
+		"compressBlocks":            "called by Compressor.CompressBuffer (line 12)",
+		"WriteCompressedBuffer":     "calls Compressor.CompressBuffer (line 8)",
 		"Compressor":                "container of Compressor.CompressBuffer",
-		"compressBlock":             "called by compressBlocks",
-		"ArchiveBuffer":             "calls WriteCompressedBuffer",
+		"compressBlock":             "called by compressBlocks (line 32)",
+		"ArchiveBuffer":             "calls WriteCompressedBuffer (line 14)",
 	} {
 		if reasons[sym] != want {
 			t.Errorf("reason of %s = %q, want %q", sym, reasons[sym], want)
 		}
 	}
-	// validateInput shares nothing with the question: filtered out.
-	if strings.Contains(r.Text(), "validateInput(in []byte) —") {
-		t.Error("irrelevant callee entered the context")
+	// validateInput shares nothing with the question: as a seed's direct
+	// callee it enters (an implementation is made of its helpers), but
+	// ranked below every relevant callee.
+	score := map[string]float64{}
+	for _, c := range r.Chunks() {
+		score[c.Symbol] = c.Score
+	}
+	for _, relevant := range []string{"compressBlocks", "splitBlocks"} {
+		if score["validateInput"] >= score[relevant] {
+			t.Errorf("irrelevant callee validateInput (%.3f) ranks with %s (%.3f)", score["validateInput"], relevant, score[relevant])
+		}
 	}
 	// Grouped per file, in source order: the type header before its method.
 	md := r.Text()
@@ -177,7 +188,7 @@ func TestHubPenalty(t *testing.T) {
 	}
 }
 
-var markerRE = regexp.MustCompile(`^… \((\d+) more lines; read (\S+) --offset (\d+) --limit (\d+)\)$`)
+var markerRE = regexp.MustCompile(`^…(\d+) lines elided — read_file (\S+) lines (\d+)-(\d+)$`)
 
 // checkLines fails when a line inside a code fence of md is not a whole
 // line of some fixture file (a line cut in the middle).
@@ -231,18 +242,26 @@ func TestBudget(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n > budget || r.Tokens != n {
+			if r.Tokens != n || (n > budget && !r.TooSmall) {
 				t.Errorf("budget %d depth %s: %d tokens (reported %d)", budget, depth, n, r.Tokens)
+			}
+			// Never empty: a budget too small for any chunk names the best
+			// seed's signature and says the budget is too small.
+			if r.TooSmall != (len(r.Chunks()) == 0) {
+				t.Errorf("budget %d: too_small %v with %d chunks", budget, r.TooSmall, len(r.Chunks()))
+			}
+			if r.TooSmall && (!strings.Contains(r.Text(), "too small") || !strings.Contains(r.Text(), "func compressHuge(buf []byte) []byte {")) {
+				t.Errorf("budget %d: too-small answer %q", budget, r.Text())
 			}
 			checkLines(t, f.root, r.Text())
 			for _, c := range r.Chunks() {
 				if c.Shortened {
 					shortened = true
 					m := markerRE.FindStringSubmatch(c.Omitted)
-					if m == nil || m[2] != c.File || m[1] != m[4] {
+					if m == nil || m[2] != c.File || m[3] != fmt.Sprint(c.StartLine) || m[4] != fmt.Sprint(c.EndLine) {
 						t.Errorf("marker %q for %s", c.Omitted, c.File)
 					}
-					if !strings.Contains(c.Content, "func ") {
+					if !strings.Contains(c.Content, "func ") && !strings.Contains(c.Content, "type ") {
 						t.Errorf("shortened %s lost its signature:\n%s", c.Symbol, c.Content)
 					}
 				}
@@ -292,5 +311,96 @@ func TestCountTokens(t *testing.T) {
 	}
 	if n, _ := CountTokens("<|endoftext|>"); n < 2 {
 		t.Errorf("special token text counted as %d tokens", n)
+	}
+}
+
+// TestElisionManifest: past the whole-chunk share of the budget, lower-ranked
+// chunks are elided to signature and doc line with a pointer, and the answer
+// ends with a manifest of the elided and dropped places.
+func TestElisionManifest(t *testing.T) {
+	f := indexFixture(t, "ctxproj")
+	whole := f.assemble(t, "compress buffer blocks", "2", 100000, "Compressor.CompressBuffer", "compressBlocks")
+	r := f.assemble(t, "compress buffer blocks", "2", 300, "Compressor.CompressBuffer", "compressBlocks")
+	if len(r.Chunks()) <= 1 {
+		t.Fatalf("budget 300 holds %d chunks:\n%s", len(r.Chunks()), r.Text())
+	}
+	elided := map[string]bool{}
+	for _, c := range r.Chunks() {
+		if c.Shortened {
+			elided[c.Symbol] = true
+			if !markerRE.MatchString(c.Omitted) || !strings.Contains(c.Content, "// ") || !strings.Contains(c.Content, "func ") {
+				t.Errorf("elided %s: content %q marker %q", c.Symbol, c.Content, c.Omitted)
+			}
+		}
+	}
+	if len(elided) == 0 {
+		t.Errorf("nothing elided at budget 300:\n%s", r.Text())
+	}
+	if !strings.Contains(r.Text(), "\n## Not shown in full") {
+		t.Errorf("no manifest:\n%s", r.Text())
+	}
+	shown := map[string]bool{}
+	for _, c := range r.Chunks() {
+		shown[c.Symbol] = true
+	}
+	// Every candidate is either shown whole, elided or dropped.
+	for _, c := range whole.Chunks() {
+		found := shown[c.Symbol] && !elided[c.Symbol]
+		for _, p := range r.Places {
+			if p.Name == c.Symbol && p.File == c.File && p.StartLine == c.StartLine {
+				if found || (p.State == PlaceElided) != elided[c.Symbol] {
+					t.Errorf("%s: place %+v, shown %v", c.Symbol, p, shown[c.Symbol])
+				}
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s is neither shown, elided nor dropped", c.Symbol)
+		}
+	}
+}
+
+// TestIntentPlans: usage brings the seed's callers with their call-site
+// lines; impact follows callers transitively (two hops) and not callees.
+func TestIntentPlans(t *testing.T) {
+	f := indexFixture(t, "ctxproj")
+	r := f.assemble(t, "who calls compressBlock", "auto", 100000, "compressBlock")
+	reasons := map[string]string{}
+	for _, c := range r.Chunks() {
+		reasons[c.Symbol] = c.Reason
+	}
+	if got := reasons["compressBlocks"]; got != "calls compressBlock (line 32)" {
+		t.Errorf("usage: caller reason %q\n%v", got, symbols(r))
+	}
+	r = f.assemble(t, "what breaks if I change compressBlock", "auto", 100000, "compressBlock")
+	if r.Intent.Kind != IntentImpact {
+		t.Fatalf("intent %+v", r.Intent)
+	}
+	got := map[string]bool{}
+	for _, c := range r.Chunks() {
+		got[c.Symbol] = true
+	}
+	for _, want := range []string{"compressBlocks", "Compressor.CompressBuffer"} {
+		if !got[want] {
+			t.Errorf("impact: %s (a transitive caller) missing: %v", want, symbols(r))
+		}
+	}
+}
+
+// TestUsageNamedSeed: a usage question names its symbol; when the search
+// did not rank it, it is still looked up (exact symbol) and its callers
+// follow.
+func TestUsageNamedSeed(t *testing.T) {
+	f := indexFixture(t, "ctxproj")
+	r := f.assemble(t, "who calls compressBlock", "auto", 100000, "splitBlocks")
+	got := map[string]string{}
+	for _, c := range r.Chunks() {
+		got[c.Symbol] = c.Reason
+	}
+	if _, ok := got["compressBlock"]; !ok {
+		t.Fatalf("named symbol not seeded: %v", symbols(r))
+	}
+	if got["compressBlocks"] != "calls compressBlock (line 32)" {
+		t.Errorf("caller of the named symbol: %q (%v)", got["compressBlocks"], symbols(r))
 	}
 }

@@ -1,4 +1,4 @@
-package graph
+package assemble
 
 import (
 	"regexp"
@@ -10,6 +10,8 @@ const (
 	IntentImplementation = "implementation" // how is X done: follow callees two hops
 	IntentUsage          = "usage"          // who calls / uses X: one hop, callers first
 	IntentLocation       = "location"       // where is X defined / configured: the definition itself
+	IntentImpact         = "impact"         // what breaks if X changes: callers transitively, implementers
+	IntentChange         = "change"         // a bug report or feature request: the places a change touches
 )
 
 // Intent is what a question asks for and how far context expansion should go.
@@ -32,6 +34,16 @@ var (
 		regexp.MustCompile(`\busages?\b|\bused (by|in|from)\b|\bused\s*\??$`),
 		regexp.MustCompile(`\bwhere (is|are|does|do)\b(\s+\S+){0,5}\s+(call|calls|called|invoke|invoked|use|applied)\b`),
 		regexp.MustCompile(`\bwhich (code|functions?|methods?|places?)\b.*\bcall`),
+	}
+	impactCues = []*regexp.Regexp{
+		regexp.MustCompile(`\bwhat (would |will |could )?(break|breaks|be affected|is affected|depends on)\b`),
+		regexp.MustCompile(`\b(impact|blast radius|ripple)\b.*\b(change|changing|modify|modifying|remove|removing|rename|renaming)\b`),
+		regexp.MustCompile(`\bif (i|we) (change|modify|remove|rename|delete)\b`),
+		regexp.MustCompile(`\baffected by (a |the )?(change|changing)\b`),
+	}
+	impactCuesZH = []*regexp.Regexp{
+		regexp.MustCompile(`(改动|修改|改了|删除|重命名).{0,30}(影响|会坏|受影响)`),
+		regexp.MustCompile(`影响(范围|面)`),
 	}
 	usageCuesZH = []*regexp.Regexp{
 		regexp.MustCompile(`(谁|哪里|哪儿|在哪|哪些地方|什么地方).{0,6}(调用|用到|使用)`),
@@ -66,10 +78,15 @@ var (
 var quoted = regexp.MustCompile("\"[^\"]*\"|“[^”]*”|`[^`]*`|'[^']{3,}'")
 
 // Classify reads a question and returns its intent with the expansion
-// depth to use: implementation 2, usage 1 (callers favoured), location 0.
+// depth to use: impact 2 (callers favoured), implementation 2, usage 1
+// (callers favoured), location 0. Change requests are told by the search
+// (ContextOptions.ChangeRequest), not by cues here.
 // A question that matches no cue is treated as implementation with depth 1.
 func Classify(query string) Intent {
 	q := strings.ToLower(strings.Join(strings.Fields(quoted.ReplaceAllString(query, `""`)), " "))
+	if cue, ok := match(q, impactCues, impactCuesZH); ok {
+		return Intent{Kind: IntentImpact, Depth: 2, FavourCallers: true, MatchedPattern: cue}
+	}
 	if cue, ok := match(q, usageCues, usageCuesZH); ok {
 		return Intent{Kind: IntentUsage, Depth: 1, FavourCallers: true, MatchedPattern: cue}
 	}
