@@ -11,6 +11,7 @@ import (
 
 	"codectx/internal/query"
 	"codectx/internal/store"
+	"codectx/internal/vecindex"
 )
 
 // ftsWeights are the bm25() column weights: a term in the chunk's name
@@ -271,11 +272,17 @@ const semCandidates = 1000
 // semanticChannel embeds the query and returns its nearest chunks by
 // cosine, best first.
 func semanticChannel(ctx context.Context, ix Index, snap *snapshot, q parsed) ([]semHit, error) {
-	m, err := snap.vectors(ctx, ix.DB, ix.Project.ID)
+	src, err := snap.vectorSource(ctx, ix.DB, ix.Project)
 	if err != nil {
 		return nil, err
 	}
-	if m == nil {
+	dim := 0
+	switch {
+	case src.matrix != nil:
+		dim = src.matrix.Dim()
+	case src.quant != nil:
+		dim = src.quant.Dim()
+	default:
 		return nil, errors.New("the index holds no vectors for this project")
 	}
 	vecs, err := ix.Embedder.Embed(ctx, []string{q.semText})
@@ -285,11 +292,16 @@ func semanticChannel(ctx context.Context, ix Index, snap *snapshot, q parsed) ([
 	if len(vecs) != 1 || len(vecs[0]) == 0 {
 		return nil, nil // nothing to embed (punctuation only): no semantic hits
 	}
-	if len(vecs[0]) != m.Dim() {
+	if len(vecs[0]) != dim {
 		return nil, fmt.Errorf("%w: the query vector has %d dimensions, the index %d; run `codectx index` to re-embed",
-			ErrModelMismatch, len(vecs[0]), m.Dim())
+			ErrModelMismatch, len(vecs[0]), dim)
 	}
-	hits := m.TopK(vecs[0], semCandidates)
+	var hits []vecindex.Hit
+	if src.matrix != nil {
+		hits = src.matrix.TopK(vecs[0], semCandidates)
+	} else if hits, err = rescore(ctx, ix, src.quant.TopK(vecs[0], quantCandidates), vecs[0]); err != nil {
+		return nil, err
+	}
 	out := make([]semHit, 0, len(hits))
 	for _, h := range hits {
 		idx, ok := snap.byID[h.ID]
@@ -299,6 +311,34 @@ func semanticChannel(ctx context.Context, ix Index, snap *snapshot, q parsed) ([
 		out = append(out, semHit{idx: idx, score: float64(h.Score)})
 	}
 	return out, nil
+}
+
+// quantCandidates is how many approximate neighbours are re-scored exactly
+// to give semCandidates: the margin covers the quantisation error around
+// the cut.
+const quantCandidates = semCandidates * 2
+
+// rescore replaces approximate scores by exact dot products with the
+// chunks' stored vectors and keeps the best semCandidates, in Matrix.TopK's
+// order.
+func rescore(ctx context.Context, ix Index, approx []vecindex.Hit, qv []float32) ([]vecindex.Hit, error) {
+	ids := make([]int64, len(approx))
+	for i, h := range approx {
+		ids[i] = h.ID
+	}
+	m := vecindex.NewMatrix(len(qv), len(ids))
+	var buf []float32
+	err := ix.DB.VectorsByID(ctx, ids, ix.Project.Model, func(id int64, blob []byte) error {
+		if len(blob) != 4*len(qv) {
+			return nil
+		}
+		buf = decodeInto(buf[:0], blob)
+		return m.Add(id, buf)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("semantic search: %w", err)
+	}
+	return m.TopK(qv, semCandidates), nil
 }
 
 // sortScored orders by score (desc), then path, start line, name and id, so

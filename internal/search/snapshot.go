@@ -1,10 +1,16 @@
 package search
 
 import (
+	"bufio"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"math"
+	"os"
+	"runtime"
 	"sync"
 
 	"codectx/internal/store"
@@ -29,6 +35,11 @@ type snapshot struct {
 	vecLoaded bool
 	matrix    *vecindex.Matrix // nil when the project has no vectors
 	model     string
+	// The quantised side file, used until the snapshot serves a second
+	// semantic search (a one-shot process never loads the full matrix).
+	quantTried bool
+	quant      *vecindex.Quantized
+	semUses    int
 }
 
 // cacheKey identifies a snapshot; the generation is checked separately so a
@@ -147,6 +158,96 @@ func readSnapshot(ctx context.Context, db *store.DB, p *store.Project) (*snapsho
 	return s, nil
 }
 
+// vectorSource is what the semantic channel searches: the full matrix, or
+// the quantised one whose hits are re-scored from the database.
+type vectorSource struct {
+	matrix *vecindex.Matrix
+	quant  *vecindex.Quantized
+}
+
+// vectorSource returns the quantised side file for the first semantic
+// search of a snapshot (when the file exists), and the full matrix from
+// the second on: a one-shot process maps ~¼ of the vectors' size and reads
+// only the candidates' exact vectors, while a long-lived one pays the full
+// load once and then searches in memory. A missing side file is written
+// from the full matrix for the next process.
+func (s *snapshot) vectorSource(ctx context.Context, db *store.DB, p *store.Project) (vectorSource, error) {
+	s.vecMu.Lock()
+	s.semUses++
+	useQuant := s.semUses == 1 && !s.vecLoaded
+	if useQuant && !s.quantTried {
+		s.quantTried = true
+		s.quant = openQuantized(db, p, s)
+	}
+	q := s.quant
+	s.vecMu.Unlock()
+	if useQuant && q != nil {
+		return vectorSource{quant: q}, nil
+	}
+	m, err := s.vectors(ctx, db, p.ID)
+	if err != nil {
+		return vectorSource{}, err
+	}
+	if q == nil && m != nil {
+		if _, err := os.Stat(db.VectorFilePath(p)); errors.Is(err, os.ErrNotExist) {
+			if err := writeQuantized(db, p, m); err != nil {
+				slog.Warn("write the quantised vector file", "err", err)
+			}
+		}
+	}
+	return vectorSource{matrix: m}, nil
+}
+
+// openQuantized maps the project's side file; nil when there is none or it
+// does not match the snapshot (then the full matrix is used). The mapping
+// is released when the snapshot is collected.
+func openQuantized(db *store.DB, p *store.Project, s *snapshot) *vecindex.Quantized {
+	f, err := db.OpenVectorFile(p)
+	if err != nil {
+		if !errors.Is(err, os.ErrNotExist) {
+			slog.Warn("open the quantised vector file", "err", err)
+		}
+		return nil
+	}
+	q, err := vecindex.ParseQuantized(f.Data)
+	if err != nil || q.Len() > len(s.chunks) {
+		slog.Warn("unusable quantised vector file", "path", db.VectorFilePath(p), "err", err)
+		f.Close()
+		return nil
+	}
+	runtime.AddCleanup(s, func(f *store.MappedFile) { f.Close() }, f)
+	return q
+}
+
+// writeQuantized writes m as the project's side file.
+func writeQuantized(db *store.DB, p *store.Project, m *vecindex.Matrix) error {
+	return db.WriteVectorFile(p, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<20)
+		if err := vecindex.WriteQuantized(bw, m); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
+}
+
+// PrepareVectors writes the project's quantised vector file when it is
+// missing, so that the next one-shot search does not load every vector.
+// Indexing calls it after a run that changed the project.
+func PrepareVectors(ctx context.Context, db *store.DB, p *store.Project) error {
+	if _, err := os.Stat(db.VectorFilePath(p)); err == nil || !errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	n, err := db.ChunkCount(ctx, p.ID)
+	if err != nil {
+		return err
+	}
+	m, err := loadMatrix(ctx, db, p.ID, p.Model, n)
+	if err != nil || m == nil {
+		return err
+	}
+	return writeQuantized(db, p, m)
+}
+
 // vectors loads the project's vectors into one matrix, once per snapshot
 // (a failed or cancelled load is retried by the next search).
 func (s *snapshot) vectors(ctx context.Context, db *store.DB, projectID int64) (*vecindex.Matrix, error) {
@@ -155,14 +256,26 @@ func (s *snapshot) vectors(ctx context.Context, db *store.DB, projectID int64) (
 	if s.vecLoaded {
 		return s.matrix, nil
 	}
+	m, err := loadMatrix(ctx, db, projectID, s.model, len(s.chunks))
+	if err != nil {
+		return nil, err
+	}
+	s.matrix = m
+	s.vecLoaded = true
+	return s.matrix, nil
+}
+
+// loadMatrix reads a project's vectors into one matrix (nil when it has
+// none); capacity is a hint, the project's chunk count.
+func loadMatrix(ctx context.Context, db *store.DB, projectID int64, model string, capacity int) (*vecindex.Matrix, error) {
 	var m *vecindex.Matrix
 	var buf []float32
-	err := db.ProjectVectors(ctx, projectID, s.model, func(id int64, blob []byte) error {
+	err := db.ProjectVectors(ctx, projectID, model, func(id int64, blob []byte) error {
 		if len(blob) == 0 || len(blob)%4 != 0 {
 			return nil // no usable vector: the chunk is only found by keywords
 		}
 		if m == nil {
-			m = vecindex.NewMatrix(len(blob)/4, len(s.chunks))
+			m = vecindex.NewMatrix(len(blob)/4, capacity)
 		}
 		buf = decodeInto(buf[:0], blob)
 		if err := m.Add(id, buf); err != nil {
@@ -173,11 +286,10 @@ func (s *snapshot) vectors(ctx context.Context, db *store.DB, projectID int64) (
 	if err != nil {
 		return nil, err
 	}
-	if m != nil && m.Len() > 0 {
-		s.matrix = m
+	if m == nil || m.Len() == 0 {
+		return nil, nil
 	}
-	s.vecLoaded = true
-	return s.matrix, nil
+	return m, nil
 }
 
 // decodeInto appends the little-endian float32s of blob (the store's vector

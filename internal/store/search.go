@@ -30,8 +30,18 @@ type ChunkMeta struct {
 
 // ChunkMetas returns every chunk of a project, ordered by id.
 func (db *DB) ChunkMetas(ctx context.Context, projectID int64) ([]ChunkMeta, error) {
+	// Read the project's id range in rowid order (+project_id keeps the
+	// planner off the (project_id, …) indexes, whose order would need a
+	// sort and a lookup per row).
+	var lo, hi sql.NullInt64
+	if err := db.sql.QueryRowContext(ctx, "SELECT min(id), max(id) FROM chunks WHERE project_id = ?", projectID).Scan(&lo, &hi); err != nil {
+		return nil, db.classify("read chunks", err)
+	}
+	if !lo.Valid {
+		return nil, nil
+	}
 	rows, err := db.sql.QueryContext(ctx, `SELECT id, file_id, path, lang, kind, name, symbol, short, container, start_line, end_line
-		FROM chunks WHERE project_id = ? ORDER BY id`, projectID)
+		FROM chunks WHERE id BETWEEN ? AND ? AND +project_id = ? ORDER BY id`, lo.Int64, hi.Int64, projectID)
 	if err != nil {
 		return nil, db.classify("read chunks", err)
 	}

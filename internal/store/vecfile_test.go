@@ -1,0 +1,53 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"testing"
+)
+
+// A new generation's side file replaces the old one; Remove drops them all.
+func TestVectorFileGenerations(t *testing.T) {
+	db, path := openTemp(t)
+	p, err := db.EnsureProject(context.Background(), "/project")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(s string) func(io.Writer) error {
+		return func(w io.Writer) error { _, err := io.WriteString(w, s); return err }
+	}
+	p.Model = "m"
+	if err := db.WriteVectorFile(p, write("gen one")); err != nil {
+		t.Fatal(err)
+	}
+	old := db.VectorFilePath(p)
+	p.Generation++
+	if _, err := db.OpenVectorFile(p); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a newer generation opened %v", err)
+	}
+	if err := db.WriteVectorFile(p, write("gen two")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(old); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the older generation's file is still there: %v", err)
+	}
+	f, err := db.OpenVectorFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(f.Data) != "gen two" {
+		t.Fatalf("mapped %q", f.Data)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if err := Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path + ".vectors"); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("Remove left the vector files: %v", err)
+	}
+}
