@@ -299,7 +299,7 @@ func semanticChannel(ctx context.Context, ix Index, snap *snapshot, q parsed) ([
 	var hits []vecindex.Hit
 	if src.matrix != nil {
 		hits = src.matrix.TopK(vecs[0], semCandidates)
-	} else if hits, err = rescore(ctx, ix, src.quant.TopK(vecs[0], quantCandidates), vecs[0]); err != nil {
+	} else if hits, err = rescore(ctx, ix, src.quant.TopK(vecs[0], semCandidates), vecs[0]); err != nil {
 		return nil, err
 	}
 	out := make([]semHit, 0, len(hits))
@@ -313,32 +313,38 @@ func semanticChannel(ctx context.Context, ix Index, snap *snapshot, q parsed) ([
 	return out, nil
 }
 
-// quantCandidates is how many approximate neighbours are re-scored exactly
-// to give semCandidates: the margin covers the quantisation error around
-// the cut.
-const quantCandidates = semCandidates * 2
+// rescoreTop is how many of the best approximate neighbours get their
+// exact score: more than any ranker takes as semantic hits (semPool(MaxK)),
+// with a margin for the quantisation error (about 0.005 of cosine) around
+// the cut. The rest keep their approximate score, which only serves as
+// cosine evidence for keyword hits.
+const rescoreTop = 300
 
-// rescore replaces approximate scores by exact dot products with the
-// chunks' stored vectors and keeps the best semCandidates, in Matrix.TopK's
-// order.
+// rescore replaces the approximate scores of the best rescoreTop hits by
+// exact dot products with the chunks' stored vectors, and orders all hits
+// as Matrix.TopK does.
 func rescore(ctx context.Context, ix Index, approx []vecindex.Hit, qv []float32) ([]vecindex.Hit, error) {
-	ids := make([]int64, len(approx))
-	for i, h := range approx {
+	top := approx[:min(len(approx), rescoreTop)]
+	ids := make([]int64, len(top))
+	at := make(map[int64]int, len(top))
+	for i, h := range top {
 		ids[i] = h.ID
+		at[h.ID] = i
 	}
-	m := vecindex.NewMatrix(len(qv), len(ids))
 	var buf []float32
 	err := ix.DB.VectorsByID(ctx, ids, ix.Project.Model, func(id int64, blob []byte) error {
 		if len(blob) != 4*len(qv) {
 			return nil
 		}
 		buf = decodeInto(buf[:0], blob)
-		return m.Add(id, buf)
+		top[at[id]].Score = vecindex.Dot(qv, buf)
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("semantic search: %w", err)
 	}
-	return m.TopK(qv, semCandidates), nil
+	vecindex.SortHits(approx)
+	return approx, nil
 }
 
 // sortScored orders by score (desc), then path, start line, name and id, so

@@ -530,7 +530,7 @@ func TestQuantizedFileMatchesMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(ix.DB.VectorFilePath(ix.Project)); err != nil {
+	if _, err := os.Stat(ix.DB.SideFilePath(ix.Project, store.SideVectors)); err != nil {
 		t.Fatalf("the first search did not write the side file: %v", err)
 	}
 	resetCache()

@@ -118,10 +118,56 @@ func resetCache() {
 }
 
 func readSnapshot(ctx context.Context, db *store.DB, p *store.Project) (*snapshot, error) {
-	chunks, err := db.ChunkMetas(ctx, p.ID)
+	if f, err := db.OpenSideFile(p, store.SideMeta); err == nil {
+		chunks, fileSHA, derr := decodeMeta(f.Data)
+		f.Close() // the decoded strings are copies
+		if derr == nil {
+			return newSnapshot(chunks, fileSHA, p.Model), nil
+		}
+		slog.Warn("unusable snapshot file; reading the database", "path", db.SideFilePath(p, store.SideMeta), "err", derr)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		slog.Warn("open the snapshot file", "err", err)
+	}
+	chunks, fileSHA, err := readMeta(ctx, db, p.ID)
 	if err != nil {
 		return nil, err
 	}
+	if err := writeMeta(ctx, db, p, chunks, fileSHA); err != nil {
+		slog.Warn("write the snapshot file", "err", err)
+	}
+	return newSnapshot(chunks, fileSHA, p.Model), nil
+}
+
+// readMeta reads a project's chunk metadata and file hashes from the database.
+func readMeta(ctx context.Context, db *store.DB, projectID int64) ([]store.ChunkMeta, map[int64]string, error) {
+	chunks, err := db.ChunkMetas(ctx, projectID)
+	if err != nil {
+		return nil, nil, err
+	}
+	fps, err := db.Fingerprints(ctx, projectID)
+	if err != nil {
+		return nil, nil, err
+	}
+	fileSHA := make(map[int64]string, len(fps))
+	for _, f := range fps {
+		fileSHA[f.ID] = f.SHA256
+	}
+	return chunks, fileSHA, nil
+}
+
+// writeMeta writes the snapshot side file for p's generation, unless a
+// write since p was read changed the project (the rows read may then
+// belong to the newer generation).
+func writeMeta(ctx context.Context, db *store.DB, p *store.Project, chunks []store.ChunkMeta, fileSHA map[int64]string) error {
+	now, err := db.Project(ctx, p.Root)
+	if err != nil || now.ID != p.ID || now.Generation != p.Generation {
+		return err
+	}
+	return db.WriteSideFile(p, store.SideMeta, func(w io.Writer) error { return encodeMeta(w, chunks, fileSHA) })
+}
+
+// newSnapshot indexes chunks (ordered by id) for ranking.
+func newSnapshot(chunks []store.ChunkMeta, fileSHA map[int64]string, model string) *snapshot {
 	s := &snapshot{
 		chunks:     chunks,
 		byID:       make(map[int64]int32, len(chunks)),
@@ -129,18 +175,11 @@ func readSnapshot(ctx context.Context, db *store.DB, p *store.Project) (*snapsho
 		isDep:      make([]bool, len(chunks)),
 		isStub:     make([]bool, len(chunks)),
 		fileChunks: map[int64][]int32{},
-		model:      p.Model,
+		fileSHA:    fileSHA,
+		model:      model,
 	}
 	if len(chunks) > 0 {
 		s.ids = store.IDRange{Lo: chunks[0].ID, Hi: chunks[len(chunks)-1].ID}
-	}
-	fps, err := db.Fingerprints(ctx, p.ID)
-	if err != nil {
-		return nil, err
-	}
-	s.fileSHA = make(map[int64]string, len(fps))
-	for _, f := range fps {
-		s.fileSHA[f.ID] = f.SHA256
 	}
 	type pathFlags struct{ test, dep, stub bool }
 	flags := map[string]pathFlags{}
@@ -155,7 +194,7 @@ func readSnapshot(ctx context.Context, db *store.DB, p *store.Project) (*snapsho
 		}
 		s.isTest[i], s.isDep[i], s.isStub[i] = f.test, f.dep, f.stub
 	}
-	return s, nil
+	return s
 }
 
 // vectorSource is what the semantic channel searches: the full matrix, or
@@ -174,7 +213,7 @@ type vectorSource struct {
 func (s *snapshot) vectorSource(ctx context.Context, db *store.DB, p *store.Project) (vectorSource, error) {
 	s.vecMu.Lock()
 	s.semUses++
-	useQuant := s.semUses == 1 && !s.vecLoaded
+	useQuant := (s.semUses == 1 || alwaysSideFile) && !s.vecLoaded
 	if useQuant && !s.quantTried {
 		s.quantTried = true
 		s.quant = openQuantized(db, p, s)
@@ -189,7 +228,7 @@ func (s *snapshot) vectorSource(ctx context.Context, db *store.DB, p *store.Proj
 		return vectorSource{}, err
 	}
 	if q == nil && m != nil {
-		if _, err := os.Stat(db.VectorFilePath(p)); errors.Is(err, os.ErrNotExist) {
+		if _, err := os.Stat(db.SideFilePath(p, store.SideVectors)); errors.Is(err, os.ErrNotExist) {
 			if err := writeQuantized(db, p, m); err != nil {
 				slog.Warn("write the quantised vector file", "err", err)
 			}
@@ -198,11 +237,16 @@ func (s *snapshot) vectorSource(ctx context.Context, db *store.DB, p *store.Proj
 	return vectorSource{matrix: m}, nil
 }
 
+// alwaysSideFile makes every search use the quantised side file, to
+// measure the one-shot path over a whole evaluation set in one process
+// (CODECTX_SEARCH_VECTORS=file).
+var alwaysSideFile = os.Getenv("CODECTX_SEARCH_VECTORS") == "file"
+
 // openQuantized maps the project's side file; nil when there is none or it
 // does not match the snapshot (then the full matrix is used). The mapping
 // is released when the snapshot is collected.
 func openQuantized(db *store.DB, p *store.Project, s *snapshot) *vecindex.Quantized {
-	f, err := db.OpenVectorFile(p)
+	f, err := db.OpenSideFile(p, store.SideVectors)
 	if err != nil {
 		if !errors.Is(err, os.ErrNotExist) {
 			slog.Warn("open the quantised vector file", "err", err)
@@ -211,7 +255,7 @@ func openQuantized(db *store.DB, p *store.Project, s *snapshot) *vecindex.Quanti
 	}
 	q, err := vecindex.ParseQuantized(f.Data)
 	if err != nil || q.Len() > len(s.chunks) {
-		slog.Warn("unusable quantised vector file", "path", db.VectorFilePath(p), "err", err)
+		slog.Warn("unusable quantised vector file", "path", db.SideFilePath(p, store.SideVectors), "err", err)
 		f.Close()
 		return nil
 	}
@@ -221,7 +265,7 @@ func openQuantized(db *store.DB, p *store.Project, s *snapshot) *vecindex.Quanti
 
 // writeQuantized writes m as the project's side file.
 func writeQuantized(db *store.DB, p *store.Project, m *vecindex.Matrix) error {
-	return db.WriteVectorFile(p, func(w io.Writer) error {
+	return db.WriteSideFile(p, store.SideVectors, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 1<<20)
 		if err := vecindex.WriteQuantized(bw, m); err != nil {
 			return err
@@ -230,11 +274,20 @@ func writeQuantized(db *store.DB, p *store.Project, m *vecindex.Matrix) error {
 	})
 }
 
-// PrepareVectors writes the project's quantised vector file when it is
-// missing, so that the next one-shot search does not load every vector.
-// Indexing calls it after a run that changed the project.
-func PrepareVectors(ctx context.Context, db *store.DB, p *store.Project) error {
-	if _, err := os.Stat(db.VectorFilePath(p)); err == nil || !errors.Is(err, os.ErrNotExist) {
+// Prepare writes the project's side files (chunk metadata, quantised
+// vectors) when they are missing, so that the next one-shot search reads
+// neither every chunk row nor every vector. Indexing calls it after a run.
+func Prepare(ctx context.Context, db *store.DB, p *store.Project) error {
+	if _, err := os.Stat(db.SideFilePath(p, store.SideMeta)); errors.Is(err, os.ErrNotExist) {
+		chunks, fileSHA, err := readMeta(ctx, db, p.ID)
+		if err != nil {
+			return err
+		}
+		if err := writeMeta(ctx, db, p, chunks, fileSHA); err != nil {
+			return err
+		}
+	}
+	if _, err := os.Stat(db.SideFilePath(p, store.SideVectors)); err == nil || !errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
 	n, err := db.ChunkCount(ctx, p.ID)

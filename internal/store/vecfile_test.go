@@ -19,21 +19,21 @@ func TestVectorFileGenerations(t *testing.T) {
 		return func(w io.Writer) error { _, err := io.WriteString(w, s); return err }
 	}
 	p.Model = "m"
-	if err := db.WriteVectorFile(p, write("gen one")); err != nil {
+	if err := db.WriteSideFile(p, SideVectors, write("gen one")); err != nil {
 		t.Fatal(err)
 	}
-	old := db.VectorFilePath(p)
+	old := db.SideFilePath(p, SideVectors)
 	p.Generation++
-	if _, err := db.OpenVectorFile(p); !errors.Is(err, os.ErrNotExist) {
+	if _, err := db.OpenSideFile(p, SideVectors); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("a newer generation opened %v", err)
 	}
-	if err := db.WriteVectorFile(p, write("gen two")); err != nil {
+	if err := db.WriteSideFile(p, SideVectors, write("gen two")); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(old); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("the older generation's file is still there: %v", err)
 	}
-	f, err := db.OpenVectorFile(p)
+	f, err := db.OpenSideFile(p, SideVectors)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"unsafe"
 )
 
@@ -139,15 +138,7 @@ func (q *Quantized) TopK(query []float32, k int) []Hit {
 			siftDown(heap, 0)
 		}
 	}
-	slices.SortFunc(heap, func(a, b Hit) int {
-		switch {
-		case better(a, b):
-			return -1
-		case better(b, a):
-			return 1
-		}
-		return 0
-	})
+	SortHits(heap)
 	return heap
 }
 

@@ -98,7 +98,14 @@ func (m *Matrix) TopK(query []float32, k int) []Hit {
 			siftDown(heap, 0)
 		}
 	}
-	slices.SortFunc(heap, func(a, b Hit) int {
+	SortHits(heap)
+	return heap
+}
+
+// SortHits orders hits as TopK returns them: score descending, then ID
+// ascending.
+func SortHits(h []Hit) {
+	slices.SortFunc(h, func(a, b Hit) int {
 		switch {
 		case better(a, b):
 			return -1
@@ -107,8 +114,10 @@ func (m *Matrix) TopK(query []float32, k int) []Hit {
 		}
 		return 0
 	})
-	return heap
 }
+
+// Dot is the inner product of a and b (len(b) >= len(a)).
+func Dot(a, b []float32) float32 { return dot(a, b) }
 
 func siftUp(h []Hit, i int) {
 	for i > 0 {

@@ -193,7 +193,7 @@ func (p *Project) PrepareSearch(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := search.PrepareVectors(ctx, p.db, pr); err != nil {
+	if err := search.Prepare(ctx, p.db, pr); err != nil {
 		return fmt.Errorf("prepare search: %w", err)
 	}
 	return nil
