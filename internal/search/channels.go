@@ -114,9 +114,20 @@ func keywordChannel(ctx context.Context, db *store.DB, projectID int64, snap *sn
 	if err != nil {
 		return nil, fail("term statistics", err)
 	}
+	// With only this project in the database, every row in its id range is
+	// its own: no join to the chunks table to check.
+	filter := projectID
+	if st.single {
+		filter = 0
+	}
 	for ti := range res.terms {
 		tr := &res.terms[ti]
-		rows, err := db.FTSMatch(ctx, projectID, snap.ids, query.FTSQuote(tr.text), ftsWeights, perTermLimit)
+		key := termKey{text: tr.text, rows: st.rows}
+		if c, ok := snap.cachedTerm(key); ok {
+			tr.df, tr.hits = c.df, c.hits
+			continue
+		}
+		rows, err := db.FTSMatch(ctx, filter, snap.ids, query.FTSQuote(tr.text), ftsWeights, perTermLimit)
 		if err != nil {
 			return nil, fail(strconv.Quote(tr.text), err)
 		}
@@ -143,6 +154,7 @@ func keywordChannel(ctx context.Context, db *store.DB, projectID int64, snap *sn
 			}
 			tr.hits = append(tr.hits, th)
 		}
+		snap.storeTerm(key, termPostings{df: tr.df, hits: tr.hits})
 	}
 
 	for gi, g := range q.groups {

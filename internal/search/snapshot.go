@@ -40,6 +40,47 @@ type snapshot struct {
 	quantTried bool
 	quant      *vecindex.Quantized
 	semUses    int
+
+	// Keyword postings per term, kept for the snapshot's life (a
+	// long-lived process answers later queries sharing a term without
+	// asking FTS5 again).
+	termMu sync.Mutex
+	terms  map[termKey]termPostings
+}
+
+// termKey names one term's postings; rows (the database's FTS row count)
+// changes when another project's writes change the global BM25 statistics.
+type termKey struct {
+	text string
+	rows int
+}
+
+// termPostings is one term's project document frequency and hits.
+type termPostings struct {
+	df   int
+	hits []termHit // read-only once stored
+}
+
+// maxCachedTerms bounds the postings kept per snapshot (each at most
+// perTermLimit hits).
+const maxCachedTerms = 512
+
+func (s *snapshot) cachedTerm(k termKey) (termPostings, bool) {
+	s.termMu.Lock()
+	defer s.termMu.Unlock()
+	t, ok := s.terms[k]
+	return t, ok
+}
+
+func (s *snapshot) storeTerm(k termKey, t termPostings) {
+	s.termMu.Lock()
+	defer s.termMu.Unlock()
+	if s.terms == nil {
+		s.terms = map[termKey]termPostings{}
+	}
+	if len(s.terms) < maxCachedTerms {
+		s.terms[k] = t
+	}
 }
 
 // cacheKey identifies a snapshot; the generation is checked separately so a

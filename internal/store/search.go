@@ -188,16 +188,24 @@ func (r IDRange) sql() (string, []any) {
 
 // FTSMatch runs one FTS5 MATCH expression over a project's chunks and
 // returns its best limit rows by weighted BM25 (limit <= 0: every matching
-// row). ids, when set, must cover every chunk id of the project. The
-// expression must already be quoted by the caller; an FTS5 syntax error is
-// returned wrapped.
+// row). ids, when set, must cover every chunk id of the project. A
+// projectID of 0 skips the check of each row's project (for a caller that
+// knows the database holds only one). The expression must already be
+// quoted by the caller; an FTS5 syntax error is returned wrapped.
 func (db *DB) FTSMatch(ctx context.Context, projectID int64, ids IDRange, match string, w FTSWeights, limit int) ([]FTSHit, error) {
 	rng, rargs := ids.sql()
 	q := `SELECT f.rowid, bm25(chunks_fts, ?, ?, ?), bm25(chunks_fts, 1, 0, 0), bm25(chunks_fts, 0, 1, 0), bm25(chunks_fts, 0, 0, 1)
-		FROM chunks_fts f JOIN chunks c ON c.id = f.rowid
-		WHERE chunks_fts MATCH ?` + rng + ` AND c.project_id = ?`
-	args := append([]any{w.Name, w.Path, w.Body, match}, rargs...)
-	args = append(args, projectID)
+		FROM chunks_fts f`
+	args := []any{w.Name, w.Path, w.Body}
+	if projectID != 0 {
+		q += ` JOIN chunks c ON c.id = f.rowid`
+	}
+	q += ` WHERE chunks_fts MATCH ?` + rng
+	args = append(append(args, match), rargs...)
+	if projectID != 0 {
+		q += ` AND c.project_id = ?`
+		args = append(args, projectID)
+	}
 	if limit > 0 {
 		q += " ORDER BY bm25(chunks_fts, ?, ?, ?), f.rowid LIMIT ?"
 		args = append(args, w.Name, w.Path, w.Body, limit)
