@@ -96,3 +96,43 @@ func TestSnapshotFileUsed(t *testing.T) {
 		t.Fatalf("the snapshot was not read from the file: %q", snap.chunks[0].Path)
 	}
 }
+
+// Keyword postings are kept per snapshot: a later query sharing a term
+// reuses them (and gets the same ranking as a fresh snapshot).
+func TestTermPostingsCached(t *testing.T) {
+	ix := buildIndex(t, fusionIndex)
+	ctx := context.Background()
+	opt := Options{Query: "gzip compression", K: 5, Mode: ModeKeyword}
+	first, err := Search(ctx, ix, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := loadSnapshot(ctx, ix.DB, ix.Project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(snap.terms) == 0 {
+		t.Fatal("no postings cached after a keyword search")
+	}
+	again, err := Search(ctx, ix, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(names(again), names(first)) {
+		t.Fatalf("cached %v, fresh %v", names(again), names(first))
+	}
+	// Emptied postings must show: the cache, not FTS5, answered.
+	snap.termMu.Lock()
+	for k, v := range snap.terms {
+		v.hits = nil
+		snap.terms[k] = v
+	}
+	snap.termMu.Unlock()
+	emptied, err := Search(ctx, ix, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(emptied.Results) != 0 {
+		t.Fatalf("postings not read from the cache: %v", names(emptied))
+	}
+}

@@ -207,8 +207,10 @@ func (db *DB) FTSMatch(ctx context.Context, projectID int64, ids IDRange, match 
 		args = append(args, projectID)
 	}
 	if limit > 0 {
-		q += " ORDER BY bm25(chunks_fts, ?, ?, ?), f.rowid LIMIT ?"
-		args = append(args, w.Name, w.Path, w.Body, limit)
+		// By the selected score (column 2): bm25 with bound weights
+		// repeated here would be a second expression, computed again per row.
+		q += " ORDER BY 2, f.rowid LIMIT ?"
+		args = append(args, limit)
 	}
 	rows, err := db.sql.QueryContext(ctx, q, args...)
 	if err != nil {
