@@ -51,3 +51,49 @@ func TestVectorFileGenerations(t *testing.T) {
 		t.Fatalf("Remove left the vector files: %v", err)
 	}
 }
+
+// A run that wrote nothing keeps the generation (so side files and caches
+// stay valid); a write or a model change moves it.
+func TestFinishRunGeneration(t *testing.T) {
+	db, _ := openTemp(t)
+	ctx := context.Background()
+	p, err := db.EnsureProject(ctx, "/project")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen := func() int64 {
+		t.Helper()
+		q, err := db.Project(ctx, "/project")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return q.Generation
+	}
+	steps := []struct {
+		name  string
+		write bool
+		model string
+		moves bool
+	}{
+		{"first run, new model", false, "m1", true},
+		{"no change", false, "m1", false},
+		{"a write", true, "m1", true},
+		{"no change again", false, "m1", false},
+		{"model change", false, "m2", true},
+	}
+	for _, s := range steps {
+		before := gen()
+		if s.write {
+			if _, err := db.WriteBatch(ctx, p.ID, s.model, Batch{Files: []FileRecord{record("a.go", "f")}}); err != nil {
+				t.Fatal(err)
+			}
+			before = gen() // FinishRun moves it again: the run wrote
+		}
+		if err := db.FinishRun(ctx, p.ID, s.model); err != nil {
+			t.Fatal(err)
+		}
+		if moved := gen() != before; moved != s.moves {
+			t.Fatalf("%s: generation moved=%v, want %v", s.name, moved, s.moves)
+		}
+	}
+}
