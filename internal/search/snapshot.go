@@ -335,11 +335,26 @@ func Prepare(ctx context.Context, db *store.DB, p *store.Project) error {
 	if err != nil {
 		return err
 	}
-	m, err := loadMatrix(ctx, db, p.ID, p.Model, n)
-	if err != nil || m == nil {
+	// Quantised as read: the float matrix is never held.
+	q := vecindex.NewQuantizer(0, n)
+	var buf []float32
+	err = db.ProjectVectorsPaged(ctx, p.ID, p.Model, func(id int64, blob []byte) error {
+		if len(blob) == 0 || len(blob)%4 != 0 {
+			return nil
+		}
+		buf = decodeInto(buf[:0], blob)
+		return q.Add(id, buf)
+	})
+	if err != nil || q.Len() == 0 {
 		return err
 	}
-	return writeQuantized(db, p, m)
+	return db.WriteSideFile(p, store.SideVectors, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<20)
+		if err := q.Write(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
 }
 
 // vectors loads the project's vectors into one matrix, once per snapshot

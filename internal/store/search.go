@@ -67,6 +67,18 @@ func (db *DB) ChunkMetas(ctx context.Context, projectID int64) ([]ChunkMeta, err
 // times faster than one lookup per chunk; otherwise each chunk's vector is
 // looked up.
 func (db *DB) ProjectVectors(ctx context.Context, projectID int64, model string, fn func(id int64, blob []byte) error) error {
+	return db.projectVectors(ctx, projectID, model, true, fn)
+}
+
+// ProjectVectorsPaged is ProjectVectors through SQLite's bounded page cache
+// instead of memory-mapped I/O: slower, but the pages read do not count
+// toward the process's resident memory (for a pass that keeps only a
+// compact copy of the vectors).
+func (db *DB) ProjectVectorsPaged(ctx context.Context, projectID int64, model string, fn func(id int64, blob []byte) error) error {
+	return db.projectVectors(ctx, projectID, model, false, fn)
+}
+
+func (db *DB) projectVectors(ctx context.Context, projectID int64, model string, mmap bool, fn func(id int64, blob []byte) error) error {
 	conn, err := db.sql.Conn(ctx)
 	if err != nil {
 		return db.classify("read vectors", err)
@@ -88,7 +100,12 @@ func (db *DB) ProjectVectors(ctx context.Context, projectID int64, model string,
 		}
 	}
 	// Best effort: a build without mmap support keeps reading normally.
-	_, _ = conn.ExecContext(ctx, "PRAGMA mmap_size = 17179869184")
+	// The setting stays with the pooled connection, so it is set either way.
+	if mmap {
+		_, _ = conn.ExecContext(ctx, "PRAGMA mmap_size = 17179869184")
+	} else {
+		_, _ = conn.ExecContext(ctx, "PRAGMA mmap_size = 0")
+	}
 	var all, mine int
 	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM chunks").Scan(&all); err != nil {
 		return db.classify("read vectors", err)

@@ -31,42 +31,84 @@ const quantHeader = 24
 // header, the ids (int64), the scales (float32), then the rows. Every
 // number is little-endian.
 func WriteQuantized(w io.Writer, m *Matrix) error {
-	n, d := len(m.ids), m.dim
-	hdr := make([]byte, quantHeader)
+	q := NewQuantizer(m.dim, len(m.ids))
+	for i, id := range m.ids {
+		if err := q.Add(id, m.data[i*m.dim:(i+1)*m.dim]); err != nil {
+			return err
+		}
+	}
+	return q.Write(w)
+}
+
+// Quantizer builds WriteQuantized's encoding one vector at a time, keeping
+// only the int8 rows (a quarter of the float32 matrix).
+type Quantizer struct {
+	dim    int
+	ids    []int64
+	scales []float32
+	rows   []byte
+}
+
+// NewQuantizer returns an empty quantizer for vectors of dim values with
+// room for capacity rows (dim <= 0: set by the first Add).
+func NewQuantizer(dim, capacity int) *Quantizer {
+	q := &Quantizer{dim: max(dim, 0), ids: make([]int64, 0, max(capacity, 0)), scales: make([]float32, 0, max(capacity, 0))}
+	if q.dim > 0 {
+		q.rows = make([]byte, 0, q.dim*max(capacity, 0))
+	}
+	return q
+}
+
+// Add quantises vec under id; an empty vec is skipped, one of another
+// dimension is an error.
+func (q *Quantizer) Add(id int64, vec []float32) error {
+	if len(vec) == 0 {
+		return nil
+	}
+	if q.dim == 0 {
+		q.dim = len(vec)
+	}
+	if len(vec) != q.dim {
+		return fmt.Errorf("vecindex: vector for id %d has %d dimensions, matrix has %d", id, len(vec), q.dim)
+	}
+	var mx float32
+	for _, x := range vec {
+		mx = max(mx, float32(math.Abs(float64(x))))
+	}
+	q.ids = append(q.ids, id)
+	if mx == 0 || mx != mx {
+		q.scales = append(q.scales, 0) // a zero (or NaN) row scores 0
+		q.rows = append(q.rows, make([]byte, q.dim)...)
+		return nil
+	}
+	q.scales = append(q.scales, mx/127)
+	inv := 127 / mx
+	for _, x := range vec {
+		q.rows = append(q.rows, byte(int8(math.Round(float64(x*inv)))))
+	}
+	return nil
+}
+
+// Len is the number of rows added.
+func (q *Quantizer) Len() int { return len(q.ids) }
+
+// Write writes the encoding.
+func (q *Quantizer) Write(w io.Writer) error {
+	n := len(q.ids)
+	hdr := make([]byte, quantHeader, quantHeader+12*n)
 	copy(hdr, quantMagic)
-	binary.LittleEndian.PutUint64(hdr[8:], uint64(d))
+	binary.LittleEndian.PutUint64(hdr[8:], uint64(max(q.dim, 1)))
 	binary.LittleEndian.PutUint64(hdr[16:], uint64(n))
+	for _, id := range q.ids {
+		hdr = binary.LittleEndian.AppendUint64(hdr, uint64(id))
+	}
+	for _, s := range q.scales {
+		hdr = binary.LittleEndian.AppendUint32(hdr, math.Float32bits(s))
+	}
 	if _, err := w.Write(hdr); err != nil {
 		return err
 	}
-	buf := make([]byte, 0, 8*n)
-	for _, id := range m.ids {
-		buf = binary.LittleEndian.AppendUint64(buf, uint64(id))
-	}
-	scales := make([]float32, n)
-	rows := make([]byte, n*d)
-	for i := range n {
-		row := m.data[i*d : (i+1)*d]
-		var mx float32
-		for _, x := range row {
-			mx = max(mx, float32(math.Abs(float64(x))))
-		}
-		if mx == 0 || mx != mx {
-			continue // a zero (or NaN) row scores 0
-		}
-		scales[i] = mx / 127
-		inv := 127 / mx
-		for j, x := range row {
-			rows[i*d+j] = byte(int8(math.Round(float64(x * inv))))
-		}
-	}
-	for _, s := range scales {
-		buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(s))
-	}
-	if _, err := w.Write(buf); err != nil {
-		return err
-	}
-	_, err := w.Write(rows)
+	_, err := w.Write(q.rows)
 	return err
 }
 
