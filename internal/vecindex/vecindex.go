@@ -1,6 +1,8 @@
 // Package vecindex is the in-memory semantic index: a contiguous float32
 // matrix of pre-normalised vectors with exact top-K search by dot product,
-// plus the little-endian BLOB encoding the store uses for vectors.
+// an int8-quantised read-only matrix for approximate top-K over bytes the
+// caller provides (e.g. a mapped file), and the little-endian encodings of
+// both (the store's vector BLOBs, the quantised matrix).
 //
 // It must not normalise, persist, or know about SQL, files or embedders; it
 // spawns no goroutines. A Matrix is not safe for concurrent Add; concurrent
