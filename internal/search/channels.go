@@ -247,7 +247,11 @@ func singleToken(s string) bool {
 func (st *idfStats) project(ctx context.Context, db *store.DB, projectID int64, snap *snapshot, term string, rows int) (int, float64, error) {
 	inProject := rows
 	if rows >= perTermLimit {
-		n, err := db.FTSCount(ctx, query.FTSQuote(term), projectID, snap.ids)
+		pid := projectID
+		if st.single {
+			pid = 0 // every row is the project's: count without the join
+		}
+		n, err := db.FTSCount(ctx, query.FTSQuote(term), pid, snap.ids)
 		if err != nil {
 			return 0, 1, err
 		}
