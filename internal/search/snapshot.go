@@ -270,7 +270,7 @@ func (s *snapshot) vectorSource(ctx context.Context, db *store.DB, p *store.Proj
 	}
 	if q == nil && m != nil {
 		if _, err := os.Stat(db.SideFilePath(p, store.SideVectors)); errors.Is(err, os.ErrNotExist) {
-			if err := writeQuantized(db, p, m); err != nil {
+			if err := writeQuantized(ctx, db, p, m); err != nil {
 				slog.Warn("write the quantised vector file", "err", err)
 			}
 		}
@@ -304,8 +304,13 @@ func openQuantized(db *store.DB, p *store.Project, s *snapshot) *vecindex.Quanti
 	return q
 }
 
-// writeQuantized writes m as the project's side file.
-func writeQuantized(db *store.DB, p *store.Project, m *vecindex.Matrix) error {
+// writeQuantized writes m as the project's side file, unless a write since
+// p was read changed the project (m may then hold the newer vectors).
+func writeQuantized(ctx context.Context, db *store.DB, p *store.Project, m *vecindex.Matrix) error {
+	now, err := db.Project(ctx, p.Root)
+	if err != nil || now.ID != p.ID || now.Generation != p.Generation {
+		return err
+	}
 	return db.WriteSideFile(p, store.SideVectors, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 1<<20)
 		if err := vecindex.WriteQuantized(bw, m); err != nil {
