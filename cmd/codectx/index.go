@@ -63,6 +63,10 @@ func indexCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// Best effort: without the file the next search reads every vector.
+			if err := p.PrepareSearch(cmd.Context()); err != nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "codectx: warning: %v\n", err)
+			}
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), sum)
 			}

@@ -11,6 +11,7 @@ import (
 
 	"codectx/internal/query"
 	"codectx/internal/store"
+	"codectx/internal/vecindex"
 )
 
 // ftsWeights are the bm25() column weights: a term in the chunk's name
@@ -133,9 +134,20 @@ func keywordChannel(ctx context.Context, db *store.DB, projectID int64, snap *sn
 	if err != nil {
 		return nil, fail("term statistics", err)
 	}
+	// With only this project in the database, every row in its id range is
+	// its own: no join to the chunks table to check.
+	filter := projectID
+	if st.single {
+		filter = 0
+	}
 	for ti := range res.terms {
 		tr := &res.terms[ti]
-		rows, err := db.FTSMatch(ctx, projectID, snap.ids, query.FTSQuote(tr.text), ftsWeights, perTermLimit)
+		key := termKey{text: tr.text, rows: st.rows}
+		if c, ok := snap.cachedTerm(key); ok {
+			tr.df, tr.hits = c.df, c.hits
+			continue
+		}
+		rows, err := db.FTSMatch(ctx, filter, snap.ids, query.FTSQuote(tr.text), ftsWeights, perTermLimit)
 		if err != nil {
 			return nil, fail(strconv.Quote(tr.text), err)
 		}
@@ -162,6 +174,7 @@ func keywordChannel(ctx context.Context, db *store.DB, projectID int64, snap *sn
 			}
 			tr.hits = append(tr.hits, th)
 		}
+		snap.storeTerm(key, termPostings{df: tr.df, hits: tr.hits})
 	}
 
 	for gi, g := range q.groups {
@@ -258,7 +271,11 @@ func singleToken(s string) bool {
 func (st *idfStats) project(ctx context.Context, db *store.DB, projectID int64, snap *snapshot, term string, rows int) (int, float64, error) {
 	inProject := rows
 	if rows >= perTermLimit {
-		n, err := db.FTSCount(ctx, query.FTSQuote(term), projectID, snap.ids)
+		pid := projectID
+		if st.single {
+			pid = 0 // every row is the project's: count without the join
+		}
+		n, err := db.FTSCount(ctx, query.FTSQuote(term), pid, snap.ids)
 		if err != nil {
 			return 0, 1, err
 		}
@@ -295,11 +312,17 @@ const semCandidates = 1000
 // semanticChannel embeds the query and returns its nearest chunks by
 // cosine, best first.
 func semanticChannel(ctx context.Context, ix Index, snap *snapshot, q parsed) ([]semHit, error) {
-	m, err := snap.vectors(ctx, ix.DB, ix.Project.ID)
+	src, err := snap.vectorSource(ctx, ix.DB, ix.Project)
 	if err != nil {
 		return nil, err
 	}
-	if m == nil {
+	dim := 0
+	switch {
+	case src.matrix != nil:
+		dim = src.matrix.Dim()
+	case src.quant != nil:
+		dim = src.quant.Dim()
+	default:
 		return nil, errors.New("the index holds no vectors for this project")
 	}
 	vecs, err := ix.Embedder.Embed(ctx, []string{q.semText})
@@ -309,11 +332,16 @@ func semanticChannel(ctx context.Context, ix Index, snap *snapshot, q parsed) ([
 	if len(vecs) != 1 || len(vecs[0]) == 0 {
 		return nil, nil // nothing to embed (punctuation only): no semantic hits
 	}
-	if len(vecs[0]) != m.Dim() {
+	if len(vecs[0]) != dim {
 		return nil, fmt.Errorf("%w: the query vector has %d dimensions, the index %d",
-			ErrModelMismatch, len(vecs[0]), m.Dim())
+			ErrModelMismatch, len(vecs[0]), dim)
 	}
-	hits := m.TopK(vecs[0], semCandidates)
+	var hits []vecindex.Hit
+	if src.matrix != nil {
+		hits = src.matrix.TopK(vecs[0], semCandidates)
+	} else if hits, err = rescore(ctx, ix, src.quant.TopK(vecs[0], semCandidates), vecs[0]); err != nil {
+		return nil, err
+	}
 	out := make([]semHit, 0, len(hits))
 	for _, h := range hits {
 		idx, ok := snap.byID[h.ID]
@@ -323,6 +351,40 @@ func semanticChannel(ctx context.Context, ix Index, snap *snapshot, q parsed) ([
 		out = append(out, semHit{idx: idx, score: float64(h.Score)})
 	}
 	return out, nil
+}
+
+// rescoreTop is how many of the best approximate neighbours get their
+// exact score: more than any ranker takes as semantic hits (semPool(MaxK)),
+// with a margin for the quantisation error (about 0.005 of cosine) around
+// the cut. The rest keep their approximate score, which only serves as
+// cosine evidence for keyword hits.
+const rescoreTop = 300
+
+// rescore replaces the approximate scores of the best rescoreTop hits by
+// exact dot products with the chunks' stored vectors, and orders all hits
+// as Matrix.TopK does.
+func rescore(ctx context.Context, ix Index, approx []vecindex.Hit, qv []float32) ([]vecindex.Hit, error) {
+	top := approx[:min(len(approx), rescoreTop)]
+	ids := make([]int64, len(top))
+	at := make(map[int64]int, len(top))
+	for i, h := range top {
+		ids[i] = h.ID
+		at[h.ID] = i
+	}
+	var buf []float32
+	err := ix.DB.VectorsByID(ctx, ids, ix.Project.Model, func(id int64, blob []byte) error {
+		if len(blob) != 4*len(qv) {
+			return nil
+		}
+		buf = decodeInto(buf[:0], blob)
+		top[at[id]].Score = vecindex.Dot(qv, buf)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("semantic search: %w", err)
+	}
+	vecindex.SortHits(approx)
+	return approx, nil
 }
 
 // sortScored orders by score (desc), then path, start line, name and id, so

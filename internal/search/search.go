@@ -8,7 +8,8 @@
 // docs/EVAL.md.
 //
 // It must not write to the database, index, print, parse flags or exit: it
-// reads through internal/store and returns values. It must not contain
+// reads through internal/store and returns values (its only writes are the
+// derived side files of snapshot.go, through internal/store). It must not contain
 // anything specific to an evaluation set (no word lists, paths or constants
 // derived from their queries).
 package search

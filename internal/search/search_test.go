@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -516,5 +517,41 @@ func TestBuildQueryParseOptions(t *testing.T) {
 				t.Fatalf("expansions off: term %+v in group %q", term, g.keyword)
 			}
 		}
+	}
+}
+
+// A snapshot's first semantic search reads the quantised side file (and
+// does not load every vector); the results equal the in-memory path's.
+func TestQuantizedFileMatchesMemory(t *testing.T) {
+	ix := buildIndex(t, fusionIndex)
+	ctx := context.Background()
+	opt := Options{Query: "gzip compression", K: 5}
+	want, err := Search(ctx, ix, opt) // no side file yet: memory, and writes it
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(ix.DB.SideFilePath(ix.Project, store.SideVectors)); err != nil {
+		t.Fatalf("the first search did not write the side file: %v", err)
+	}
+	resetCache()
+	got, err := Search(ctx, ix, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := loadSnapshot(ctx, ix.DB, ix.Project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.vecLoaded || snap.quant == nil {
+		t.Fatalf("first search of a snapshot: loaded=%v quant=%v, want the side file only", snap.vecLoaded, snap.quant != nil)
+	}
+	if !reflect.DeepEqual(names(got), names(want)) {
+		t.Fatalf("side file %v, memory %v", names(got), names(want))
+	}
+	if _, err := Search(ctx, ix, opt); err != nil {
+		t.Fatal(err)
+	}
+	if !snap.vecLoaded {
+		t.Fatal("the second search did not load the vectors into memory")
 	}
 }

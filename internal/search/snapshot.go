@@ -1,10 +1,16 @@
 package search
 
 import (
+	"bufio"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"math"
+	"os"
+	"runtime"
 	"sync"
 
 	"codectx/internal/store"
@@ -29,6 +35,52 @@ type snapshot struct {
 	vecLoaded bool
 	matrix    *vecindex.Matrix // nil when the project has no vectors
 	model     string
+	// The quantised side file, used until the snapshot serves a second
+	// semantic search (a one-shot process never loads the full matrix).
+	quantTried bool
+	quant      *vecindex.Quantized
+	semUses    int
+
+	// Keyword postings per term, kept for the snapshot's life (a
+	// long-lived process answers later queries sharing a term without
+	// asking FTS5 again).
+	termMu sync.Mutex
+	terms  map[termKey]termPostings
+}
+
+// termKey names one term's postings; rows (the database's FTS row count)
+// changes when another project's writes change the global BM25 statistics.
+type termKey struct {
+	text string
+	rows int
+}
+
+// termPostings is one term's project document frequency and hits.
+type termPostings struct {
+	df   int
+	hits []termHit // read-only once stored
+}
+
+// maxCachedTerms bounds the postings kept per snapshot (each at most
+// perTermLimit hits).
+const maxCachedTerms = 512
+
+func (s *snapshot) cachedTerm(k termKey) (termPostings, bool) {
+	s.termMu.Lock()
+	defer s.termMu.Unlock()
+	t, ok := s.terms[k]
+	return t, ok
+}
+
+func (s *snapshot) storeTerm(k termKey, t termPostings) {
+	s.termMu.Lock()
+	defer s.termMu.Unlock()
+	if s.terms == nil {
+		s.terms = map[termKey]termPostings{}
+	}
+	if len(s.terms) < maxCachedTerms {
+		s.terms[k] = t
+	}
 }
 
 // cacheKey identifies a snapshot; the generation is checked separately so a
@@ -107,10 +159,56 @@ func resetCache() {
 }
 
 func readSnapshot(ctx context.Context, db *store.DB, p *store.Project) (*snapshot, error) {
-	chunks, err := db.ChunkMetas(ctx, p.ID)
+	if f, err := db.OpenSideFile(p, store.SideMeta); err == nil {
+		chunks, fileSHA, derr := decodeMeta(f.Data)
+		f.Close() // the decoded strings are copies
+		if derr == nil {
+			return newSnapshot(chunks, fileSHA, p.Model), nil
+		}
+		slog.Warn("unusable snapshot file; reading the database", "path", db.SideFilePath(p, store.SideMeta), "err", derr)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		slog.Warn("open the snapshot file", "err", err)
+	}
+	chunks, fileSHA, err := readMeta(ctx, db, p.ID)
 	if err != nil {
 		return nil, err
 	}
+	if err := writeMeta(ctx, db, p, chunks, fileSHA); err != nil {
+		slog.Warn("write the snapshot file", "err", err)
+	}
+	return newSnapshot(chunks, fileSHA, p.Model), nil
+}
+
+// readMeta reads a project's chunk metadata and file hashes from the database.
+func readMeta(ctx context.Context, db *store.DB, projectID int64) ([]store.ChunkMeta, map[int64]string, error) {
+	chunks, err := db.ChunkMetas(ctx, projectID)
+	if err != nil {
+		return nil, nil, err
+	}
+	fps, err := db.Fingerprints(ctx, projectID)
+	if err != nil {
+		return nil, nil, err
+	}
+	fileSHA := make(map[int64]string, len(fps))
+	for _, f := range fps {
+		fileSHA[f.ID] = f.SHA256
+	}
+	return chunks, fileSHA, nil
+}
+
+// writeMeta writes the snapshot side file for p's generation, unless a
+// write since p was read changed the project (the rows read may then
+// belong to the newer generation).
+func writeMeta(ctx context.Context, db *store.DB, p *store.Project, chunks []store.ChunkMeta, fileSHA map[int64]string) error {
+	now, err := db.Project(ctx, p.Root)
+	if err != nil || now.ID != p.ID || now.Generation != p.Generation {
+		return err
+	}
+	return db.WriteSideFile(p, store.SideMeta, func(w io.Writer) error { return encodeMeta(w, chunks, fileSHA) })
+}
+
+// newSnapshot indexes chunks (ordered by id) for ranking.
+func newSnapshot(chunks []store.ChunkMeta, fileSHA map[int64]string, model string) *snapshot {
 	s := &snapshot{
 		chunks:     chunks,
 		byID:       make(map[int64]int32, len(chunks)),
@@ -118,18 +216,11 @@ func readSnapshot(ctx context.Context, db *store.DB, p *store.Project) (*snapsho
 		isDep:      make([]bool, len(chunks)),
 		isStub:     make([]bool, len(chunks)),
 		fileChunks: map[int64][]int32{},
-		model:      p.Model,
+		fileSHA:    fileSHA,
+		model:      model,
 	}
 	if len(chunks) > 0 {
 		s.ids = store.IDRange{Lo: chunks[0].ID, Hi: chunks[len(chunks)-1].ID}
-	}
-	fps, err := db.Fingerprints(ctx, p.ID)
-	if err != nil {
-		return nil, err
-	}
-	s.fileSHA = make(map[int64]string, len(fps))
-	for _, f := range fps {
-		s.fileSHA[f.ID] = f.SHA256
 	}
 	type pathFlags struct{ test, dep, stub bool }
 	flags := map[string]pathFlags{}
@@ -144,7 +235,131 @@ func readSnapshot(ctx context.Context, db *store.DB, p *store.Project) (*snapsho
 		}
 		s.isTest[i], s.isDep[i], s.isStub[i] = f.test, f.dep, f.stub
 	}
-	return s, nil
+	return s
+}
+
+// vectorSource is what the semantic channel searches: the full matrix, or
+// the quantised one whose hits are re-scored from the database.
+type vectorSource struct {
+	matrix *vecindex.Matrix
+	quant  *vecindex.Quantized
+}
+
+// vectorSource returns the quantised side file for the first semantic
+// search of a snapshot (when the file exists), and the full matrix from
+// the second on: a one-shot process maps ~¼ of the vectors' size and reads
+// only the candidates' exact vectors, while a long-lived one pays the full
+// load once and then searches in memory. A missing side file is written
+// from the full matrix for the next process.
+func (s *snapshot) vectorSource(ctx context.Context, db *store.DB, p *store.Project) (vectorSource, error) {
+	s.vecMu.Lock()
+	s.semUses++
+	useQuant := (s.semUses == 1 || alwaysSideFile) && !s.vecLoaded
+	if useQuant && !s.quantTried {
+		s.quantTried = true
+		s.quant = openQuantized(db, p, s)
+	}
+	q := s.quant
+	s.vecMu.Unlock()
+	if useQuant && q != nil {
+		return vectorSource{quant: q}, nil
+	}
+	m, err := s.vectors(ctx, db, p.ID)
+	if err != nil {
+		return vectorSource{}, err
+	}
+	if q == nil && m != nil {
+		if _, err := os.Stat(db.SideFilePath(p, store.SideVectors)); errors.Is(err, os.ErrNotExist) {
+			if err := writeQuantized(ctx, db, p, m); err != nil {
+				slog.Warn("write the quantised vector file", "err", err)
+			}
+		}
+	}
+	return vectorSource{matrix: m}, nil
+}
+
+// alwaysSideFile makes every search use the quantised side file, to
+// measure the one-shot path over a whole evaluation set in one process
+// (CODECTX_SEARCH_VECTORS=file).
+var alwaysSideFile = os.Getenv("CODECTX_SEARCH_VECTORS") == "file"
+
+// openQuantized maps the project's side file; nil when there is none or it
+// does not match the snapshot (then the full matrix is used). The mapping
+// is released when the snapshot is collected.
+func openQuantized(db *store.DB, p *store.Project, s *snapshot) *vecindex.Quantized {
+	f, err := db.OpenSideFile(p, store.SideVectors)
+	if err != nil {
+		if !errors.Is(err, os.ErrNotExist) {
+			slog.Warn("open the quantised vector file", "err", err)
+		}
+		return nil
+	}
+	q, err := vecindex.ParseQuantized(f.Data)
+	if err != nil || q.Len() > len(s.chunks) {
+		slog.Warn("unusable quantised vector file", "path", db.SideFilePath(p, store.SideVectors), "err", err)
+		f.Close()
+		return nil
+	}
+	runtime.AddCleanup(s, func(f *store.MappedFile) { f.Close() }, f)
+	return q
+}
+
+// writeQuantized writes m as the project's side file, unless a write since
+// p was read changed the project (m may then hold the newer vectors).
+func writeQuantized(ctx context.Context, db *store.DB, p *store.Project, m *vecindex.Matrix) error {
+	now, err := db.Project(ctx, p.Root)
+	if err != nil || now.ID != p.ID || now.Generation != p.Generation {
+		return err
+	}
+	return db.WriteSideFile(p, store.SideVectors, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<20)
+		if err := vecindex.WriteQuantized(bw, m); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
+}
+
+// Prepare writes the project's side files (chunk metadata, quantised
+// vectors) when they are missing, so that the next one-shot search reads
+// neither every chunk row nor every vector. Indexing calls it after a run.
+func Prepare(ctx context.Context, db *store.DB, p *store.Project) error {
+	if _, err := os.Stat(db.SideFilePath(p, store.SideMeta)); errors.Is(err, os.ErrNotExist) {
+		chunks, fileSHA, err := readMeta(ctx, db, p.ID)
+		if err != nil {
+			return err
+		}
+		if err := writeMeta(ctx, db, p, chunks, fileSHA); err != nil {
+			return err
+		}
+	}
+	if _, err := os.Stat(db.SideFilePath(p, store.SideVectors)); err == nil || !errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	n, err := db.ChunkCount(ctx, p.ID)
+	if err != nil {
+		return err
+	}
+	// Quantised as read: the float matrix is never held.
+	q := vecindex.NewQuantizer(0, n)
+	var buf []float32
+	err = db.ProjectVectorsPaged(ctx, p.ID, p.Model, func(id int64, blob []byte) error {
+		if len(blob) == 0 || len(blob)%4 != 0 {
+			return nil
+		}
+		buf = decodeInto(buf[:0], blob)
+		return q.Add(id, buf)
+	})
+	if err != nil || q.Len() == 0 {
+		return err
+	}
+	return db.WriteSideFile(p, store.SideVectors, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<20)
+		if err := q.Write(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
 }
 
 // vectors loads the project's vectors into one matrix, once per snapshot
@@ -155,14 +370,26 @@ func (s *snapshot) vectors(ctx context.Context, db *store.DB, projectID int64) (
 	if s.vecLoaded {
 		return s.matrix, nil
 	}
+	m, err := loadMatrix(ctx, db, projectID, s.model, len(s.chunks))
+	if err != nil {
+		return nil, err
+	}
+	s.matrix = m
+	s.vecLoaded = true
+	return s.matrix, nil
+}
+
+// loadMatrix reads a project's vectors into one matrix (nil when it has
+// none); capacity is a hint, the project's chunk count.
+func loadMatrix(ctx context.Context, db *store.DB, projectID int64, model string, capacity int) (*vecindex.Matrix, error) {
 	var m *vecindex.Matrix
 	var buf []float32
-	err := db.ProjectVectors(ctx, projectID, s.model, func(id int64, blob []byte) error {
+	err := db.ProjectVectors(ctx, projectID, model, func(id int64, blob []byte) error {
 		if len(blob) == 0 || len(blob)%4 != 0 {
 			return nil // no usable vector: the chunk is only found by keywords
 		}
 		if m == nil {
-			m = vecindex.NewMatrix(len(blob)/4, len(s.chunks))
+			m = vecindex.NewMatrix(len(blob)/4, capacity)
 		}
 		buf = decodeInto(buf[:0], blob)
 		if err := m.Add(id, buf); err != nil {
@@ -173,11 +400,10 @@ func (s *snapshot) vectors(ctx context.Context, db *store.DB, projectID int64) (
 	if err != nil {
 		return nil, err
 	}
-	if m != nil && m.Len() > 0 {
-		s.matrix = m
+	if m == nil || m.Len() == 0 {
+		return nil, nil
 	}
-	s.vecLoaded = true
-	return s.matrix, nil
+	return m, nil
 }
 
 // decodeInto appends the little-endian float32s of blob (the store's vector

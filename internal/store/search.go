@@ -30,8 +30,18 @@ type ChunkMeta struct {
 
 // ChunkMetas returns every chunk of a project, ordered by id.
 func (db *DB) ChunkMetas(ctx context.Context, projectID int64) ([]ChunkMeta, error) {
+	// Read the project's id range in rowid order (+project_id keeps the
+	// planner off the (project_id, …) indexes, whose order would need a
+	// sort and a lookup per row).
+	var lo, hi sql.NullInt64
+	if err := db.sql.QueryRowContext(ctx, "SELECT min(id), max(id) FROM chunks WHERE project_id = ?", projectID).Scan(&lo, &hi); err != nil {
+		return nil, db.classify("read chunks", err)
+	}
+	if !lo.Valid {
+		return nil, nil
+	}
 	rows, err := db.sql.QueryContext(ctx, `SELECT id, file_id, path, lang, kind, name, symbol, short, container, start_line, end_line
-		FROM chunks WHERE project_id = ? ORDER BY id`, projectID)
+		FROM chunks WHERE id BETWEEN ? AND ? AND +project_id = ? ORDER BY id`, lo.Int64, hi.Int64, projectID)
 	if err != nil {
 		return nil, db.classify("read chunks", err)
 	}
@@ -57,6 +67,18 @@ func (db *DB) ChunkMetas(ctx context.Context, projectID int64) ([]ChunkMeta, err
 // times faster than one lookup per chunk; otherwise each chunk's vector is
 // looked up.
 func (db *DB) ProjectVectors(ctx context.Context, projectID int64, model string, fn func(id int64, blob []byte) error) error {
+	return db.projectVectors(ctx, projectID, model, true, fn)
+}
+
+// ProjectVectorsPaged is ProjectVectors through SQLite's bounded page cache
+// instead of memory-mapped I/O: slower, but the pages read do not count
+// toward the process's resident memory (for a pass that keeps only a
+// compact copy of the vectors).
+func (db *DB) ProjectVectorsPaged(ctx context.Context, projectID int64, model string, fn func(id int64, blob []byte) error) error {
+	return db.projectVectors(ctx, projectID, model, false, fn)
+}
+
+func (db *DB) projectVectors(ctx context.Context, projectID int64, model string, mmap bool, fn func(id int64, blob []byte) error) error {
 	conn, err := db.sql.Conn(ctx)
 	if err != nil {
 		return db.classify("read vectors", err)
@@ -78,7 +100,12 @@ func (db *DB) ProjectVectors(ctx context.Context, projectID int64, model string,
 		}
 	}
 	// Best effort: a build without mmap support keeps reading normally.
-	_, _ = conn.ExecContext(ctx, "PRAGMA mmap_size = 17179869184")
+	// The setting stays with the pooled connection, so it is set either way.
+	if mmap {
+		_, _ = conn.ExecContext(ctx, "PRAGMA mmap_size = 17179869184")
+	} else {
+		_, _ = conn.ExecContext(ctx, "PRAGMA mmap_size = 0")
+	}
 	var all, mine int
 	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM chunks").Scan(&all); err != nil {
 		return db.classify("read vectors", err)
@@ -178,19 +205,29 @@ func (r IDRange) sql() (string, []any) {
 
 // FTSMatch runs one FTS5 MATCH expression over a project's chunks and
 // returns its best limit rows by weighted BM25 (limit <= 0: every matching
-// row). ids, when set, must cover every chunk id of the project. The
-// expression must already be quoted by the caller; an FTS5 syntax error is
-// returned wrapped.
+// row). ids, when set, must cover every chunk id of the project. A
+// projectID of 0 skips the check of each row's project (for a caller that
+// knows the database holds only one). The expression must already be
+// quoted by the caller; an FTS5 syntax error is returned wrapped.
 func (db *DB) FTSMatch(ctx context.Context, projectID int64, ids IDRange, match string, w FTSWeights, limit int) ([]FTSHit, error) {
 	rng, rargs := ids.sql()
 	q := `SELECT f.rowid, bm25(chunks_fts, ?, ?, ?), bm25(chunks_fts, 1, 0, 0), bm25(chunks_fts, 0, 1, 0), bm25(chunks_fts, 0, 0, 1)
-		FROM chunks_fts f JOIN chunks c ON c.id = f.rowid
-		WHERE chunks_fts MATCH ?` + rng + ` AND c.project_id = ?`
-	args := append([]any{w.Name, w.Path, w.Body, match}, rargs...)
-	args = append(args, projectID)
+		FROM chunks_fts f`
+	args := []any{w.Name, w.Path, w.Body}
+	if projectID != 0 {
+		q += ` JOIN chunks c ON c.id = f.rowid`
+	}
+	q += ` WHERE chunks_fts MATCH ?` + rng
+	args = append(append(args, match), rargs...)
+	if projectID != 0 {
+		q += ` AND c.project_id = ?`
+		args = append(args, projectID)
+	}
 	if limit > 0 {
-		q += " ORDER BY bm25(chunks_fts, ?, ?, ?), f.rowid LIMIT ?"
-		args = append(args, w.Name, w.Path, w.Body, limit)
+		// By the selected score (column 2): bm25 with bound weights
+		// repeated here would be a second expression, computed again per row.
+		q += " ORDER BY 2, f.rowid LIMIT ?"
+		args = append(args, limit)
 	}
 	rows, err := db.sql.QueryContext(ctx, q, args...)
 	if err != nil {

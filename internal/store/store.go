@@ -447,13 +447,17 @@ func (db *DB) newerSchema(v int) error {
 	return fmt.Errorf("%s: %w (version %d, this build knows %d)", db.path, ErrNewerSchema, v, SchemaVersion)
 }
 
-// Remove deletes a database file and its WAL side files (used by --rebuild
+// Remove deletes a database file, its WAL side files and its vector files (used by --rebuild
 // when the file cannot be opened).
 func Remove(path string) error {
 	for _, p := range []string{path, path + "-wal", path + "-shm"} {
 		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("remove %s: %w", p, err)
 		}
+	}
+	// The quantised vector side files (vecfile.go) are derived data.
+	if err := os.RemoveAll(path + ".vectors"); err != nil {
+		return fmt.Errorf("remove %s.vectors: %w", path, err)
 	}
 	return nil
 }

@@ -75,9 +75,13 @@ func (db *DB) DeleteProject(ctx context.Context, id int64) error {
 }
 
 // FinishRun records a completed run: model, time, and clears the dirty flag.
+// The generation moves only when the run (or an unfinished earlier one)
+// wrote something or the model changed: a no-change run keeps what readers
+// cached for the project, in memory and in side files.
 func (db *DB) FinishRun(ctx context.Context, projectID int64, model string) error {
-	_, err := db.sql.ExecContext(ctx, "UPDATE projects SET model = ?, indexed_at = ?, dirty = 0, generation = generation + 1 WHERE id = ?",
-		model, time.Now().Unix(), projectID)
+	_, err := db.sql.ExecContext(ctx, `UPDATE projects SET model = ?, indexed_at = ?, dirty = 0,
+		generation = generation + (dirty != 0 OR model != ?) WHERE id = ?`,
+		model, time.Now().Unix(), model, projectID)
 	return db.classify("finish run", err)
 }
 

@@ -1,6 +1,8 @@
 // Package vecindex is the in-memory semantic index: a contiguous float32
 // matrix of pre-normalised vectors with exact top-K search by dot product,
-// plus the little-endian BLOB encoding the store uses for vectors.
+// an int8-quantised read-only matrix for approximate top-K over bytes the
+// caller provides (e.g. a mapped file), and the little-endian encodings of
+// both (the store's vector BLOBs, the quantised matrix).
 //
 // It must not normalise, persist, or know about SQL, files or embedders; it
 // spawns no goroutines. A Matrix is not safe for concurrent Add; concurrent
@@ -98,7 +100,14 @@ func (m *Matrix) TopK(query []float32, k int) []Hit {
 			siftDown(heap, 0)
 		}
 	}
-	slices.SortFunc(heap, func(a, b Hit) int {
+	SortHits(heap)
+	return heap
+}
+
+// SortHits orders hits as TopK returns them: score descending, then ID
+// ascending.
+func SortHits(h []Hit) {
+	slices.SortFunc(h, func(a, b Hit) int {
 		switch {
 		case better(a, b):
 			return -1
@@ -107,8 +116,10 @@ func (m *Matrix) TopK(query []float32, k int) []Hit {
 		}
 		return 0
 	})
-	return heap
 }
+
+// Dot is the inner product of a and b (len(b) >= len(a)).
+func Dot(a, b []float32) float32 { return dot(a, b) }
 
 func siftUp(h []Hit, i int) {
 	for i > 0 {

@@ -21,6 +21,7 @@ import (
 	"codectx/internal/embed"
 	"codectx/internal/index"
 	"codectx/internal/query"
+	"codectx/internal/search"
 	"codectx/internal/store"
 )
 
@@ -204,6 +205,21 @@ func (p *Project) Index(ctx context.Context, opt IndexOptions) (*IndexSummary, e
 		Root: p.root, DB: p.db, Embedder: p.emb, Threads: p.cfg.Threads, FTS: query.IndexOptions{WholeCJK: p.cfg.WholeCJK},
 		Rebuild: opt.Rebuild, Progress: opt.Progress, OnWait: opt.OnWait, NoWait: opt.NoWait, Logger: p.log,
 	})
+}
+
+// PrepareSearch writes what makes a search in a new process cheap (the
+// quantised vector file of the index's current state) when it is missing.
+// A short-lived indexing command calls it after Index; long-lived processes
+// need not, as their first search writes it.
+func (p *Project) PrepareSearch(ctx context.Context) error {
+	pr, err := p.project(ctx)
+	if err != nil {
+		return err
+	}
+	if err := search.Prepare(ctx, p.db, pr); err != nil {
+		return fmt.Errorf("prepare search: %w", err)
+	}
+	return nil
 }
 
 // Stats counts what the index holds for this project.

@@ -1,0 +1,83 @@
+package codectx
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+)
+
+// warmQueries are natural-language questions about the Go standard
+// library, asked of one open Project as an MCP or serve process would.
+var warmQueries = []string{
+	"how does the http server handle read timeouts",
+	"parse a url query string into values",
+	"where are tls certificates verified against the system roots",
+	"gzip compression writer flush",
+	"json decoder reads a number into an interface",
+	"sort a slice with a less function",
+	"how does the scheduler park a goroutine",
+	"garbage collector write barrier",
+	"map grows and rehashes buckets",
+	"format a float as a decimal string",
+	"read a file line by line with a buffered scanner",
+	"resolve a host name with the dns resolver",
+	"context cancellation propagates to child contexts",
+	"mutex starvation mode",
+	"sha256 block function",
+	"base64 url encoding without padding",
+	"template executes a range over a map",
+	"walk a directory tree recursively",
+	"regular expression compiles to a program",
+	"time zone loading from the system database",
+	"how are environment variables read on startup",
+	"http client follows redirects",
+	"cookie jar stores cookies per domain",
+	"zip archive reader opens a file entry",
+	"big integer multiplication karatsuba",
+	"utf8 decode a rune from bytes",
+	"signal notify delivers os signals to a channel",
+	"reflect call a method by value",
+	"sql database connection pool idle connections",
+	"exec command pipes stdout of a child process",
+}
+
+// BenchmarkWarmSearch measures warm hybrid searches (the project's
+// snapshot and vectors already loaded) on the index named by
+// CODECTX_BENCH_DB, holding $GOROOT/src (codectx index $(go env GOROOT)/src
+// --db $CODECTX_BENCH_DB). It reports p50 and p95 over the queries.
+func BenchmarkWarmSearch(b *testing.B) {
+	dbPath := os.Getenv("CODECTX_BENCH_DB")
+	if dbPath == "" {
+		b.Skip("set CODECTX_BENCH_DB to a database holding $GOROOT/src")
+	}
+	p, err := Open(filepath.Join(runtime.GOROOT(), "src"), Options{DBPath: dbPath, ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	ctx := context.Background()
+	for range 2 { // load the snapshot, then the vectors into memory
+		if _, err := p.Search(ctx, SearchOptions{Query: warmQueries[0]}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var lat []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, q := range warmQueries {
+			t0 := time.Now()
+			if _, err := p.Search(ctx, SearchOptions{Query: q}); err != nil {
+				b.Fatal(err)
+			}
+			lat = append(lat, time.Since(t0))
+		}
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
+}
