@@ -4,8 +4,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"runtime"
+	"os/exec"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -54,7 +55,11 @@ func BenchmarkWarmSearch(b *testing.B) {
 	if dbPath == "" {
 		b.Skip("set CODECTX_BENCH_DB to a database holding $GOROOT/src")
 	}
-	p, err := Open(filepath.Join(runtime.GOROOT(), "src"), Options{DBPath: dbPath, ReadOnly: true})
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		b.Skip("go env GOROOT:", err)
+	}
+	p, err := Open(filepath.Join(strings.TrimSpace(string(out)), "src"), Options{DBPath: dbPath, ReadOnly: true})
 	if err != nil {
 		b.Fatal(err)
 	}
