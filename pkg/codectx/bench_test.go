@@ -3,8 +3,8 @@ package codectx
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
