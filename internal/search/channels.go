@@ -312,7 +312,7 @@ const semCandidates = 1000
 // semanticChannel embeds the query and returns its nearest chunks by
 // cosine, best first.
 func semanticChannel(ctx context.Context, ix Index, snap *snapshot, q parsed) ([]semHit, error) {
-	src, err := snap.vectorSource(ctx, ix.DB, ix.Project)
+	src, err := snap.vectorSource(ctx, ix.DB, ix.Project, ix.SideFileOnly)
 	if err != nil {
 		return nil, err
 	}

@@ -134,6 +134,10 @@ type Index struct {
 	DB       *store.DB
 	Project  *store.Project
 	Embedder embed.Embedder
+	// SideFileOnly makes every search score the quantised side file, as a
+	// one-shot process's first search does (to measure that path over a
+	// whole evaluation set in one process).
+	SideFileOnly bool
 }
 
 // Validate normalises opt: trims the query, fills defaults and rejects bad

@@ -251,10 +251,10 @@ type vectorSource struct {
 // only the candidates' exact vectors, while a long-lived one pays the full
 // load once and then searches in memory. A missing side file is written
 // from the full matrix for the next process.
-func (s *snapshot) vectorSource(ctx context.Context, db *store.DB, p *store.Project) (vectorSource, error) {
+func (s *snapshot) vectorSource(ctx context.Context, db *store.DB, p *store.Project, sideFileOnly bool) (vectorSource, error) {
 	s.vecMu.Lock()
 	s.semUses++
-	useQuant := (s.semUses == 1 || alwaysSideFile) && !s.vecLoaded
+	useQuant := (s.semUses == 1 || sideFileOnly) && !s.vecLoaded
 	if useQuant && !s.quantTried {
 		s.quantTried = true
 		s.quant = openQuantized(db, p, s)
@@ -278,10 +278,6 @@ func (s *snapshot) vectorSource(ctx context.Context, db *store.DB, p *store.Proj
 	return vectorSource{matrix: m}, nil
 }
 
-// alwaysSideFile makes every search use the quantised side file, to
-// measure the one-shot path over a whole evaluation set in one process
-// (CODECTX_SEARCH_VECTORS=file).
-var alwaysSideFile = os.Getenv("CODECTX_SEARCH_VECTORS") == "file"
 
 // openQuantized maps the project's side file; nil when there is none or it
 // does not match the snapshot (then the full matrix is used). The mapping

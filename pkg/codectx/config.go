@@ -44,6 +44,11 @@ type Config struct {
 	// Token is the bearer token of the HTTP server (codectx serve).
 	// CODECTX_TOKEN.
 	Token string
+	// SearchVectorsFile makes every search score vectors from the quantised
+	// side file, as a one-shot process does (an evaluation switch: by
+	// default a long-lived process loads the float matrix from its second
+	// search on). CODECTX_SEARCH_VECTORS=file.
+	SearchVectorsFile bool
 }
 
 // RewriteConfig points at an OpenAI-compatible chat endpoint for query
@@ -101,6 +106,7 @@ var variables = []Variable{
 	{"CODECTX_GREP_ENGINE", "auto, rg or native: the engine of grep when --engine is not given", "auto"},
 	{"CODECTX_CJK_SEGMENT", "off leaves runs of Chinese characters of indexed text whole (on segments them into words)", "on"},
 	{"CODECTX_TOKEN", "bearer token of serve when --token is not given", "unset"},
+	{"CODECTX_SEARCH_VECTORS", "file makes every search score the quantised side file, as a one-shot search does (evaluation)", "memory from the second search on"},
 	{"EMBEDDING_PROVIDER", "local, ollama, openai (glm and zhipu are aliases for OpenAI-compatible endpoints)", "local"},
 	{"EMBEDDING_MODEL", "embedding model name", "the provider's default"},
 	{"EMBEDDING_BASE_URL", "embedding API base URL", "the provider's default"},
@@ -144,6 +150,13 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		c.GrepEngine = strings.ToLower(v)
 	default:
 		refuse("CODECTX_GREP_ENGINE", v, "auto, rg or native")
+	}
+	switch v := get("CODECTX_SEARCH_VECTORS"); strings.ToLower(v) {
+	case "", "memory":
+	case "file":
+		c.SearchVectorsFile = true
+	default:
+		refuse("CODECTX_SEARCH_VECTORS", v, "file or memory")
 	}
 	switch v := get("CODECTX_CJK_SEGMENT"); strings.ToLower(v) {
 	case "", "on":

@@ -117,7 +117,7 @@ func (p *Project) search(ctx context.Context, opt SearchOptions, feedback bool) 
 			o.Keywords = append(append([]string(nil), o.Keywords...), rewriteTerms(rw)...)
 		}
 	}
-	ix := search.Index{DB: p.db, Project: pr, Embedder: p.emb}
+	ix := search.Index{DB: p.db, Project: pr, Embedder: p.emb, SideFileOnly: p.cfg.SearchVectorsFile}
 	if feedback {
 		// A few results past K let a result voted up rise into the list.
 		o.Extra = feedbackExtra
