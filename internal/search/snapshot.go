@@ -278,7 +278,6 @@ func (s *snapshot) vectorSource(ctx context.Context, db *store.DB, p *store.Proj
 	return vectorSource{matrix: m}, nil
 }
 
-
 // openQuantized maps the project's side file; nil when there is none or it
 // does not match the snapshot (then the full matrix is used). The mapping
 // is released when the snapshot is collected.
