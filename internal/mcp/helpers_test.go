@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"io/fs"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -19,6 +18,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"codectx/internal/mcp"
+	"codectx/internal/testfix"
 	"codectx/pkg/codectx"
 )
 
@@ -82,31 +82,7 @@ func binary(t *testing.T) string {
 // git work tree) and returns it with symbolic links resolved.
 func copyFixture(t *testing.T) string {
 	t.Helper()
-	dst := t.TempDir()
-	src := filepath.Join("testdata", "fixture")
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
-		t.Fatalf("copy fixture: %v", err)
-	}
-	real, err := filepath.EvalSymlinks(dst)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return real
+	return testfix.CopyTree(t, filepath.Join("testdata", "fixture"))
 }
 
 // testEnv isolates the binary from the user's home and embedding settings.

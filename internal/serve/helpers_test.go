@@ -4,48 +4,23 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"codectx/internal/serve"
+	"codectx/internal/testfix"
 	"codectx/pkg/codectx"
 )
 
-// copyFixture copies testdata/shop into a fresh directory (outside any git
-// work tree) and returns it with symbolic links resolved.
+// copyFixture copies testdata/shop into a fresh directory (outside any
+// git work tree) and returns it with symbolic links resolved.
 func copyFixture(t testing.TB) string {
 	t.Helper()
-	dst := t.TempDir()
-	src := filepath.Join("testdata", "shop")
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
-		t.Fatalf("copy fixture: %v", err)
-	}
-	real, err := filepath.EvalSymlinks(dst)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return real
+	return testfix.CopyTree(t, filepath.Join("testdata", "shop"))
 }
 
 // openIndexed opens root with its own database and the built-in embedder,
