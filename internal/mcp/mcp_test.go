@@ -169,8 +169,12 @@ func TestToolsOverStdio(t *testing.T) {
 		if !strings.Contains(text, "package server") {
 			t.Errorf("text:\n%s", text)
 		}
-		if m["path"] != "server/config.go" || m["more"] != true || len(list(m, "lines")) != 3 {
+		// The lines are in the text once; structured content says which.
+		if m["path"] != "server/config.go" || m["more"] != true || m["offset"] != 1.0 || m["end"] != 3.0 || m["lines"] != nil {
 			t.Errorf("structured = %v", m)
+		}
+		if n := strings.Count(text, "→"); n != 3 {
+			t.Errorf("text has %d numbered lines, want 3:\n%s", n, text)
 		}
 	})
 

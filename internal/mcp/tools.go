@@ -306,7 +306,47 @@ func (s *Server) grep(ctx context.Context, in grepIn) (answer, error) {
 	if err != nil {
 		return answer{}, err
 	}
-	return answer{text: res.Render(readFileHint), data: res}, nil
+	return answer{text: res.Render(readFileHint), data: leanGrep(res)}, nil
+}
+
+// grepOut is grep_code's structured content: where the matches are; the
+// matching lines themselves are in the text, once.
+type grepOut struct {
+	Pattern        string                  `json:"pattern"`
+	Engine         string                  `json:"engine"`
+	Lines          []grepLoc               `json:"lines"`
+	Matches        int                     `json:"matches"`
+	Files          int                     `json:"files"`
+	CappedFiles    []string                `json:"capped_files,omitempty"`
+	Partial        bool                    `json:"partial"`
+	Notes          []string                `json:"notes,omitempty"`
+	SuggestedReads []codectx.SuggestedRead `json:"suggested_reads"`
+}
+
+// grepLoc is one line of a grep result without its text.
+type grepLoc struct {
+	Path string `json:"path"`
+	Line int    `json:"line"`
+	Kind string `json:"kind"` // "match" or "context"
+}
+
+func leanGrep(r *codectx.GrepResult) grepOut {
+	out := grepOut{Pattern: r.Pattern, Engine: r.Engine, Matches: r.Matches, Files: r.Files, CappedFiles: r.CappedFiles,
+		Partial: r.Partial, Notes: r.Notes, SuggestedReads: r.SuggestedReads, Lines: make([]grepLoc, 0, len(r.Lines))}
+	for _, l := range r.Lines {
+		out.Lines = append(out.Lines, grepLoc{Path: l.Path, Line: l.Line, Kind: l.Kind})
+	}
+	return out
+}
+
+// readOut is read_file's structured content: which lines were read; the
+// lines themselves are in the text, once.
+type readOut struct {
+	Path       string `json:"path"`
+	Offset     int    `json:"offset"`
+	End        int    `json:"end"`
+	TotalLines int    `json:"total_lines"`
+	More       bool   `json:"more"`
 }
 
 // readFileHint renders a suggested read as the read_file call to make.
@@ -336,7 +376,7 @@ func (s *Server) read(ctx context.Context, in readIn) (answer, error) {
 	if err != nil {
 		return answer{}, err
 	}
-	return answer{text: res.Text(), data: res}, nil
+	return answer{text: res.Text(), data: readOut{Path: res.Path, Offset: res.Offset, End: res.End, TotalLines: res.TotalLines, More: res.More}}, nil
 }
 
 // ---- index tools ----

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -69,6 +70,9 @@ func wireSize(t *testing.T, res *sdk.CallToolResult) (int, int) {
 	}
 	return len(b), n
 }
+
+// grepLine is a match line of grep_code's text: "path:line: text".
+var grepLine = regexp.MustCompile(`^[^\s:]+:\d+: (.*)$`)
 
 // TestWireSize calls every tool in process and measures its answer on the
 // wire; get_context must stay within 1.15 × its budget, and no tool may
@@ -135,8 +139,15 @@ func TestWireSize(t *testing.T) {
 					fence = !fence
 					continue
 				}
-				// Code: inside a fence, or an indented snippet line.
+				// Code: inside a fence, an indented snippet line, a
+				// numbered line of read_file ("  12→…") or a grep line
+				// ("path:12: …").
 				code := fence || strings.HasPrefix(l, "    ")
+				if i := strings.Index(l, "→"); i > 0 && strings.TrimSpace(strings.TrimLeft(l[:i], " 0123456789")) == "" {
+					code, l = true, l[i+len("→"):]
+				} else if m := grepLine.FindStringSubmatch(l); m != nil {
+					code, l = true, m[1]
+				}
 				l = strings.TrimSpace(l)
 				if !code || len(l) < 30 {
 					continue
