@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"codectx/internal/embed"
+	"codectx/pkg/codectx"
 )
 
 func init() { commands = append(commands, doctorCmd) }
@@ -75,7 +75,7 @@ func runDoctor(ctx context.Context) doctorReport {
 	if _, err := os.Stat(rep.Database.Path); err == nil {
 		rep.Database.Exists = true
 	}
-	e, err := embed.New(cfg)
+	e, err := codectx.NewEmbedder(cfg)
 	if err != nil {
 		rep.Embedding.Error = err.Error()
 		return rep
@@ -84,7 +84,7 @@ func runDoctor(ctx context.Context) doctorReport {
 	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	start := time.Now()
-	if err := embed.Check(ctx, e); err != nil {
+	if err := codectx.CheckEmbedder(ctx, e); err != nil {
 		rep.Embedding.Error = err.Error()
 		return rep
 	}

@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"time"
 
 	"codectx/internal/embed"
 	"codectx/internal/index"
@@ -30,7 +31,6 @@ type (
 	IndexSummary  = index.Summary
 	IndexProgress = index.Progress
 	Stats         = store.Stats
-	EmbedConfig   = embed.Config
 	// InterruptedError is Index's error when its context ends: it says
 	// what was committed and kept.
 	InterruptedError = index.InterruptedError
@@ -49,6 +49,49 @@ var ErrCorrupt = store.ErrCorrupt
 // codectx (Options.Rebuild removes it).
 var ErrNewerSchema = store.ErrNewerSchema
 
+// Embedder turns texts into vectors: the built-in local provider, Ollama,
+// an OpenAI-compatible API, or a caller's own implementation.
+type Embedder interface {
+	// Embed returns one vector per input text, in input order.
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+	// ModelID is "provider:model", recorded with every indexed file.
+	ModelID() string
+	// Dims is the vector dimension.
+	Dims() int
+	// BatchSize is the preferred number of texts per Embed call.
+	BatchSize() int
+}
+
+// EmbedConfig selects and configures an embedding provider (see
+// Config.Embed and the EMBEDDING_* variables).
+type EmbedConfig struct {
+	Provider  string        // local (default), ollama, openai; glm and zhipu are aliases of openai
+	Model     string        // "" = the provider's default
+	BaseURL   string        // "" = the provider's default
+	APIKey    string        // sent as "Authorization: Bearer"; never printed
+	BatchSize int           // texts per request; 0 = 32
+	Dims      int           // expected vector size; 0 = the model's default or the first answer's
+	Timeout   time.Duration // one request attempt; 0 = 120 s
+}
+
+// Describe is the configuration for people, the key redacted.
+func (c EmbedConfig) Describe() string { return c.internal().Describe() }
+
+// NewEmbedder builds the embedder cfg describes (the batch size defaulted
+// as Open does), without calling it.
+func NewEmbedder(cfg EmbedConfig) (Embedder, error) {
+	return embed.New(Config{Embed: cfg}.embedConfig())
+}
+
+// CheckEmbedder sends one short text through e and checks the answer (a
+// vector of e's dimension); its error says what failed.
+func CheckEmbedder(ctx context.Context, e Embedder) error { return embed.Check(ctx, e) }
+
+func (c EmbedConfig) internal() embed.Config {
+	return embed.Config{Provider: c.Provider, Model: c.Model, BaseURL: c.BaseURL, APIKey: c.APIKey,
+		BatchSize: c.BatchSize, Dims: c.Dims, Timeout: c.Timeout}
+}
+
 // Options configure Open.
 type Options struct {
 	// DBPath is the database file; "" means Config.DBPath()
@@ -60,7 +103,7 @@ type Options struct {
 	// caller that reads no environment passes &Config{} (the defaults).
 	Config *Config
 	// Embedder, when set, is used instead of building one from Config.Embed.
-	Embedder embed.Embedder
+	Embedder Embedder
 	// Logger for diagnostics; nil discards them.
 	Logger *slog.Logger
 	// Rebuild removes an unusable (corrupt, newer-schema) database file before opening.
@@ -178,7 +221,7 @@ func (p *Project) Root() string { return p.root }
 func (p *Project) DB() string { return p.db.Path() }
 
 // Embedder is the embedding provider in use.
-func (p *Project) Embedder() embed.Embedder { return p.emb }
+func (p *Project) Embedder() Embedder { return p.emb }
 
 // Close releases the database.
 func (p *Project) Close() error { return p.db.Close() }

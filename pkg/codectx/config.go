@@ -209,7 +209,7 @@ func envConfig() (Config, error) { return ConfigFromEnv(os.Getenv) }
 
 // embedConfig is the embedding configuration handed to internal/embed.
 func (c Config) embedConfig() embed.Config {
-	e := c.Embed
+	e := c.Embed.internal()
 	if e.BatchSize == 0 {
 		e.BatchSize = embed.DefaultBatchSize
 	}
