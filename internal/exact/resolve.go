@@ -52,7 +52,7 @@ func ResolveInRoot(root, p string) (abs, rel string, err error) {
 	if err != nil {
 		return "", "", err
 	}
-	outside := newError(ErrOutsideRoot, "path %q is outside the project root", p)
+	outside := newError(ErrOutsideRoot, "path %q is outside the project root %s", p, rootAbs)
 	var r string
 	if filepath.IsAbs(p) {
 		c := filepath.Clean(p)
