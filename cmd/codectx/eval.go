@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -215,10 +217,10 @@ func printReport(w io.Writer, r *codectx.EvalReport) {
 			g.Symbol.Recall1, g.Symbol.Recall5, g.Symbol.Recall10, g.Symbol.MRR10)
 	}
 	row("overall", r.Overall)
-	for _, k := range codectx.EvalKeys(r.ByLang) {
+	for _, k := range slices.Sorted(maps.Keys(r.ByLang)) {
 		row("lang "+k, r.ByLang[k])
 	}
-	for _, k := range codectx.EvalKeys(r.ByKind) {
+	for _, k := range slices.Sorted(maps.Keys(r.ByKind)) {
 		row("kind "+k, r.ByKind[k])
 	}
 	if len(r.Misses) == 0 {

@@ -155,9 +155,6 @@ type (
 	EvalGroup = eval.Group
 )
 
-// EvalKeys returns the group names of a report's breakdown, sorted.
-func EvalKeys(m map[string]EvalGroup) []string { return eval.Keys(m) }
-
 // ParseGoldenSet reads a golden set; lookup expands variables in its header
 // root (nil: none).
 func ParseGoldenSet(r io.Reader, lookup func(string) string) (*GoldenSet, error) {
