@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 
 	"golang.org/x/sys/unix"
@@ -17,7 +18,7 @@ var noOpenat2 atomic.Bool
 
 // openNoSymlinks opens rel below realRoot with openat2(2) and
 // RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS (the kernel refuses any symbolic link
-// and any escape while it resolves), or with openVerified without openat2.
+// and any escape while it resolves), or with openWalk without openat2.
 func openNoSymlinks(realRoot, rel string) (*os.File, error) {
 	name := filepath.Join(realRoot, rel)
 	const flags = unix.O_RDONLY | unix.O_CLOEXEC | unix.O_NOFOLLOW | unix.O_NONBLOCK
@@ -44,16 +45,50 @@ func openNoSymlinks(realRoot, rel string) (*os.File, error) {
 			return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 		}
 	}
-	return openVerified(realRoot, rel, func(name string) (*os.File, error) {
-		fd, err := unix.Open(name, flags, 0)
-		if err == unix.ELOOP {
+	return openWalk(realRoot, rel, flags)
+}
+
+// openWalk opens rel below realRoot one component at a time, each with
+// openat(2) and O_NOFOLLOW relative to the descriptor of the directory
+// before it: a component that is a symbolic link at the moment it is
+// opened fails (ELOOP, or ENOTDIR for a link to a directory), and a
+// directory swapped after it was opened no longer matters, because the
+// walk holds its descriptor. It is the opener without openat2.
+func openWalk(realRoot, rel string, flags int) (*os.File, error) {
+	name := filepath.Join(realRoot, rel)
+	dir, err := unix.Open(realRoot, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: realRoot, Err: err}
+	}
+	parts := strings.Split(rel, string(filepath.Separator))
+	for i, part := range parts {
+		if part == "." || part == "" {
+			if i == len(parts)-1 {
+				return fileFromFD(dir, name)
+			}
+			continue
+		}
+		fl := unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC
+		if i == len(parts)-1 {
+			fl = flags
+		}
+		fd, err := unix.Openat(dir, part, fl, 0)
+		for err == unix.EINTR {
+			fd, err = unix.Openat(dir, part, fl, 0)
+		}
+		unix.Close(dir)
+		if err == unix.ELOOP || (err == unix.ENOTDIR && i < len(parts)-1) {
 			return nil, &fs.PathError{Op: "open", Path: name, Err: errNotConfined}
 		}
 		if err != nil {
 			return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 		}
-		return fileFromFD(fd, name)
-	})
+		if i == len(parts)-1 {
+			return fileFromFD(fd, name)
+		}
+		dir = fd
+	}
+	return fileFromFD(dir, name)
 }
 
 // fileFromFD wraps a descriptor opened with O_NONBLOCK (so that a FIFO

@@ -60,7 +60,7 @@ func TestResolveInRoot(t *testing.T) {
 			t.Errorf("ResolveInRoot(%q) = %v, want ErrOutsideRoot", p, err)
 			continue
 		}
-		if want := `path "` + p + `" is outside the project root`; err.Error() != want {
+		if want := `path "` + p + `" is outside the project root ` + root; err.Error() != want {
 			t.Errorf("message %q, want %q", err.Error(), want)
 		}
 	}
