@@ -56,6 +56,9 @@ type Server struct {
 	stop context.CancelFunc
 	// sessions maps each MCP session to what get_context sent it.
 	sessions sync.Map
+	// sessionEnded, when set (by tests), runs after an ended session's
+	// memory was dropped.
+	sessionEnded func()
 }
 
 // New starts keeping p's index fresh (a background pass now, then on every

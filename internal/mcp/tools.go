@@ -244,8 +244,26 @@ func (s *Server) contextSession(ctx context.Context) *codectx.Session {
 	if ss == nil {
 		return nil
 	}
-	v, _ := s.sessions.LoadOrStore(ss, &codectx.Session{})
+	v, loaded := s.sessions.LoadOrStore(ss, &codectx.Session{})
+	if !loaded {
+		// Forget the session's memory when it ends, so a long-lived
+		// server (codectx serve) does not keep one per client forever.
+		go func() {
+			ss.Wait()
+			s.sessions.Delete(ss)
+			if s.sessionEnded != nil {
+				s.sessionEnded()
+			}
+		}()
+	}
 	return v.(*codectx.Session)
+}
+
+// sessionCount is how many sessions' memories are held (for tests).
+func (s *Server) sessionCount() int {
+	n := 0
+	s.sessions.Range(func(_, _ any) bool { n++; return true })
+	return n
 }
 
 // withEnum infers In's input schema and restricts the named string
