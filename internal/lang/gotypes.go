@@ -479,6 +479,20 @@ func (x *extractor) goFuncLocals(fn int32) {
 	}
 }
 
+// goImportOf is the import path op names when op is an identifier that is
+// an imported package's name, not shadowed by a local at that point.
+func (x *extractor) goImportOf(op int32) (string, bool) {
+	t, g := x.t, x.gx
+	if t.kind(op) != "identifier" {
+		return "", false
+	}
+	if _, local := g.local(t.text(op), t.nodes[op].start); local {
+		return "", false
+	}
+	p, ok := g.imports[t.text(op)]
+	return p, ok
+}
+
 // goExprType is the Recv notation of an expression's type, "" when the
 // function's declarations do not tell.
 func (x *extractor) goExprType(e int32) string {
@@ -509,12 +523,8 @@ func (x *extractor) goExprType(e int32) string {
 			return "$" + n
 		case "selector_expression":
 			op, f := t.field(e, "operand"), t.text(t.field(e, "field"))
-			if t.kind(op) == "identifier" {
-				if _, local := g.local(t.text(op), t.nodes[op].start); !local {
-					if p, ok := g.imports[t.text(op)]; ok {
-						return "$" + p + "#" + f
-					}
-				}
+			if p, ok := x.goImportOf(op); ok {
+				return "$" + p + "#" + f
 			}
 			b := x.goExprType(op)
 			if b == "" {
@@ -547,12 +557,8 @@ func (x *extractor) goExprType(e int32) string {
 				return "=" + n
 			case "selector_expression":
 				op, f := t.field(fn, "operand"), t.text(t.field(fn, "field"))
-				if t.kind(op) == "identifier" {
-					if _, local := g.local(t.text(op), t.nodes[op].start); !local {
-						if p, ok := g.imports[t.text(op)]; ok {
-							return "=" + p + "#" + f
-						}
-					}
+				if p, ok := x.goImportOf(op); ok {
+					return "=" + p + "#" + f
 				}
 				b := x.goExprType(op)
 				if b == "" {
