@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"codectx/internal/mcp"
+	"codectx/pkg/codectx"
 )
 
 func init() { commands = append(commands, mcpCmd) }
@@ -27,14 +29,7 @@ an index is indexed in the background; file changes are watched and
 re-indexed incrementally. Diagnostics go to stderr (-v for more).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			abs, err := projectRoot(cmd.Context(), root)
-			if err != nil {
-				return err
-			}
-			if err := checkServeRoot(abs); err != nil {
-				return err
-			}
-			p, err := openProject(abs, openWrite, false)
+			p, err := openServed(cmd.Context(), root)
 			if err != nil {
 				return err
 			}
@@ -55,6 +50,19 @@ re-indexed incrementally. Diagnostics go to stderr (-v for more).`,
 	rootFlag(c, &root)
 	c.Flags().BoolVar(&noWatch, "no-watch", false, "do not watch files; run a stat pass before each search instead")
 	return c
+}
+
+// openServed opens the project a server (mcp, serve) serves: root as given
+// or found from the current directory, never the home directory or /.
+func openServed(ctx context.Context, root string) (*codectx.Project, error) {
+	abs, err := projectRoot(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkServeRoot(abs); err != nil {
+		return nil, err
+	}
+	return openProject(abs, openWrite, false)
 }
 
 // checkServeRoot refuses to serve the home directory or the file system

@@ -49,14 +49,7 @@ as ?token=TOKEN). reindex and feedback need --allow-writes.`,
 				}
 			}()
 			for _, root := range args {
-				abs, err := projectRoot(cmd.Context(), root)
-				if err != nil {
-					return err
-				}
-				if err := checkServeRoot(abs); err != nil {
-					return err
-				}
-				p, err := openProject(abs, openWrite, false)
+				p, err := openServed(cmd.Context(), root)
 				if err != nil {
 					return err
 				}
