@@ -3,7 +3,6 @@ package graph
 import (
 	"context"
 	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -58,21 +57,5 @@ func (f *fixture) graph(t *testing.T, opt Options) *Result {
 // golden compares got with testdata/golden/name, rewriting it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	p := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file (run with -update to accept):\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
-	}
+	testfix.Golden(t, name, got, *update)
 }

@@ -132,3 +132,26 @@ func (p *Project) Chunk(t testing.TB, symbol string) store.GraphChunk {
 	}
 	return list[0]
 }
+
+// Golden compares got with the file testdata/golden/name; with update it
+// rewrites the file instead (the tests' -update flag).
+func Golden(t testing.TB, name, got string, update bool) {
+	t.Helper()
+	p := filepath.Join("testdata", "golden", name)
+	if update {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("%v (run the test with -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from the golden file (run the test with -update to accept):\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
+	}
+}

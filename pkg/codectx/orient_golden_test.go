@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"codectx/internal/testfix"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -15,23 +17,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/go
 // goldenFile compares got with testdata/golden/name, rewriting it with -update.
 func goldenFile(t *testing.T, name, got string) {
 	t.Helper()
-	p := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from the golden file (go test ./pkg/codectx -run %s -update rewrites it):\n%s", name, t.Name(), got)
-	}
+	testfix.Golden(t, name, got, *update)
 }
 
 // netHTTP returns $GOROOT/src/net/http, skipping when it is absent.

@@ -3,7 +3,6 @@ package codectx
 import (
 	"context"
 	"errors"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,32 +11,13 @@ import (
 	"testing"
 
 	"codectx/internal/assemble"
+	"codectx/internal/testfix"
 )
 
 // copyFixture copies testdata/name into a fresh directory.
 func copyFixture(t *testing.T, name string) string {
 	t.Helper()
-	src := filepath.Join("testdata", name)
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
+	return testfix.CopyTree(t, filepath.Join("testdata", name))
 }
 
 // openIndexed opens root with a fresh database and indexes it.
