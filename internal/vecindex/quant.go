@@ -62,14 +62,8 @@ func NewQuantizer(dim, capacity int) *Quantizer {
 // Add quantises vec under id; an empty vec is skipped, one of another
 // dimension is an error.
 func (q *Quantizer) Add(id int64, vec []float32) error {
-	if len(vec) == 0 {
-		return nil
-	}
-	if q.dim == 0 {
-		q.dim = len(vec)
-	}
-	if len(vec) != q.dim {
-		return fmt.Errorf("vecindex: vector for id %d has %d dimensions, matrix has %d", id, len(vec), q.dim)
+	if skip, err := fitDim(&q.dim, id, vec); skip || err != nil {
+		return err
 	}
 	var mx float32
 	for _, x := range vec {

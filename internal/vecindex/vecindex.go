@@ -23,6 +23,22 @@ type Matrix struct {
 	ids  []int64
 }
 
+// fitDim takes the dimension from the first non-empty vector and checks
+// vec against it: skip is true for an empty vec (nothing to add), and a vec
+// of another dimension is an error.
+func fitDim(dim *int, id int64, vec []float32) (skip bool, err error) {
+	if len(vec) == 0 {
+		return true, nil
+	}
+	if *dim == 0 {
+		*dim = len(vec)
+	}
+	if len(vec) != *dim {
+		return false, fmt.Errorf("vecindex: vector for id %d has %d dimensions, matrix has %d", id, len(vec), *dim)
+	}
+	return false, nil
+}
+
 // NewMatrix returns an empty matrix for vectors of dim values with room for
 // capacity rows. dim <= 0 means the dimension is set by the first non-empty
 // Add (useful when the embedder learns it from its first response).
@@ -40,14 +56,8 @@ func NewMatrix(dim int, capacity int) *Matrix {
 // returns nil; a vec of another dimension is an error. Add does not check
 // for duplicate IDs.
 func (m *Matrix) Add(id int64, vec []float32) error {
-	if len(vec) == 0 {
-		return nil
-	}
-	if m.dim == 0 {
-		m.dim = len(vec)
-	}
-	if len(vec) != m.dim {
-		return fmt.Errorf("vecindex: vector for id %d has %d dimensions, matrix has %d", id, len(vec), m.dim)
+	if skip, err := fitDim(&m.dim, id, vec); skip || err != nil {
+		return err
 	}
 	m.data = append(m.data, vec...)
 	m.ids = append(m.ids, id)
