@@ -85,7 +85,7 @@ func Parse(q string) Query { return ParseWith(q, DefaultOptions) }
 //     the rest are kept (WeightQuery). A word that is a lexicon key adds its
 //     English words (WeightLexicon); a word that is not a key adds the keys
 //     found inside it by a longest-match scan (WeightCJKPart) and their
-//     English words. When gse splits a
+//     English words. When the segmenter splits a
 //     lexicon word into pieces at least one of which is a single character
 //     (结构体 → 结构 体, 幂等 → 幂 等), the pieces are joined back: the key
 //     becomes the keyword and a WeightQuery term with its English words, and
@@ -249,7 +249,7 @@ func (p *parser) chinese(run string) {
 	}
 }
 
-// mergeAt repairs gse fragmenting a lexicon word (结构体 → 结构 体, 幂等 →
+// mergeAt repairs the segmenter fragmenting a lexicon word (结构体 → 结构 体, 幂等 →
 // 幂 等): it returns the end j of the longest run segs[i:j] of two or more
 // segments, at least one of them a single character, that together spell
 // a lexicon key; 0 if there is none. Runs of whole words (日志 轮转) are
@@ -273,7 +273,7 @@ func mergeAt(segs []string, i int) int {
 	return best
 }
 
-// merged handles a lexicon key that gse had split into parts: the key is a
+// merged handles a lexicon key that the segmenter had split into parts: the key is a
 // keyword and a term of the query, with its English words; its parts of two
 // or more characters stay terms (WeightCJKPart), since that is how the
 // index segments the same text.
