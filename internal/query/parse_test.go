@@ -168,6 +168,30 @@ func TestParse(t *testing.T) {
 			},
 		},
 		{
+			// The plain segmentation cuts 类型断言 into 类型 断言 (two
+			// words) and 引用计数 into 引用 计数; with the lexicon's keys as
+			// words of the query's segmentation they come out whole, and the
+			// plain words stay terms for Chinese text in the index.
+			name:     "lexicon keys cut out whole",
+			in:       "类型断言失败时引用计数不变",
+			keywords: []string{"类型断言", "失败", "引用计数", "不变"},
+			has: map[string]Term{
+				"类型断言":     {"类型断言", 1, SourceCJK},
+				"类型":       {"类型", WeightCJKPart, SourceCJK},
+				"断言":       {"断言", WeightCJKPart, SourceCJK},
+				"assertion": {"assertion", WeightLexicon, SourceLexicon},
+				"引用计数":     {"引用计数", 1, SourceCJK},
+				"refcount":  {"refcount", WeightLexicon, SourceLexicon},
+			},
+		},
+		{
+			// 数据包 (packet) is a key, but 数据 包含 are the better cut.
+			name:     "lexicon key does not outweigh ordinary words",
+			in:       "数据包含",
+			keywords: []string{"数据", "包含"},
+			hasNot:   []string{"数据包", "packet"},
+		},
+		{
 			name:     "single han character kept only if a lexicon key",
 			in:       "他说锁",
 			keywords: []string{"锁"},

@@ -34,7 +34,11 @@ func Segment(s string) []string {
 	if zhErr != nil {
 		return fallbackSegment(s)
 	}
-	words := zh.cut(strings.ToLower(s), nil)
+	return keepWords(zh.cut(strings.ToLower(s), nil, nil))
+}
+
+// keepWords drops whitespace and punctuation-only pieces.
+func keepWords(words []string) []string {
 	out := words[:0]
 	for _, w := range words {
 		if w = strings.TrimSpace(w); w != "" && strings.IndexFunc(w, isWordChar) >= 0 {
@@ -44,8 +48,29 @@ func Segment(s string) []string {
 	return out
 }
 
-// cut appends the words of s to out (gse's cutDAG).
-func (d *zhDict) cut(s string, out []string) []string {
+// userWords adds words to the dictionary for one segmentation, as jieba's
+// user dictionary does: in returns the frequency to give w, 0 for none.
+// Only words of 2..maxRunes characters are asked about.
+type userWords struct {
+	freq     func(w string) float64
+	maxRunes int
+}
+
+// segmentWith is Segment with extra words (nil: none, which is Segment).
+func segmentWith(s string, extra *userWords) []string {
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	zhOnce.Do(loadZH)
+	if zhErr != nil {
+		return fallbackSegment(s)
+	}
+	return keepWords(zh.cut(strings.ToLower(s), extra, nil))
+}
+
+// cut appends the words of s to out (gse's cutDAG), with extra words if
+// extra is not nil.
+func (d *zhDict) cut(s string, extra *userWords, out []string) []string {
 	// pos[i] is the byte offset of character i; pos[n] == len(s).
 	pos := make([]int, 0, len(s)/3+1)
 	for i := 0; i < len(s); i += runeLen(s, i) {
@@ -53,7 +78,7 @@ func (d *zhDict) cut(s string, out []string) []string {
 	}
 	n := len(pos)
 	pos = append(pos, len(s))
-	best := d.routes(s, pos)
+	best := d.routes(s, pos, extra)
 	bufStart := -1 // first character of the pending run of single characters
 	flush := func(end int) {
 		if bufStart < 0 {
@@ -87,8 +112,9 @@ func (d *zhDict) cut(s string, out []string) []string {
 // scores from the right; on equal scores the longer word wins). A
 // character that starts no word is a word of its own, scored as frequency
 // 1 if the dictionary does not know it at all, and as log 0 if it only
-// starts longer words (both as in gse).
-func (d *zhDict) routes(s string, pos []int) []int {
+// starts longer words (both as in gse). Extra words are further edges,
+// with their own frequency or the dictionary's, whichever is higher.
+func (d *zhDict) routes(s string, pos []int, extra *userWords) []int {
 	n := len(pos) - 1
 	score := make([]float64, n+1)
 	best := make([]int, n+1)
@@ -118,6 +144,14 @@ func (d *zhDict) routes(s string, pos []int) []int {
 				f = 0 // starts words but is none (gse: found, frequency 0)
 			}
 			consider(i, math.Log(f)-d.logTotal)
+		}
+		if extra == nil {
+			continue
+		}
+		for j := i + 1; j < n && j-i < extra.maxRunes; j++ {
+			if f := extra.freq(s[pos[i]:pos[j+1]]); f > 0 {
+				consider(j, math.Log(f)-d.logTotal)
+			}
 		}
 	}
 	return best

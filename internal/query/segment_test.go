@@ -133,7 +133,7 @@ func FuzzSegmentCut(f *testing.F) {
 		if run == "" {
 			return
 		}
-		words := zh.cut(run, nil)
+		words := zh.cut(run, nil, nil)
 		if got := strings.Join(words, ""); got != run {
 			t.Fatalf("cut(%q) = %q: does not cover the run", run, words)
 		}
