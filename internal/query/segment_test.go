@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -152,4 +153,62 @@ func BenchmarkSegment(b *testing.B) {
 	for b.Loop() {
 		Segment(text)
 	}
+}
+
+// TestLexiconSegmentationOnCorpus compares the query's segmentation (the
+// lexicon's keys as extra words) with the plain one on every distinct run
+// of Han characters of the files matched by $QUERY_ZH_CORPUS (a glob, e.g.
+// Debian's /usr/share/locale/zh_CN/LC_MESSAGES/*.mo). It logs how many runs
+// differ, every 40th difference, and the single-character lexicon keys that
+// only the query's segmentation leaves standing; it fails if a run is not
+// covered exactly.
+func TestLexiconSegmentationOnCorpus(t *testing.T) {
+	glob := os.Getenv("QUERY_ZH_CORPUS")
+	if glob == "" {
+		t.Skip("set QUERY_ZH_CORPUS to a glob of files with Chinese text to run this measurement")
+	}
+	files, err := filepath.Glob(glob)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("QUERY_ZH_CORPUS=%q matches no file (%v)", glob, err)
+	}
+	loadTables()
+	seen := map[string]bool{}
+	runs, differ, stray := 0, 0, 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, run := range strings.FieldsFunc(string(data), func(r rune) bool { return !isHan(r) }) {
+			if seen[run] {
+				continue
+			}
+			seen[run] = true
+			runs++
+			plain, lex := Segment(run), segmentWith(run, lexiconUserWords())
+			if strings.Join(lex, "") != strings.Join(plain, "") {
+				t.Errorf("%q: the two segmentations cover different text: %q, %q", run, plain, lex)
+			}
+			if strings.Join(plain, "|") == strings.Join(lex, "|") {
+				continue
+			}
+			if differ++; differ%40 == 0 {
+				t.Logf("plain %s   query %s", strings.Join(plain, "|"), strings.Join(lex, "|"))
+			}
+			ps, off := map[[2]int]bool{}, 0
+			for _, w := range plain {
+				ps[[2]int{off, off + len(w)}], off = true, off+len(w)
+			}
+			off = 0
+			for _, w := range lex {
+				sp := [2]int{off, off + len(w)}
+				off += len(w)
+				if _, key := lexicon.m[w]; key && utf8.RuneCountInString(w) == 1 && !ps[sp] && !stopZH[w] {
+					stray++
+				}
+			}
+		}
+	}
+	t.Logf("%d distinct runs, %d segmented differently (%.1f%%), %d single-character keys left standing only by the query's segmentation",
+		runs, differ, 100*float64(differ)/float64(max(runs, 1)), stray)
 }
