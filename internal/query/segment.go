@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"unicode"
+	"unicode/utf8"
 )
 
 // segLoaded records that the dictionary was opened (for tests).
@@ -22,20 +23,13 @@ var segLoaded atomic.Bool
 //     themselves a dictionary word are re-cut by the HMM (Viterbi over the
 //     states B, M, E, S), which finds words the dictionary lacks.
 //
+// Text other than Han characters is cut into runs of letters and digits
+// (lower-cased); punctuation and spaces only separate words.
+//
 // The dictionary is read in place, so the first call costs almost nothing
-// (no load, no per-word allocation). Whitespace and punctuation-only pieces
-// are dropped. If the embedded dictionary is damaged, each Han character
+// (no load, no per-word allocation). If the embedded dictionary is damaged, each Han character
 // becomes a word. It is safe for concurrent use.
-func Segment(s string) []string {
-	if strings.TrimSpace(s) == "" {
-		return nil
-	}
-	zhOnce.Do(loadZH)
-	if zhErr != nil {
-		return fallbackSegment(s)
-	}
-	return keepWords(zh.cut(strings.ToLower(s), nil, nil))
-}
+func Segment(s string) []string { return segmentWith(s, nil) }
 
 // keepWords drops whitespace and punctuation-only pieces.
 func keepWords(words []string) []string {
@@ -57,6 +51,8 @@ type userWords struct {
 }
 
 // segmentWith is Segment with extra words (nil: none, which is Segment).
+// Runs of Han characters are cut; the rest of s is cut into runs of letters
+// and digits, lower-cased, everything else separating them.
 func segmentWith(s string, extra *userWords) []string {
 	if strings.TrimSpace(s) == "" {
 		return nil
@@ -65,7 +61,34 @@ func segmentWith(s string, extra *userWords) []string {
 	if zhErr != nil {
 		return fallbackSegment(s)
 	}
-	return keepWords(zh.cut(strings.ToLower(s), extra, nil))
+	var out []string
+	start, han := -1, false // current run and whether it is Han
+	flush := func(end int) {
+		if start < 0 {
+			return
+		}
+		if run := strings.ToLower(s[start:end]); han {
+			out = zh.cut(run, extra, out)
+		} else {
+			out = append(out, run)
+		}
+		start = -1
+	}
+	for i, r := range s {
+		h := isHan(r)
+		if !h && (r == utf8.RuneError || !isWordChar(r)) {
+			flush(i)
+			continue
+		}
+		if start >= 0 && h != han {
+			flush(i)
+		}
+		if start < 0 {
+			start, han = i, h
+		}
+	}
+	flush(len(s))
+	return keepWords(out)
 }
 
 // cut appends the words of s to out (gse's cutDAG), with extra words if

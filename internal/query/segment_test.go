@@ -113,10 +113,11 @@ func TestZHDictLookup(t *testing.T) {
 	}
 }
 
-// FuzzSegmentCut checks that the raw cut of any Han run covers it exactly
-// (the words concatenate back to the run) and never panics.
+// FuzzSegmentCut checks that Segment never panics and gives valid words on
+// any text, and that the raw cut of any Han run covers it exactly (the words
+// concatenate back to the run).
 func FuzzSegmentCut(f *testing.F) {
-	for _, s := range []string{"南京市长江大桥", "𠀀𠀁中文", "〇々", "的的的", "數據庫連線"} {
+	for _, s := range []string{"南京市长江大桥", "𠀀𠀁中文", "〇々", "的的的", "數據庫連線", "登录abc 超时\xff"} {
 		f.Add(s)
 	}
 	zhOnce.Do(loadZH)
@@ -124,6 +125,11 @@ func FuzzSegmentCut(f *testing.F) {
 		f.Fatal(zhErr)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
+		for _, w := range Segment(s) { // any text: never panics, words are valid
+			if w == "" || !utf8.ValidString(w) {
+				t.Fatalf("Segment(%q) has a bad word %q", s, w)
+			}
+		}
 		var b strings.Builder
 		for _, r := range s {
 			if isHan(r) {

@@ -141,6 +141,9 @@ func TestSegment(t *testing.T) {
 		{"处理登录超时的地方", []string{"处理", "登录", "超时", "的", "地方"}},
 		{"日志轮转", []string{"日志", "轮转"}},
 		{"循环是怎么实现的", []string{"循环", "是", "怎么", "实现", "的"}},
+		// Callers pass runs of Han characters; anything else is cut into
+		// runs of letters and digits.
+		{"登录abc 超时, Retry2次\xff", []string{"登录", "abc", "超时", "retry2", "次"}},
 	}
 	for _, tt := range tests {
 		if got := Segment(tt.in); !reflect.DeepEqual(got, tt.want) {
