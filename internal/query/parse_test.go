@@ -158,7 +158,7 @@ func TestParse(t *testing.T) {
 			},
 		},
 		{
-			name:     "gse fragments joined back",
+			name:     "segmenter fragments joined back",
 			in:       "时间戳转换",
 			keywords: []string{"时间戳", "转换"},
 			has: map[string]Term{
