@@ -27,8 +27,8 @@ var segLoaded atomic.Bool
 // (lower-cased); punctuation and spaces only separate words.
 //
 // The dictionary is read in place, so the first call costs almost nothing
-// (no load, no per-word allocation). If the embedded dictionary is damaged, each Han character
-// becomes a word. It is safe for concurrent use.
+// (no load, no per-word allocation). If the embedded dictionary is damaged,
+// each Han character becomes a word. It is safe for concurrent use.
 func Segment(s string) []string { return segmentWith(s, nil) }
 
 // keepWords drops whitespace and punctuation-only pieces.
@@ -43,7 +43,7 @@ func keepWords(words []string) []string {
 }
 
 // userWords adds words to the dictionary for one segmentation, as jieba's
-// user dictionary does: in returns the frequency to give w, 0 for none.
+// user dictionary does: freq returns the frequency to give w, 0 for none.
 // Only words of 2..maxRunes characters are asked about.
 type userWords struct {
 	freq     func(w string) float64
