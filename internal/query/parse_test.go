@@ -400,3 +400,12 @@ func BenchmarkParse(b *testing.B) {
 		Parse("How does MemoryManager.compress handle redirects and user_id?")
 	}
 }
+
+func BenchmarkParseChinese(b *testing.B) {
+	loadTables()
+	Segment("预热") // open the dictionary outside the timing
+	b.ReportAllocs()
+	for b.Loop() {
+		Parse("服务器在请求超时之后会关闭空闲连接并按指数退避重试，日志里记录重试次数")
+	}
+}
