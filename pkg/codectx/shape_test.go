@@ -40,7 +40,9 @@ func TestJSONShape(t *testing.T) {
 		{"search", func() (any, error) {
 			return p.Search(ctx, SearchOptions{Query: "discounted price of an item", Keywords: []string{"Discounted"}})
 		}},
-		{"context", func() (any, error) { return p.Context(ctx, ContextOptions{Query: "how is the price of an item discounted"}) }},
+		{"context", func() (any, error) {
+			return p.Context(ctx, ContextOptions{Query: "how is the price of an item discounted"})
+		}},
 		{"graph", func() (any, error) { return p.Graph(ctx, GraphOptions{Name: "Price", Depth: 2}) }},
 		{"grep", func() (any, error) {
 			return p.Grep(ctx, GrepOptions{Pattern: "Discounted", Context: 1, HeadLimit: 1, Engine: "native"})
