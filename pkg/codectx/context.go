@@ -219,7 +219,7 @@ func (p *Project) contextSeeds(ctx context.Context, pr *store.Project, opt Conte
 	}
 	k = min(k, MaxSearchK)
 	co := assemble.ContextOptions{Query: opt.Query, Keywords: opt.Keywords, Model: pr.Model}
-	sr, err := p.Search(ctx, SearchOptions{Query: opt.Query, K: k, Keywords: opt.Keywords})
+	sr, err := p.search(ctx, SearchOptions{Query: opt.Query, K: k, Keywords: opt.Keywords}, true)
 	if err != nil {
 		return co, nil, err
 	}

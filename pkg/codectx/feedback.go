@@ -76,7 +76,7 @@ func (p *Project) Feedback(ctx context.Context, q, resultID string, vote int) (*
 		return nil, err
 	}
 	out := &FeedbackResult{Judgement: j, Status: status}
-	res, err := p.Search(ctx, SearchOptions{Query: q, K: DefaultSearchK})
+	res, err := p.search(ctx, SearchOptions{Query: q, K: DefaultSearchK}, true)
 	if err != nil {
 		return nil, fmt.Errorf("vote recorded; re-run the search: %w", err)
 	}

@@ -10,13 +10,57 @@ import (
 	"codectx/internal/search"
 )
 
-// Search types re-exported for callers.
-type (
-	// SearchResult is a ranked answer with its summary.
-	SearchResult = search.Result
-	// SearchHit is one ranked chunk.
-	SearchHit = search.Hit
-)
+// SearchHit is one ranked chunk of a SearchResult.
+type SearchHit struct {
+	File      string  `json:"file"` // relative to the root, forward slashes
+	StartLine int     `json:"start_line"`
+	EndLine   int     `json:"end_line"`
+	Kind      string  `json:"kind"` // function, method, type, …
+	Name      string  `json:"name"` // the chunk's name with its parameters
+	Score     float64 `json:"score"`
+	Snippet   string  `json:"snippet"` // the chunk's first lines, white space collapsed
+	// Also lists the files of duplicates of this hit that were collapsed
+	// into it: the same chunk in another file, or the same file under
+	// another versioned directory (v3/ against v4/).
+	Also []string `json:"also,omitempty"`
+	// Symbol is the chunk's symbol (Name without parameters), as
+	// Feedback's "FILE#SYMBOL" names it.
+	Symbol string `json:"-"`
+}
+
+// SearchResult is a ranked answer with its summary.
+type SearchResult struct {
+	Query string `json:"query"`
+	// Summary says in a few lines where to start reading.
+	Summary  string      `json:"summary"`
+	Keywords []string    `json:"keywords"` // the keywords searched for
+	Results  []SearchHit `json:"results"`
+	// Confidence is the largest idf-weighted share of the query's keywords
+	// that one of the first results matches; 0 when the keyword channel
+	// was off.
+	Confidence float64 `json:"confidence"`
+	// NoConfidentMatch says the project probably has no code for the
+	// question: only the closest few results are kept, and GrepPattern is
+	// a case-insensitive regular expression of the query's rarest
+	// keywords for a text search.
+	NoConfidentMatch bool   `json:"no_confident_match,omitempty"`
+	GrepPattern      string `json:"grep_pattern,omitempty"`
+	// Warnings explain a degraded search (e.g. semantic channel off).
+	Warnings []string `json:"warnings,omitempty"`
+	// Route is how the query was read: "lookup" (a question: chunks, up to
+	// three per file) or "change" (a change request or bug report: one
+	// entry per file, its best chunk as the evidence).
+	Route string `json:"route"`
+}
+
+func newSearchResult(r *search.Result) *SearchResult {
+	return &SearchResult{Query: r.Query, Summary: r.Summary, Keywords: r.Keywords, Confidence: r.Confidence,
+		NoConfidentMatch: r.NoConfidentMatch, GrepPattern: r.GrepPattern, Warnings: r.Warnings, Route: r.Route,
+		Results: convertSlice(r.Results, func(h search.Hit) SearchHit {
+			return SearchHit{File: h.File, StartLine: h.StartLine, EndLine: h.EndLine, Kind: h.Kind, Name: h.Name,
+				Score: h.Score, Snippet: h.Snippet, Also: h.Also, Symbol: h.Symbol}
+		})}
+}
 
 // Search modes and rankers.
 const (
@@ -93,11 +137,15 @@ func (opt SearchOptions) options() (search.Options, error) {
 // ErrEmptyQuery for a blank query and ErrModelMismatch in semantic mode when
 // the embedder changed.
 func (p *Project) Search(ctx context.Context, opt SearchOptions) (*SearchResult, error) {
-	return p.search(ctx, opt, true)
+	res, err := p.search(ctx, opt, true)
+	if err != nil {
+		return nil, err
+	}
+	return newSearchResult(res), nil
 }
 
 // search runs a search, with or without recorded feedback.
-func (p *Project) search(ctx context.Context, opt SearchOptions, feedback bool) (*SearchResult, error) {
+func (p *Project) search(ctx context.Context, opt SearchOptions, feedback bool) (*search.Result, error) {
 	o, err := opt.options()
 	if err != nil {
 		return nil, err

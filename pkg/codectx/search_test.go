@@ -82,7 +82,7 @@ func TestSearchAndEvaluateIndexedProject(t *testing.T) {
 	if _, err := p.Feedback(ctx, q, "retry.go#shouldRetry", -1); err != nil {
 		t.Fatal(err)
 	}
-	res, err := p.Search(ctx, SearchOptions{Query: q, K: 1})
+	res, err := p.search(ctx, SearchOptions{Query: q, K: 1}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
