@@ -50,7 +50,7 @@ picks the hops from the question: "how is X implemented" 2, "who calls X" 1
 				}
 				return err
 			}
-			printWarnings(cmd.ErrOrStderr(), res.Warnings)
+			printWarnings(cmd.ErrOrStderr(), res.Warnings, res.RewriteFallback)
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), res)
 			}

@@ -454,22 +454,13 @@ type searchHitOut struct {
 	Also      []string `json:"also,omitempty"`
 }
 
-// searchText renders a search as the CLI does, with whole snippets and a
-// pointer to read_file.
+// searchText renders a search as the CLI does, with whole snippets, its
+// warnings and a pointer to read_file.
 func searchText(r *codectx.SearchResult) string {
 	var b strings.Builder
-	b.WriteString(r.Summary)
-	b.WriteString("\n")
-	for i, h := range r.Results {
-		fmt.Fprintf(&b, "\n%2d. %.3f  %-8s %s  %s:%d-%d\n", i+1, h.Score, h.Kind, h.Name, h.File, h.StartLine, h.EndLine)
-		fmt.Fprintf(&b, "    %s\n", h.Snippet)
-		if len(h.Also) > 0 {
-			fmt.Fprintf(&b, "    also in: %s\n", strings.Join(h.Also, ", "))
-		}
-	}
-	if r.NoConfidentMatch && r.GrepPattern != "" {
-		fmt.Fprintf(&b, "\nNo confident match: %s with pattern \"(?i)%s\" looks for the rarest words verbatim.\n", ToolGrep, r.GrepPattern)
-	}
+	b.WriteString(r.Render(codectx.SearchStyle{GrepHint: func(pattern string) string {
+		return fmt.Sprintf("No confident match: %s with pattern \"(?i)%s\" looks for the rarest words verbatim.", ToolGrep, pattern)
+	}}))
 	for _, w := range r.Warnings {
 		fmt.Fprintf(&b, "\nwarning: %s\n", w)
 	}
@@ -733,7 +724,7 @@ func (s *Server) status(ctx context.Context, _ statusIn) (answer, error) {
 		b.WriteString("indexing: idle\n")
 	}
 	if ks.Last != nil {
-		fmt.Fprintf(&b, "last pass: %s\n", summaryLine(ks.Last))
+		fmt.Fprintf(&b, "last pass: %s\n", ks.Last.Line())
 	}
 	if watching {
 		fmt.Fprintf(&b, "watching: %d directories; changes are re-indexed within about a second\n", out.WatchedDirs)
@@ -763,13 +754,7 @@ func (s *Server) reindex(ctx context.Context, in reindexIn) (answer, error) {
 	out := reindexOut{Started: true, Summary: st.Last, State: st}
 	text := "index pass finished\n"
 	if st.Last != nil {
-		text = "index pass finished: " + summaryLine(st.Last) + "\n"
+		text = "index pass finished: " + st.Last.Line() + "\n"
 	}
 	return answer{text: text, data: out}, nil
-}
-
-// summaryLine is one line describing an index pass.
-func summaryLine(s *codectx.IndexSummary) string {
-	return fmt.Sprintf("%d files scanned, %d changed, %d removed, %d unchanged, %d failed; %d chunks written (%d in index); %.2fs",
-		s.Scanned, s.Changed, s.Removed, s.Unchanged, s.Failed, s.Chunks, s.TotalChunks, s.ElapsedSec)
 }

@@ -10,13 +10,17 @@
 package codectx
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"codectx/internal/embed"
@@ -60,6 +64,26 @@ func newIndexSummary(s *index.Summary) *IndexSummary {
 		Warnings: convertSlice(s.Warnings, func(w index.Warning) IndexWarning { return IndexWarning(w) })}
 }
 
+// Text describes the run in a few lines (its warnings are left to the
+// caller: they are many on a large tree).
+func (s *IndexSummary) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "indexed %s\n", s.Root)
+	fmt.Fprintf(&b, "  files: %d scanned, %d changed, %d removed, %d unchanged, %d failed, %d skipped\n",
+		s.Scanned, s.Changed, s.Removed, s.Unchanged, s.Failed, s.Skipped)
+	fmt.Fprintf(&b, "  chunks: %d written this run, %d in the index\n", s.Chunks, s.TotalChunks)
+	fmt.Fprintf(&b, "  relations: %d written this run, %d targets resolved\n", s.Relations, s.Resolved)
+	fmt.Fprintf(&b, "  embeddings: %d embedded, %d from the cache (%s)\n", s.Embedded, s.CacheHits, s.Model)
+	fmt.Fprintf(&b, "  elapsed: %.2fs  db: %s\n", s.ElapsedSec, s.DB)
+	return b.String()
+}
+
+// Line describes the run in one line (for logs of repeated passes).
+func (s *IndexSummary) Line() string {
+	return fmt.Sprintf("%d files scanned, %d changed, %d removed, %d unchanged, %d failed; %d chunks written (%d in index); %.2fs",
+		s.Scanned, s.Changed, s.Removed, s.Unchanged, s.Failed, s.Chunks, s.TotalChunks, s.ElapsedSec)
+}
+
 // IndexProgress is where an index run is, reported to
 // IndexOptions.Progress.
 type IndexProgress struct {
@@ -81,6 +105,33 @@ type Stats struct {
 	IndexedAt      int64          `json:"indexed_at"` // Unix seconds of the last finished run
 	ByLanguage     map[string]int `json:"chunks_by_language"`
 	ByKind         map[string]int `json:"chunks_by_kind"`
+}
+
+// Text lists the counts, one per line, the chunks per language and kind
+// most first.
+func (s *Stats) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "files: %d\nchunks: %d\nrelations: %d (%d resolved)\nembedding_model: %s\ndb: %s\n",
+		s.Files, s.Chunks, s.Relations, s.Resolved, s.EmbeddingModel, s.DB)
+	fmt.Fprintf(&b, "chunks by language: %s\n", formatCounts(s.ByLanguage))
+	fmt.Fprintf(&b, "chunks by kind: %s\n", formatCounts(s.ByKind))
+	return b.String()
+}
+
+// formatCounts is "go 12, python 3": most first, then by name.
+func formatCounts(m map[string]int) string {
+	keys := slices.Collect(maps.Keys(m))
+	slices.SortFunc(keys, func(a, b string) int {
+		if c := cmp.Compare(m[b], m[a]); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
 }
 
 // InterruptedError is Index's error when its context ends: it says what

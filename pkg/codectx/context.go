@@ -84,6 +84,9 @@ type ContextResult struct {
 	Candidates int      `json:"candidates"`
 	Dropped    int      `json:"dropped"`
 	Warnings   []string `json:"warnings,omitempty"`
+	// RewriteFallback is the warning of Warnings saying that Rewrite was
+	// asked for but the context was built offline ("" otherwise).
+	RewriteFallback string `json:"-"`
 	// TooSmall is set when the budget could not hold any chunk: Markdown
 	// then holds only the best seed's signature and says so, and may
 	// exceed the budget by that one line.
@@ -96,7 +99,8 @@ type ContextResult struct {
 
 func newContextResult(r *assemble.ContextResult) *ContextResult {
 	return &ContextResult{Query: r.Query, Intent: newIntent(r.Intent), Depth: r.Depth, Budget: r.Budget, Tokens: r.Tokens,
-		Candidates: r.Candidates, Dropped: r.Dropped, Warnings: r.Warnings, TooSmall: r.TooSmall, Markdown: r.Markdown,
+		Candidates: r.Candidates, Dropped: r.Dropped, Warnings: r.Warnings, RewriteFallback: rewriteFallback(r.Warnings),
+		TooSmall: r.TooSmall, Markdown: r.Markdown,
 		Places: convertSlice(r.Places, func(p assemble.Place) Place { return Place(p) }),
 		Files: convertSlice(r.Files, func(f assemble.ContextFile) ContextFile {
 			return ContextFile{Path: f.Path, Chunks: convertSlice(f.Chunks, func(c assemble.ContextChunk) ContextChunk {
@@ -238,7 +242,7 @@ type ContextOptions struct {
 	// first, as SearchOptions.Rewrite does; they are added to Keywords, and
 	// with Depth auto the model's intent picks the depth (implementation 2,
 	// usage 1, location 0). On failure the context is built offline with a
-	// warning for which IsRewriteWarning is true.
+	// warning (ContextResult.RewriteFallback).
 	Rewrite bool
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"codectx/internal/eval"
 	"codectx/internal/query"
@@ -47,15 +48,63 @@ type SearchResult struct {
 	GrepPattern      string `json:"grep_pattern,omitempty"`
 	// Warnings explain a degraded search (e.g. semantic channel off).
 	Warnings []string `json:"warnings,omitempty"`
+	// RewriteFallback is the warning of Warnings saying that Rewrite was
+	// asked for but the search ran offline ("" otherwise): a front end may
+	// show it only when verbose.
+	RewriteFallback string `json:"-"`
 	// Route is how the query was read: "lookup" (a question: chunks, up to
 	// three per file) or "change" (a change request or bug report: one
 	// entry per file, its best chunk as the evidence).
 	Route string `json:"route"`
 }
 
+// SearchStyle adapts SearchResult.Render to a front end.
+type SearchStyle struct {
+	// SnippetRunes cuts each snippet to this many runes, white space
+	// collapsed, with an ellipsis when cut; 0 shows it whole.
+	SnippetRunes int
+	// Paint decorates a part of a hit's line: "score", "kind", "name" or
+	// "path" (e.g. colours on a terminal); nil leaves it plain.
+	Paint func(part, text string) string
+	// GrepHint is the line offering a text search for GrepPattern when
+	// nothing matched confidently, named in the front end's own words
+	// (its command or tool); nil offers none.
+	GrepHint func(pattern string) string
+}
+
+// Render renders the result as every front end lists it: the summary, then
+// per hit "N. score  kind name  path:a-b", its snippet and the files of
+// its duplicates, then st.GrepHint's line when nothing matched confidently.
+func (r *SearchResult) Render(st SearchStyle) string {
+	paint := st.Paint
+	if paint == nil {
+		paint = func(_, text string) string { return text }
+	}
+	var b strings.Builder
+	b.WriteString(r.Summary)
+	b.WriteString("\n")
+	for i, h := range r.Results {
+		fmt.Fprintf(&b, "\n%2d. %s  %s %s  %s\n", i+1, paint("score", fmt.Sprintf("%.3f", h.Score)), paint("kind", fmt.Sprintf("%-8s", h.Kind)),
+			paint("name", h.Name), paint("path", fmt.Sprintf("%s:%d-%d", h.File, h.StartLine, h.EndLine)))
+		snippet := h.Snippet
+		if st.SnippetRunes > 0 {
+			snippet = search.Snippet(snippet, st.SnippetRunes)
+		}
+		fmt.Fprintf(&b, "    %s\n", snippet)
+		if len(h.Also) > 0 {
+			fmt.Fprintf(&b, "    also in: %s\n", strings.Join(h.Also, ", "))
+		}
+	}
+	if r.NoConfidentMatch && r.GrepPattern != "" && st.GrepHint != nil {
+		fmt.Fprintf(&b, "\n%s\n", st.GrepHint(r.GrepPattern))
+	}
+	return b.String()
+}
+
 func newSearchResult(r *search.Result) *SearchResult {
 	return &SearchResult{Query: r.Query, Summary: r.Summary, Keywords: r.Keywords, Confidence: r.Confidence,
 		NoConfidentMatch: r.NoConfidentMatch, GrepPattern: r.GrepPattern, Warnings: r.Warnings, Route: r.Route,
+		RewriteFallback: rewriteFallback(r.Warnings),
 		Results: convertSlice(r.Results, func(h search.Hit) SearchHit {
 			return SearchHit{File: h.File, StartLine: h.StartLine, EndLine: h.EndLine, Kind: h.Kind, Name: h.Name,
 				Score: h.Score, Snippet: h.Snippet, Also: h.Also, Symbol: h.Symbol}
@@ -74,10 +123,6 @@ const (
 	// MaxSearchK is the largest number of results a search returns.
 	MaxSearchK = search.MaxK
 )
-
-// Preview collapses white space in s and cuts it to n runes (with an
-// ellipsis when cut), as search snippets are made.
-func Preview(s string, n int) string { return search.Snippet(s, n) }
 
 // ErrEmptyQuery means the search had nothing to look for.
 var ErrEmptyQuery = search.ErrEmptyQuery
@@ -102,8 +147,8 @@ type SearchOptions struct {
 	// Rewrite first asks the chat model configured by LLM_BASE_URL,
 	// LLM_MODEL and LLM_API_KEY for likely identifiers and keywords, which
 	// are searched like Keywords. When that is not configured or fails, the
-	// search runs as without Rewrite and a warning for which
-	// IsRewriteWarning is true says so (see rewrite.go).
+	// search runs as without Rewrite and a warning says so
+	// (SearchResult.RewriteFallback; see rewrite.go).
 	Rewrite bool
 	// NoLexicon turns the query's expansions off: no Chinese→English
 	// lexicon translations and no English synonyms (for evaluation).
