@@ -2,6 +2,7 @@ package codectx
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,6 +17,12 @@ import (
 func TestJSONShape(t *testing.T) {
 	ctx := context.Background()
 	root := testfix.CopyTree(t, filepath.Join("testdata", "shop"))
+	// A history for EvaluateGit: two commits, the second a task.
+	runGit(t, root, "init", "-q")
+	runGit(t, root, "add", ".")
+	runGit(t, root, "commit", "-q", "-m", "import the shop example")
+	appendFile(t, filepath.Join(root, "store", "item.go"), "\n// Discounts are rounded down.\n")
+	runGit(t, root, "commit", "-q", "-am", "round the discounted price of an item down")
 	p, err := Open(root, Options{DBPath: filepath.Join(t.TempDir(), "index.db"), Config: &Config{Threads: 1}, Embedder: testfix.Embedder{}})
 	if err != nil {
 		t.Fatal(err)
@@ -49,6 +56,11 @@ func TestJSONShape(t *testing.T) {
 		}},
 		{"glob", func() (any, error) { return p.Glob(ctx, GlobOptions{Pattern: "*.go"}) }},
 		{"read", func() (any, error) { return p.Read(ctx, ReadOptions{File: "store/item.go", Limit: 3}) }},
+		{"eval", func() (any, error) { return p.Evaluate(ctx, evalSet(t), EvalOptions{}) }},
+		{"eval-context", func() (any, error) {
+			return p.EvaluateContext(ctx, evalSet(t), ContextEvalOptions{Runs: []ContextRun{{Budget: 2000, Depth: "auto"}}})
+		}},
+		{"eval-git", func() (any, error) { return p.EvaluateGit(ctx, GitEvalOptions{}) }},
 		{"feedback", func() (any, error) { return p.Feedback(ctx, "discounted price", "store/item.go#Item.Discounted", 1) }},
 	}
 	var b strings.Builder
@@ -61,4 +73,29 @@ func TestJSONShape(t *testing.T) {
 		b.WriteString(testfix.JSONShape(t, v))
 	}
 	goldenFile(t, "json_shape.txt", b.String())
+}
+
+// evalSet is a golden set of two tasks over testdata/shop, one found and
+// one missed.
+func evalSet(t *testing.T) *GoldenSet {
+	t.Helper()
+	set, err := ParseGoldenSet(strings.NewReader(
+		`{"id": "a", "query": "discounted price of an item", "lang": "en", "kind": "implementation", "targets": [{"file": "store/item.go", "symbol": "Item.Discounted"}]}
+{"id": "b", "query": "zebra migration", "lang": "en", "kind": "location", "targets": [{"file": "nowhere.go"}]}`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set
+}
+
+func appendFile(t *testing.T, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
 }
