@@ -362,7 +362,7 @@ type ContextEvalOptions struct {
 // ContextEvalReport is the outcome of one run of EvaluateContext.
 type ContextEvalReport struct {
 	ContextRun
-	Report *eval.ContextReport `json:"report"`
+	Report *ContextEvalScores `json:"report"`
 }
 
 // EvaluateContext assembles a context for every task of the set under each
@@ -406,7 +406,7 @@ func (p *Project) EvaluateContext(ctx context.Context, set *GoldenSet, opt Conte
 	}
 	reps := make([]ContextEvalReport, len(opt.Runs))
 	for ri, r := range opt.Runs {
-		reps[ri] = ContextEvalReport{ContextRun: r, Report: eval.SummarizeContext(set.Tasks, outs[ri])}
+		reps[ri] = ContextEvalReport{ContextRun: r, Report: newContextEvalScores(eval.SummarizeContext(set.Tasks, outs[ri]))}
 	}
 	return reps, nil
 }

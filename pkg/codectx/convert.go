@@ -16,3 +16,15 @@ func convertSlice[T, U any](in []T, f func(T) U) []U {
 	}
 	return out
 }
+
+// convertMap converts each value of in with f, keeping a nil map nil.
+func convertMap[K comparable, T, U any](in map[K]T, f func(T) U) map[K]U {
+	if in == nil {
+		return nil
+	}
+	out := make(map[K]U, len(in))
+	for k, v := range in {
+		out[k] = f(v)
+	}
+	return out
+}

@@ -238,15 +238,9 @@ func (p *Project) search(ctx context.Context, opt SearchOptions, feedback bool) 
 // feedbackExtra is how many results past K a search ranks for feedback.
 const feedbackExtra = 5
 
-// Evaluation types re-exported for callers.
-type (
-	// GoldenSet is a parsed golden set (see internal/eval for the format).
-	GoldenSet = eval.Set
-	// EvalReport is the outcome of Evaluate.
-	EvalReport = eval.Report
-	// EvalGroup is the metrics of one group of tasks.
-	EvalGroup = eval.Group
-)
+// GoldenSet is a parsed golden set (see internal/eval for the format).
+// It stays an alias until EvaluateMap (orient.go) reads public tasks.
+type GoldenSet = eval.Set
 
 // ParseGoldenSet reads a golden set; lookup expands variables in its header
 // root (nil: none).
@@ -295,5 +289,5 @@ func (p *Project) Evaluate(ctx context.Context, set *GoldenSet, opt EvalOptions)
 		}
 	}
 	r := eval.Evaluate(outs)
-	return &r, nil
+	return newEvalReport(&r), nil
 }
