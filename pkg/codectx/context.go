@@ -126,7 +126,7 @@ func (r *ContextResult) Chunks() []ContextChunk {
 // Context defaults.
 const (
 	// DefaultContextBudget is the token budget when none is given.
-	DefaultContextBudget = assemble.DefaultBudget
+	DefaultContextBudget = 8000
 	// DefaultContextSeeds is how many search results seed a context
 	// (chosen from docs/EVAL.md, "Repository-level context").
 	DefaultContextSeeds = 16
@@ -134,8 +134,8 @@ const (
 
 // Place states of ContextResult.Places.
 const (
-	PlaceElided  = assemble.PlaceElided
-	PlaceDropped = assemble.PlaceDropped
+	PlaceElided  = "elided"
+	PlaceDropped = "dropped"
 )
 
 // CountTokens counts s in the tokenizer budgets are measured in

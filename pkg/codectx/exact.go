@@ -138,12 +138,12 @@ func (r *ReadResult) Text() string {
 
 // Exact-search defaults.
 const (
-	DefaultGlobLimit      = exact.DefaultGlobLimit
-	DefaultGrepHeadLimit  = exact.DefaultHeadLimit
-	DefaultGrepMaxResults = exact.DefaultMaxResults
-	DefaultGrepMaxChars   = exact.DefaultMaxChars
-	DefaultReadLimit      = exact.DefaultReadLimit
-	MaxReadLimit          = exact.MaxReadLimit
+	DefaultGlobLimit      = 100
+	DefaultGrepHeadLimit  = 20
+	DefaultGrepMaxResults = 50
+	DefaultGrepMaxChars   = 24000
+	DefaultReadLimit      = 200
+	MaxReadLimit          = 2000
 )
 
 // Exact-search error kinds; match them with errors.Is.

@@ -126,15 +126,15 @@ var GraphFormats = []string{GraphFormatTree, GraphFormatMermaid, GraphFormatDOT,
 
 // Graph formats and directions.
 const (
-	GraphFormatTree    = graph.FormatTree
-	GraphFormatMermaid = graph.FormatMermaid
-	GraphFormatDOT     = graph.FormatDOT
-	GraphFormatJSON    = graph.FormatJSON
-	DirectionOut       = graph.DirOut
-	DirectionIn        = graph.DirIn
-	DirectionBoth      = graph.DirBoth
+	GraphFormatTree    = "tree"
+	GraphFormatMermaid = "mermaid"
+	GraphFormatDOT     = "dot"
+	GraphFormatJSON    = "json"
+	DirectionOut       = "out"
+	DirectionIn        = "in"
+	DirectionBoth      = "both"
 	// GraphMaxNodes bounds the nodes of one graph.
-	GraphMaxNodes = graph.DefaultMaxNodes
+	GraphMaxNodes = 200
 )
 
 // ErrSymbolNotFound matches (errors.Is) the error Graph returns for a name
@@ -159,7 +159,7 @@ type GraphOptions struct {
 }
 
 // GraphConfidences are the accepted GraphOptions.MinConfidence values.
-var GraphConfidences = graph.Confidences
+var GraphConfidences = []string{"exact", "inferred", "name", "all"}
 
 // Graph returns the relations (extends, implements, contains, imports,
 // calls) around every chunk the name denotes, Depth hops out, at most

@@ -113,15 +113,15 @@ func newSearchResult(r *search.Result) *SearchResult {
 
 // Search modes and rankers.
 const (
-	ModeHybrid    = search.ModeHybrid
-	ModeKeyword   = search.ModeKeyword
-	ModeSemantic  = search.ModeSemantic
-	RankerDefault = search.RankerDefault
-	RankerSeed    = search.RankerSeed
+	ModeHybrid    = "hybrid"
+	ModeKeyword   = "keyword"
+	ModeSemantic  = "semantic"
+	RankerDefault = "default"
+	RankerSeed    = "seed"
 	// DefaultSearchK is the number of results when K is 0.
-	DefaultSearchK = search.DefaultK
+	DefaultSearchK = 5
 	// MaxSearchK is the largest number of results a search returns.
-	MaxSearchK = search.MaxK
+	MaxSearchK = 30
 )
 
 // ErrEmptyQuery means the search had nothing to look for.
