@@ -44,10 +44,7 @@ with embedding similarity; the first lines summarise where to start reading.`,
 			defer p.Close()
 			res, err := p.Search(cmd.Context(), codectx.SearchOptions{Query: q, K: k, Mode: mode, Ranker: ranker, Keywords: keywords, Rewrite: rw})
 			if err != nil {
-				if errors.Is(err, codectx.ErrEmptyQuery) {
-					return usagef("the query has nothing to search for")
-				}
-				return err
+				return queryError(err)
 			}
 			printWarnings(cmd.ErrOrStderr(), res.Warnings, res.RewriteFallback)
 			if asJSON {
@@ -87,6 +84,15 @@ func printWarnings(w io.Writer, warnings []string, rewriteFallback string) {
 		}
 		fmt.Fprintln(w, "warning: "+msg)
 	}
+}
+
+// queryError turns the library's empty-query error (a query of only stop
+// words) into a usage error.
+func queryError(err error) error {
+	if errors.Is(err, codectx.ErrEmptyQuery) {
+		return usagef("the query has nothing to search for")
+	}
+	return err
 }
 
 // checkSearch validates a search's options with the library's one

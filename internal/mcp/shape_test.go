@@ -35,3 +35,31 @@ func TestStructuredShape(t *testing.T) {
 	}
 	testfix.Golden(t, "structured_shape.txt", b.String(), *update)
 }
+
+// TestToolValidationIsTheLibrarys checks that the tools validate as
+// pkg/codectx does (and so as the CLI and the HTTP API do): a search by
+// keywords alone is accepted, empty input is refused with the library's
+// words.
+func TestToolValidationIsTheLibrarys(t *testing.T) {
+	cs := inProcess(t, copyFixture(t), "")
+	if _, m := callOK(t, cs, "search_code", map[string]any{"query": "", "keywords": []string{"LoadConfig"}}); len(m["results"].([]any)) == 0 {
+		t.Errorf("a search by keywords alone found nothing: %v", m)
+	}
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"search_code", map[string]any{"query": " "}, "nothing to search for"},
+		{"get_context", map[string]any{"query": ""}, "nothing to search for"},
+		{"glob_files", map[string]any{"pattern": ""}, "empty pattern"},
+		{"grep_code", map[string]any{"pattern": ""}, "empty pattern"},
+		{"read_file", map[string]any{"file": ""}, "no file given"},
+		{"code_graph", map[string]any{"name": " "}, "name must not be empty"},
+	} {
+		res := call(t, cs, c.tool, c.args)
+		if text := textOf(res); !res.IsError || !strings.Contains(text, c.want) {
+			t.Errorf("%s(%v): error %v, %q; want an error with %q", c.tool, c.args, res.IsError, text, c.want)
+		}
+	}
+}
