@@ -1,12 +1,21 @@
 // Package codectx is the public Go API of codectx: open a project, index it,
 // and ask it questions (exact search, hybrid search, repository context,
-// relation graph). The CLI, the interactive shell and the MCP server are thin
-// layers over this package: every behaviour has one implementation here or
-// below it.
+// relation graph). The CLI, the interactive shell, the MCP server and the
+// HTTP server are thin layers over this package: every behaviour — option
+// validation, the results and their renderings — has one implementation
+// here or below it.
 //
-// It must not print, parse flags, or exit the process. It reads environment
-// variables in one place only, config.go (ConfigFromEnv), when a caller
-// gives no Config.
+// The result types are this package's own, with doc comments and stable
+// JSON field names (the CLI's --json output, the HTTP API's answers and the
+// MCP tools' structured content are these values): each is converted from
+// the internal package's type in one function next to its definition, so
+// an internal change does not change the API. Renderings that depend on
+// the front end take its words as arguments (ReadHint, SearchStyle).
+//
+// It must not print, parse flags, or exit the process, and its errors name
+// no command, flag or tool (the front ends add those hints). It reads
+// environment variables in one place only, config.go (ConfigFromEnv), when a
+// caller gives no Config.
 package codectx
 
 import (

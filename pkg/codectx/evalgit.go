@@ -86,7 +86,7 @@ func (p *Project) EvaluateGit(ctx context.Context, opt GitEvalOptions) (*GitEval
 	}
 	tasks, st := eval.MineGitTasks(commits, eval.MineOptions{
 		Exists:   func(path string) bool { _, ok := fps[path]; return ok },
-		IsSource: IsSourcePath,
+		IsSource: isSourcePath,
 		IsTest:   search.IsTestPath,
 		MaxFiles: opt.MaxFiles,
 		Max:      opt.Max,
@@ -133,9 +133,9 @@ func (p *Project) EvaluateGit(ctx context.Context, opt GitEvalOptions) (*GitEval
 	return newGitEvalReport(&r), nil
 }
 
-// IsSourcePath reports whether a path is program source the index keeps:
+// isSourcePath reports whether a path is program source the index keeps:
 // a known language that is not documentation, build, data or generated.
-func IsSourcePath(p string) bool {
+func isSourcePath(p string) bool {
 	return scan.LanguageOf(p) != "" && search.ClassifyPath(p) == search.ClassSource
 }
 
