@@ -156,7 +156,11 @@ func readCmd() *cobra.Command {
 				opt.File = fileFromCwd(abs, opt.File)
 			}
 			res, err := codectx.Read(cmd.Context(), abs, opt)
-			return printResult(cmd, asJSON, res, err)
+			if err != nil || asJSON {
+				return printResult(cmd, asJSON, res, err)
+			}
+			fmt.Fprint(cmd.OutOrStdout(), ensureNewline(res.Render(cliReadHint(abs))))
+			return nil
 		},
 	}
 	rootFlag(c, &root)

@@ -344,7 +344,7 @@ func (s *shell) read(arg string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprint(s.out, ensureNewline(res.Text()))
+	fmt.Fprint(s.out, ensureNewline(res.Render(shellReadHint)))
 	return nil
 }
 

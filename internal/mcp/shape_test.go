@@ -63,3 +63,17 @@ func TestToolValidationIsTheLibrarys(t *testing.T) {
 		}
 	}
 }
+
+// TestReadFileNamesTheNextCall checks that read_file names the next page
+// as a read_file call, never as a CLI flag.
+func TestReadFileNamesTheNextCall(t *testing.T) {
+	cs := inProcess(t, copyFixture(t), "")
+	text, m := callOK(t, cs, "read_file", map[string]any{"file": "server/config.go", "offset": 1, "limit": 3})
+	if m["more"] != true {
+		t.Fatalf("server/config.go has only 3 lines? %v", m)
+	}
+	want := `more follow: read_file file="server/config.go" offset=4 limit=3)`
+	if !strings.Contains(text, want) || strings.Contains(text, "--offset") {
+		t.Errorf("read_file text %q: want %q and no CLI flag", text, want)
+	}
+}

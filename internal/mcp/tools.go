@@ -385,7 +385,7 @@ func (s *Server) read(ctx context.Context, in readIn) (answer, error) {
 	if err != nil {
 		return answer{}, err
 	}
-	return answer{text: res.Text(), data: readOut{Path: res.Path, Offset: res.Offset, End: res.End, TotalLines: res.TotalLines, More: res.More}}, nil
+	return answer{text: res.Render(readFileHint), data: readOut{Path: res.Path, Offset: res.Offset, End: res.End, TotalLines: res.TotalLines, More: res.More}}, nil
 }
 
 // ---- index tools ----

@@ -127,13 +127,21 @@ func newReadResult(r *exact.ReadResult) *ReadResult {
 		Lines: convertSlice(r.Lines, func(l exact.ReadLine) ReadLine { return ReadLine(l) }), src: r}
 }
 
-// Text renders the page as Read returned it ("" for a ReadResult made
-// otherwise): a header, then "%6d→text" lines.
-func (r *ReadResult) Text() string {
-	if r.src == nil {
+// Text renders the page as Render(nil) does.
+func (r *ReadResult) Text() string { return r.Render(nil) }
+
+// Render renders the page as Read returned it ("" for a ReadResult made
+// otherwise): a header, then "%6d→text" lines. When more lines follow, the
+// header names the next page as hint renders it (the reader's own command;
+// nil: "path lines a-b").
+func (r *ReadResult) Render(hint ReadHint) string {
+	switch {
+	case r.src == nil:
 		return ""
+	case hint == nil:
+		return r.src.Render(nil)
 	}
-	return r.src.Text()
+	return r.src.Render(func(s exact.SuggestedRead) string { return hint(SuggestedRead(s)) })
 }
 
 // Exact-search defaults.
