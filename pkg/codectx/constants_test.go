@@ -1,10 +1,13 @@
 package codectx
 
 import (
+	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"codectx/internal/assemble"
+	"codectx/internal/eval"
 	"codectx/internal/exact"
 	"codectx/internal/graph"
 	"codectx/internal/search"
@@ -48,5 +51,23 @@ func TestConstantsMatchInternal(t *testing.T) {
 	}
 	if !slices.Equal(GraphConfidences, graph.Confidences) {
 		t.Errorf("GraphConfidences = %v, internal/graph accepts %v", GraphConfidences, graph.Confidences)
+	}
+}
+
+// TestGoldenSetRoundTrip checks that a parsed set's public tasks convert
+// back to exactly the tasks internal/eval parsed.
+func TestGoldenSetRoundTrip(t *testing.T) {
+	const src = `{"id": "a", "query": "retry a request", "lang": "en", "kind": "implementation", "targets": [{"file": "retry.go", "symbol": "shouldRetry"}, {"file": "b.go"}]}
+{"id": "b", "query": "格式化", "lang": "zh", "kind": "location", "targets": [{"file": "cookie.go"}]}`
+	set, err := ParseGoldenSet(strings.NewReader(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := eval.Parse(strings.NewReader(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := set.evalTasks(); !reflect.DeepEqual(got, want.Tasks) {
+		t.Errorf("round trip:\n got %+v\nwant %+v", got, want.Tasks)
 	}
 }

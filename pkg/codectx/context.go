@@ -380,7 +380,8 @@ func (p *Project) EvaluateContext(ctx context.Context, set *GoldenSet, opt Conte
 		return nil, err
 	}
 	outs := make([][]eval.ContextTask, len(opt.Runs))
-	for i, t := range set.Tasks {
+	tasks := set.evalTasks()
+	for i, t := range tasks {
 		co, _, err := p.contextSeeds(ctx, pr, ContextOptions{Query: t.Query, K: opt.K})
 		if err != nil {
 			return nil, fmt.Errorf("task %s: %w", t.ID, err)
@@ -406,7 +407,7 @@ func (p *Project) EvaluateContext(ctx context.Context, set *GoldenSet, opt Conte
 	}
 	reps := make([]ContextEvalReport, len(opt.Runs))
 	for ri, r := range opt.Runs {
-		reps[ri] = ContextEvalReport{ContextRun: r, Report: newContextEvalScores(eval.SummarizeContext(set.Tasks, outs[ri]))}
+		reps[ri] = ContextEvalReport{ContextRun: r, Report: newContextEvalScores(eval.SummarizeContext(tasks, outs[ri]))}
 	}
 	return reps, nil
 }

@@ -238,14 +238,50 @@ func (p *Project) search(ctx context.Context, opt SearchOptions, feedback bool) 
 // feedbackExtra is how many results past K a search ranks for feedback.
 const feedbackExtra = 5
 
-// GoldenSet is a parsed golden set (see internal/eval for the format).
-// It stays an alias until EvaluateMap (orient.go) reads public tasks.
-type GoldenSet = eval.Set
+// GoldenTarget is what a task's answer must contain: a file, and a symbol
+// in it when the task names one.
+type GoldenTarget struct {
+	File   string `json:"file"`
+	Symbol string `json:"symbol,omitempty"`
+}
+
+// GoldenTask is one retrieval task of a golden set.
+type GoldenTask struct {
+	ID      string         `json:"id"`
+	Query   string         `json:"query"`
+	Lang    string         `json:"lang"` // the query's language: en, zh, …
+	Kind    string         `json:"kind"` // implementation, usage, location, …
+	Targets []GoldenTarget `json:"targets"`
+}
+
+// GoldenSet is a golden set: tasks to evaluate retrieval with (the JSON
+// Lines format is in docs/EVAL.md). ParseGoldenSet reads one; a caller may
+// also build one.
+type GoldenSet struct {
+	Root  string // the header's root, variables expanded; "" without a header
+	Note  string // the header's note
+	Tasks []GoldenTask
+}
 
 // ParseGoldenSet reads a golden set; lookup expands variables in its header
 // root (nil: none).
 func ParseGoldenSet(r io.Reader, lookup func(string) string) (*GoldenSet, error) {
-	return eval.Parse(r, lookup)
+	s, err := eval.Parse(r, lookup)
+	if err != nil {
+		return nil, err
+	}
+	return &GoldenSet{Root: s.Root, Note: s.Note, Tasks: convertSlice(s.Tasks, func(t eval.Task) GoldenTask {
+		return GoldenTask{ID: t.ID, Query: t.Query, Lang: t.Lang, Kind: t.Kind,
+			Targets: convertSlice(t.Targets, func(tg eval.Target) GoldenTarget { return GoldenTarget(tg) })}
+	})}, nil
+}
+
+// evalTasks are the set's tasks as internal/eval scores them.
+func (s *GoldenSet) evalTasks() []eval.Task {
+	return convertSlice(s.Tasks, func(t GoldenTask) eval.Task {
+		return eval.Task{ID: t.ID, Query: t.Query, Lang: t.Lang, Kind: t.Kind,
+			Targets: convertSlice(t.Targets, func(tg GoldenTarget) eval.Target { return eval.Target(tg) })}
+	})
 }
 
 // EvalOptions configure Evaluate.
@@ -268,8 +304,9 @@ func (p *Project) Evaluate(ctx context.Context, set *GoldenSet, opt EvalOptions)
 	if opt.K == 0 {
 		opt.K = 10
 	}
-	outs := make([]eval.Outcome, 0, len(set.Tasks))
-	for i, t := range set.Tasks {
+	tasks := set.evalTasks()
+	outs := make([]eval.Outcome, 0, len(tasks))
+	for i, t := range tasks {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("evaluate: %w", err)
 		}
