@@ -95,13 +95,18 @@ func (r *GrepResult) Text() string { return r.Render(nil) }
 // between separate blocks, then a summary, notes and the suggested reads,
 // each rendered by hint (nil: "path lines a-b").
 func (r *GrepResult) Render(hint ReadHint) string {
-	switch {
-	case r.src == nil:
+	if r.src == nil {
 		return ""
-	case hint == nil:
-		return r.src.Render(nil)
 	}
-	return r.src.Render(func(s exact.SuggestedRead) string { return hint(SuggestedRead(s)) })
+	return r.src.Render(hint.internal())
+}
+
+// internal is h for internal/exact's renderers (nil stays nil: their default).
+func (h ReadHint) internal() exact.ReadHint {
+	if h == nil {
+		return nil
+	}
+	return func(s exact.SuggestedRead) string { return h(SuggestedRead(s)) }
 }
 
 // ReadLine is one numbered line of a ReadResult.
@@ -135,13 +140,10 @@ func (r *ReadResult) Text() string { return r.Render(nil) }
 // header names the next page as hint renders it (the reader's own command;
 // nil: "path lines a-b").
 func (r *ReadResult) Render(hint ReadHint) string {
-	switch {
-	case r.src == nil:
+	if r.src == nil {
 		return ""
-	case hint == nil:
-		return r.src.Render(nil)
 	}
-	return r.src.Render(func(s exact.SuggestedRead) string { return hint(SuggestedRead(s)) })
+	return r.src.Render(hint.internal())
 }
 
 // Exact-search defaults.

@@ -118,15 +118,7 @@ func openRewriteFixture(t *testing.T) *Project {
 			t.Fatal(err)
 		}
 	}
-	p, err := Open(dir, Options{DBPath: filepath.Join(t.TempDir(), "index.db"), Config: &Config{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
-	if _, err := p.Index(context.Background(), IndexOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return openIndexed(t, dir)
 }
 
 func hitNames(res *SearchResult) []string {
