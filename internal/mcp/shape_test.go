@@ -56,6 +56,8 @@ func TestToolValidationIsTheLibrarys(t *testing.T) {
 		{"grep_code", map[string]any{"pattern": ""}, "empty pattern"},
 		{"read_file", map[string]any{"file": ""}, "no file given"},
 		{"code_graph", map[string]any{"name": " "}, "name must not be empty"},
+		{"rate_result", map[string]any{"query": "", "result_id": "server/config.go:1", "vote": "up"}, "empty query"},
+		{"rate_result", map[string]any{"query": "load config", "result_id": "", "vote": "up"}, "use FILE:LINE"},
 	} {
 		res := call(t, cs, c.tool, c.args)
 		if text := textOf(res); !res.IsError || !strings.Contains(text, c.want) {

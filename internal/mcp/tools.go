@@ -192,9 +192,6 @@ func (s *Server) register() {
 }
 
 func (s *Server) rate(ctx context.Context, in rateIn) (answer, error) {
-	if strings.TrimSpace(in.Query) == "" || strings.TrimSpace(in.ResultID) == "" {
-		return answer{}, errors.New("query and result_id are required")
-	}
 	vote, err := codectx.ParseVote(in.Vote)
 	if err != nil {
 		return answer{}, err
