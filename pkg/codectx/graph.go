@@ -2,6 +2,7 @@ package codectx
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -97,10 +98,17 @@ func (r *GraphResult) DOT() string {
 	return r.src.DOT()
 }
 
-// Format renders the graph in one of GraphFormats; an unknown format is an
-// error.
+// Format renders the graph in one of GraphFormats (JSON: this value,
+// indented, as the HTTP API answers it); an unknown format is an error.
 func (r *GraphResult) Format(format string) (string, error) {
-	if r.src == nil {
+	switch {
+	case format == GraphFormatJSON:
+		b, err := json.MarshalIndent(r, "", "  ")
+		if err != nil {
+			return "", fmt.Errorf("encode graph: %w", err)
+		}
+		return string(b) + "\n", nil
+	case r.src == nil:
 		return "", nil
 	}
 	return r.src.Format(format)

@@ -2,6 +2,7 @@ package codectx
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,6 +74,19 @@ func TestJSONShape(t *testing.T) {
 		b.WriteString(testfix.JSONShape(t, v))
 	}
 	goldenFile(t, "json_shape.txt", b.String())
+
+	// graph --format json prints what /api/graph answers.
+	g, err := p.Graph(ctx, GraphOptions{Name: "Price", Depth: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := g.Format(GraphFormatJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := testfix.JSONShape(t, g); testfix.JSONShape(t, json.RawMessage(out)) != want {
+		t.Errorf("graph --format json differs from the graph's JSON:\n%s", out)
+	}
 }
 
 // evalSet is a golden set of two tasks over testdata/shop, one found and
