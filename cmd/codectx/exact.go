@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -29,15 +30,9 @@ directories). A pattern without a slash matches file names at any depth
 		Args: exactArgs(1, "glob needs one PATTERN, e.g. '**/*.go'"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opt.Pattern = args[0]
-			if opt.Pattern == "" {
-				return usagef("empty pattern")
-			}
-			abs, err := projectRoot(cmd.Context(), root)
+			abs, err := exactScope(cmd.Context(), root, opt.Pattern, &opt.Path, "")
 			if err != nil {
 				return err
-			}
-			if opt.Path == "" && root == "" {
-				opt.Path = cwdInRoot(abs)
 			}
 			res, err := codectx.Glob(cmd.Context(), abs, opt)
 			if err := printResult(cmd, asJSON, res, err); err != nil {
@@ -52,6 +47,29 @@ directories). A pattern without a slash matches file names at any depth
 	c.Flags().StringVar(&opt.Sort, "sort", "path", "order: path or mtime (newest first)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return c
+}
+
+// exactScope checks glob's and grep's pattern and finds the project root;
+// it narrows *path to pathArg (grep's PATH, relative to the current
+// directory) or, run from a subdirectory without --root, to that directory.
+func exactScope(ctx context.Context, root, pattern string, path *string, pathArg string) (string, error) {
+	if pattern == "" {
+		return "", usagef("empty pattern")
+	}
+	abs, err := projectRoot(ctx, root)
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case pathArg != "":
+		if *path != "" {
+			return "", usagef("give PATH or --path, not both")
+		}
+		*path, err = pathInRoot(abs, pathArg)
+	case *path == "" && root == "":
+		*path = cwdInRoot(abs)
+	}
+	return abs, err
 }
 
 func grepCmd() *cobra.Command {
@@ -74,22 +92,13 @@ the project root. Exit status: 0 when something matched, 1 when nothing did,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opt.Pattern = args[0]
-			if opt.Pattern == "" {
-				return usagef("empty pattern")
+			var pathArg string
+			if len(args) == 2 {
+				pathArg = args[1]
 			}
-			abs, err := projectRoot(cmd.Context(), root)
+			abs, err := exactScope(cmd.Context(), root, opt.Pattern, &opt.Path, pathArg)
 			if err != nil {
 				return err
-			}
-			if len(args) == 2 {
-				if opt.Path != "" {
-					return usagef("give PATH or --path, not both")
-				}
-				if opt.Path, err = pathInRoot(abs, args[1]); err != nil {
-					return err
-				}
-			} else if opt.Path == "" && root == "" {
-				opt.Path = cwdInRoot(abs)
 			}
 			if opt.Engine == "" {
 				opt.Engine = runConfig.GrepEngine
@@ -147,7 +156,11 @@ func readCmd() *cobra.Command {
 				opt.File = fileFromCwd(abs, opt.File)
 			}
 			res, err := codectx.Read(cmd.Context(), abs, opt)
-			return printResult(cmd, asJSON, res, err)
+			if err != nil || asJSON {
+				return printResult(cmd, asJSON, res, err)
+			}
+			fmt.Fprint(cmd.OutOrStdout(), ensureNewline(res.Render(cliReadHint(abs))))
+			return nil
 		},
 	}
 	rootFlag(c, &root)
