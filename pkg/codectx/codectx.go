@@ -244,10 +244,14 @@ var ErrBusy = store.ErrBusy
 
 // Index brings the project's index up to date incrementally.
 func (p *Project) Index(ctx context.Context, opt IndexOptions) (*IndexSummary, error) {
-	return index.Run(ctx, index.Options{
+	sum, err := index.Run(ctx, index.Options{
 		Root: p.root, DB: p.db, Embedder: p.emb, Threads: p.cfg.Threads, FTS: query.IndexOptions{WholeCJK: p.cfg.WholeCJK},
 		Rebuild: opt.Rebuild, Progress: opt.Progress, OnWait: opt.OnWait, NoWait: opt.NoWait, Logger: p.log,
 	})
+	if err == nil {
+		p.updateGrepIndex(ctx)
+	}
+	return sum, err
 }
 
 // PrepareSearch writes what makes a search in a new process cheap (the
