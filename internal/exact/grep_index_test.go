@@ -184,6 +184,13 @@ func TestGrepIndexedAgreesWithRG(t *testing.T) {
 			}
 			compareAll(t, "edited")
 
+			// An ignore file edited in place changes which files are listed.
+			edit(t, root, "sub/.gitignore", "*.gen.go\n!important.gen.go\n")
+			if sel := selectAll(t, ix, "zebra"); sel.Listed {
+				t.Error("listing trusted after an ignore file changed")
+			}
+			compareAll(t, "ignore")
+
 			// Added, deleted and replaced files change directories.
 			writeFile(t, root, "sub/new.go", "needle new\nzebra new\n")
 			writeFile(t, root, "fresh/dir/x.txt", "NEEDLE fresh\ngiraffes stripes\n")

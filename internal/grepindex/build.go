@@ -120,21 +120,36 @@ func Build(ctx context.Context, root string, w io.Writer, opt BuildOptions) erro
 // dirState is a directory's mtime and the signature of its ignore files
 // (their sizes and mtimes; zero when absent).
 func dirState(root, rel string) (int64, uint64, error) {
-	dir := filepath.Join(root, filepath.FromSlash(rel))
-	fi, err := os.Lstat(dir)
+	mt, err := dirMtime(root, rel)
 	if err != nil {
 		return 0, 0, err
 	}
-	if !fi.IsDir() {
-		return 0, 0, fs.ErrInvalid
+	return mt, ignoreSig(root, rel), nil
+}
+
+func dirMtime(root, rel string) (int64, error) {
+	fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
+	if err != nil {
+		return 0, err
 	}
+	if !fi.IsDir() {
+		return 0, fs.ErrInvalid
+	}
+	return fi.ModTime().UnixNano(), nil
+}
+
+// ignoreSig is the signature of a directory's ignore files: their sizes,
+// mtimes and modes, zero when it has none.
+func ignoreSig(root, rel string) uint64 {
+	dir := filepath.Join(root, filepath.FromSlash(rel))
 	var sig uint64
 	for i, name := range []string{scan.GitIgnoreFile, scan.CodectxIgnoreFile} {
 		if gi, err := os.Lstat(filepath.Join(dir, name)); err == nil {
 			sig ^= (uint64(gi.Size())*0x9e3779b97f4a7c15 ^ uint64(gi.ModTime().UnixNano()) ^ uint64(gi.Mode())) * uint64(2*i+3)
+			sig |= 1 // present
 		}
 	}
-	return fi.ModTime().UnixNano(), sig, nil
+	return sig
 }
 
 type fileEnt struct {

@@ -409,9 +409,11 @@ func (ix *Index) listingValid(ctx context.Context) bool {
 			return
 		}
 		p, _ := ix.dirPath(i)
-		mt, sig, err := dirState(ix.root, p)
+		mt, err := dirMtime(ix.root, p)
 		rmt, rsig := ix.dirState(i)
-		if err != nil || mt != rmt || sig != rsig || mt > ix.built-int64(racyWindow) {
+		// Adding or removing an ignore file changes the directory's mtime;
+		// only ignore files that were there can change unnoticed.
+		if err != nil || mt != rmt || mt > ix.built-int64(racyWindow) || (rsig != 0 && ignoreSig(ix.root, p) != rsig) {
 			bad[w] = true
 		}
 	})
