@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"strings"
+	"time"
 
 	"codectx/internal/exact"
 	"codectx/internal/grepindex"
@@ -124,15 +125,14 @@ func Grep(ctx context.Context, root string, opt GrepOptions) (*GrepResult, error
 // database) up to date after an index run; a failure only costs speed, so
 // it is logged, not returned.
 func (p *Project) updateGrepIndex(ctx context.Context) {
+	start := time.Now()
 	path := grepindex.Path(p.db.Path(), p.root)
 	rebuilt, err := grepindex.Update(ctx, p.root, path, grepindex.BuildOptions{MaxFileSize: exact.MaxGrepFileSize})
 	if err != nil {
 		p.log.Warn("grep index not updated", "path", path, "err", err)
 		return
 	}
-	if rebuilt {
-		p.log.Debug("grep index written", "path", path)
-	}
+	p.log.Debug("grep index checked", "path", path, "rebuilt", rebuilt, "elapsed", time.Since(start))
 }
 
 // Read returns numbered lines of one file inside root. It needs no index.
