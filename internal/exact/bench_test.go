@@ -79,7 +79,7 @@ func benchGrep(b *testing.B, engine string) {
 	}
 }
 
-func BenchmarkGrepRG(b *testing.B)     { benchGrep(b, EngineRG) }
+func BenchmarkGrepRG(b *testing.B) { benchGrep(b, EngineRG) }
 
 func BenchmarkGrepIndexed(b *testing.B) {
 	src := goSrc(b)
