@@ -478,40 +478,54 @@ func parallel(n int, fn func(w, i int)) {
 	wg.Wait()
 }
 
-// staleness counts what changed since the build under the whole root:
-// valid is whether the listing still holds, changed the files to read
-// directly.
-func (ix *Index) staleness(ctx context.Context) (valid bool, changed int) {
-	if !ix.listingValid(ctx) {
-		return false, 0
-	}
-	st := ix.statFiles(ctx, 0, ix.nFiles)
-	for i, s := range st {
-		if s.gone {
-			return false, 0
+// staleness counts the files a search would read whatever their
+// trigrams (changed, added or removed since the build) under the whole
+// root. listed is whether the recorded listing still holds; when it does
+// not, the tree is scanned.
+func (ix *Index) staleness(ctx context.Context) (listed bool, changed int, err error) {
+	if ix.listingValid(ctx) {
+		for i, s := range ix.statFiles(ctx, 0, ix.nFiles) {
+			if s.gone || ix.changed(i, s.size, s.mtime) {
+				changed++
+			}
 		}
-		if ix.changed(i, s.size, s.mtime) {
+		return true, changed, ctx.Err()
+	}
+	res, err := scan.Scan(ctx, ix.root, scan.Options{AllFiles: true, MaxFileSize: ix.maxSize})
+	if err != nil {
+		return false, 0, err
+	}
+	seen := 0
+	for _, f := range res.Files {
+		i, found := ix.find(f.Path)
+		if found {
+			seen++
+		}
+		if !found || ix.changed(i, f.Size, f.ModTime) {
 			changed++
 		}
 	}
-	return true, changed
+	return false, changed + ix.nFiles - seen, nil
 }
 
 // Update brings the grep index of root (an absolute path) at path up to
 // date: it is rebuilt when missing, unreadable, built with another size
-// limit, or when the directory listing changed or more than a few files
-// did (a search reads changed files directly, so a small drift is left).
+// limit, when more than max(16, 1 %) of the files changed, were added or
+// removed (a search reads those directly, so a small drift is left), or
+// when a walked tree's directory listing changed.
 // rebuilt says whether it wrote the file.
 func Update(ctx context.Context, root, path string, opt BuildOptions) (rebuilt bool, err error) {
 	if ix, err := Open(path, root); err == nil {
-		valid, changed := ix.staleness(ctx)
-		fits := ix.maxSize == opt.MaxFileSize
-		limit := max(16, ix.nFiles/100)
+		listed, changed, err := ix.staleness(ctx)
+		keep := ix.maxSize == opt.MaxFileSize && changed <= max(16, ix.nFiles/100) &&
+			// A walked tree whose listing changed is rebuilt so that
+			// searches stat files instead of walking again.
+			(listed || ix.flags&flagWalked == 0)
 		ix.Close()
-		if err := ctx.Err(); err != nil {
+		if err != nil {
 			return false, err
 		}
-		if fits && valid && changed <= limit {
+		if keep {
 			return false, nil
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrOtherRoot) {
