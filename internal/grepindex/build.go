@@ -177,7 +177,7 @@ type builder struct {
 // postings accumulates, per trigram, the ids of the files holding it as
 // uvarint deltas, in file id order.
 type postings struct {
-	slot  []int32 // trigram → index in lists + 1
+	slot  [256]*[1 << 16]int32 // trigram → index in lists + 1, by first byte (pages made on use)
 	lists []plist
 }
 
@@ -189,14 +189,16 @@ type plist struct {
 }
 
 func (p *postings) add(tri uint32, id uint32) {
-	if p.slot == nil {
-		p.slot = make([]int32, 1<<24)
+	page := p.slot[tri>>16]
+	if page == nil {
+		page = new([1 << 16]int32)
+		p.slot[tri>>16] = page
 	}
-	s := p.slot[tri]
+	s := page[tri&0xffff]
 	if s == 0 {
 		p.lists = append(p.lists, plist{tri: tri})
 		s = int32(len(p.lists))
-		p.slot[tri] = s
+		page[tri&0xffff] = s
 	}
 	l := &p.lists[s-1]
 	d := id
