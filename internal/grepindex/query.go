@@ -33,7 +33,7 @@ var (
 	noneQuery = &Query{Op: QNone}
 )
 
-// String renders the query for tests and logs: +"abc" AND, |"abc" OR.
+// String renders the query for tests and logs: AND as a space, OR as " | ".
 func (q *Query) String() string {
 	switch q.Op {
 	case QAll:
@@ -47,7 +47,7 @@ func (q *Query) String() string {
 	}
 	var parts []string
 	for _, t := range q.Tri {
-		parts = append(parts, strings.Trim(strings.TrimPrefix(quoteTri(t), ""), ""))
+		parts = append(parts, quoteTri(t))
 	}
 	for _, s := range q.Sub {
 		parts = append(parts, "("+s.String()+")")
@@ -228,11 +228,11 @@ func analyze(re *syntax.Regexp) info {
 		for _, r := range re.Rune {
 			vs := runeVariants(r, re.Flags&syntax.FoldCase != 0)
 			if vs == nil {
-				return literalFallback(re, set)
+				return literalFallback(re)
 			}
 			set = cross(set, vs)
 			if len(set) > maxSet {
-				return literalFallback(re, set)
+				return literalFallback(re)
 			}
 		}
 		return exactInfo(set)
@@ -289,9 +289,8 @@ func analyze(re *syntax.Regexp) info {
 }
 
 // literalFallback handles a literal whose expansion is too large or holds
-// a rune that can stand for an invalid byte: it says nothing but that the
-// match is not empty (sound, if imprecise).
-func literalFallback(re *syntax.Regexp, _ []string) info {
+// a rune that can stand for an invalid byte (U+FFFD).
+func literalFallback(re *syntax.Regexp) info {
 	// Split the literal at runes without variants and analyze the pieces as
 	// a concatenation, so "foo\uFFFDbar" still yields foo and bar.
 	x := exactInfo([]string{""})
