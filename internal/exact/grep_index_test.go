@@ -141,6 +141,9 @@ var indexedVariants = []func(o *GrepOptions){
 // fixture tree, then after editing files in place (the recorded listing
 // still holds), then after adding and deleting files (it does not).
 func TestGrepIndexedAgreesWithRG(t *testing.T) {
+	if !hasRG() {
+		t.Log("rg not installed: indexed grep is compared with the native engine")
+	}
 	for _, mode := range []string{"walk", "git"} {
 		t.Run(mode, func(t *testing.T) {
 			root := trickyTree(t)
