@@ -46,7 +46,8 @@ const (
 
 // Index flags.
 const (
-	flagWalked = 1 // the file list came from a complete walk: dirs are all it entered
+	flagWalked   = 1 // the file list came from a complete walk: dirs are all it entered
+	flagFineTime = 2 // some recorded mtime has a fraction of a second: the file system keeps them
 )
 
 // File flags.
@@ -55,10 +56,41 @@ const (
 	fileUnknown  = 2 // could not be read: always searched
 )
 
-// racyWindow: a file or directory modified this close to (or after) the
-// start of a build may have changed again within its timestamp's
-// granularity, so its recorded state is never trusted.
-const racyWindow = 2 * time.Second
+// A file or directory modified this close to (or after) the start of a
+// build may have changed again within its timestamp's granularity without
+// its mtime moving, so its recorded state is never trusted (git's "racily
+// clean" rule). File systems with whole-second (FAT: two-second) times get
+// coarseWindow; when any recorded mtime has a fraction of a second the
+// file system keeps fine times (a kernel tick, a few ms) and fineWindow
+// leaves a wide margin. (A tree spanning a fine and a coarse file system
+// could defeat this guess; such trees are rare.)
+const (
+	coarseWindow = 2 * time.Second
+	fineWindow   = 100 * time.Millisecond
+)
+
+// racyWindow is the window for an index's flags.
+func racyWindow(flags uint64) time.Duration {
+	if flags&flagFineTime != 0 {
+		return fineWindow
+	}
+	return coarseWindow
+}
+
+// fineTimes reports whether some mtime has a fraction of a second.
+func fineTimes(b *builder) bool {
+	for _, f := range b.files {
+		if f.mtime%int64(time.Second) != 0 {
+			return true
+		}
+	}
+	for _, d := range b.dirs {
+		if d.mtime%int64(time.Second) != 0 {
+			return true
+		}
+	}
+	return false
+}
 
 // Path is where the grep index of root lives for the database dbPath:
 // next to the database, named by a hash of the root.
@@ -113,6 +145,9 @@ func Build(ctx context.Context, root string, w io.Writer, opt BuildOptions) erro
 	}
 	if err := b.addFiles(ctx, res.Files); err != nil {
 		return err
+	}
+	if fineTimes(b) {
+		b.flags |= flagFineTime
 	}
 	return b.write(w)
 }

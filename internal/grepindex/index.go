@@ -370,7 +370,7 @@ func (ix *Index) Select(ctx context.Context, expr, sub string, maxFileSize int64
 // build to be trusted, or it could not be indexed.
 func (ix *Index) changed(i int, size, mtime int64) bool {
 	s, m, flags := ix.fileState(i)
-	return s != size || m != mtime || mtime > ix.built-int64(racyWindow) || flags&fileUnknown != 0
+	return s != size || m != mtime || mtime > ix.built-int64(racyWindow(ix.flags)) || flags&fileUnknown != 0
 }
 
 // scope is the range of file ids under sub.
@@ -413,7 +413,7 @@ func (ix *Index) listingValid(ctx context.Context) bool {
 		rmt, rsig := ix.dirState(i)
 		// Adding or removing an ignore file changes the directory's mtime;
 		// only ignore files that were there can change unnoticed.
-		if err != nil || mt != rmt || mt > ix.built-int64(racyWindow) || (rsig != 0 && ignoreSig(ix.root, p) != rsig) {
+		if err != nil || mt != rmt || mt > ix.built-int64(racyWindow(ix.flags)) || (rsig != 0 && ignoreSig(ix.root, p) != rsig) {
 			bad[w] = true
 		}
 	})

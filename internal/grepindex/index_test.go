@@ -171,3 +171,17 @@ func FuzzParse(f *testing.F) {
 		ix.scope("b")
 	})
 }
+
+// TestRacyWindow: whole-second mtimes everywhere mean a coarse file system
+// and the long window; one fraction of a second means fine times.
+func TestRacyWindow(t *testing.T) {
+	sec := int64(time.Second)
+	coarse := &builder{files: []fileEnt{{mtime: 5 * sec}}, dirs: []dirEnt{{mtime: 7 * sec}}}
+	fine := &builder{files: []fileEnt{{mtime: 5 * sec}}, dirs: []dirEnt{{mtime: 7*sec + 1234}}}
+	if fineTimes(coarse) || !fineTimes(fine) {
+		t.Errorf("fineTimes: coarse %v, fine %v", fineTimes(coarse), fineTimes(fine))
+	}
+	if racyWindow(0) != coarseWindow || racyWindow(flagFineTime) != fineWindow {
+		t.Error("racyWindow does not follow the flag")
+	}
+}
