@@ -101,7 +101,7 @@ type SuggestedRead struct {
 // GrepResult is what a search found, in path then line order.
 type GrepResult struct {
 	Pattern        string          `json:"pattern"`
-	Engine         string          `json:"engine"` // engine that ran: "rg" or "native"
+	Engine         string          `json:"engine"` // engine that ran: "rg", "native", or "index" (GrepOptions.Index)
 	Lines          []GrepLine      `json:"lines"`
 	Matches        int             `json:"matches"`                // matching lines in Lines
 	Files          int             `json:"files"`                  // files with a match in Lines
