@@ -208,6 +208,28 @@ func TestGrepIndexedAgreesWithRG(t *testing.T) {
 				t.Error("listing trusted after files were added and removed")
 			}
 			compareAll(t, "changed")
+
+			// Rebuilt from the old index (unchanged files keep their trigrams).
+			at := time.Now().Add(-10 * time.Minute)
+			for _, rel := range []string{"sub/new.go", "fresh/dir/x.txt", "kelvin.txt", "fresh/dir", "fresh", "sub", "."} {
+				if err := os.Chtimes(filepath.Join(root, rel), at, at); err != nil {
+					t.Fatal(err)
+				}
+			}
+			path := filepath.Join(t.TempDir(), "grep2.tri")
+			if err := grepindex.WriteFile(context.Background(), root, path, grepindex.BuildOptions{MaxFileSize: MaxGrepFileSize, Prev: ix}); err != nil {
+				t.Fatal(err)
+			}
+			rebuilt, err := grepindex.Open(path, root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rebuilt.Close()
+			ix = rebuilt // compareAll searches through it
+			if sel := selectAll(t, ix, "zebra"); sel.Changed != 0 || sel.Listed != (mode == "walk") {
+				t.Errorf("after the incremental rebuild: %d changed, listing trusted %v", sel.Changed, sel.Listed)
+			}
+			compareAll(t, "rebuilt")
 		})
 	}
 }

@@ -102,6 +102,11 @@ func Path(dbPath, root string) string {
 // BuildOptions tune Build.
 type BuildOptions struct {
 	MaxFileSize int64 // files over it are not indexed (nor searched by grep)
+	// Prev, when set, is the previous index of the same root and size
+	// limit: the trigrams of the files it recorded that have not changed
+	// since (same size and mtime, not racy) are taken from it instead of
+	// reading the files again.
+	Prev *Index
 }
 
 // Build scans root like grep does (every extension, MaxFileSize) and
@@ -119,6 +124,9 @@ func Build(ctx context.Context, root string, w io.Writer, opt BuildOptions) erro
 		return fmt.Errorf("grep index %s: %w", root, err)
 	}
 	b := &builder{root: abs, built: start.UnixNano(), maxSize: opt.MaxFileSize}
+	if opt.Prev != nil && opt.Prev.root == abs && opt.Prev.maxSize == opt.MaxFileSize {
+		b.prev = opt.Prev
+	}
 	if !res.Git {
 		b.flags |= flagWalked
 	}
@@ -207,6 +215,8 @@ type builder struct {
 	files   []fileEnt
 	dirs    []dirEnt
 	post    postings
+	prev    *Index  // reused for unchanged files (nil: read every file)
+	fromOld []int32 // prev's file id → this build's, -1 when not reused
 }
 
 // postings accumulates, per trigram, the ids of the files holding it as
@@ -260,6 +270,22 @@ func (b *builder) addFiles(ctx context.Context, files []scan.File) error {
 		mt   int64
 	}
 	n := len(b.files)
+	reused := make([]bool, n)
+	if b.prev != nil {
+		b.fromOld = make([]int32, b.prev.nFiles)
+		for k := range b.fromOld {
+			b.fromOld[k] = -1
+		}
+		for i := range b.files {
+			f := &b.files[i]
+			if j, ok := b.prev.find(f.path); ok && f.flags == 0 && !b.prev.changed(j, f.size, f.mtime) {
+				if _, _, pf := b.prev.fileState(j); pf == 0 {
+					b.fromOld[j] = int32(i)
+					reused[i] = true
+				}
+			}
+		}
+	}
 	results := make([]chan result, n)
 	for i := range results {
 		results[i] = make(chan result, 1)
@@ -276,7 +302,7 @@ func (b *builder) addFiles(ctx context.Context, files []scan.File) error {
 			var buf []byte
 			for i := range jobs {
 				f := &b.files[i]
-				if f.flags&fileTooLarge != 0 {
+				if f.flags&fileTooLarge != 0 || reused[i] {
 					results[i] <- result{ok: true, size: f.size, mt: f.mtime}
 					continue
 				}
@@ -317,7 +343,72 @@ func (b *builder) addFiles(ctx context.Context, files []scan.File) error {
 			}
 		}
 	}
+	if b.prev != nil {
+		b.mergePrev()
+	}
 	return nil
+}
+
+// mergePrev adds the previous index's postings of the reused files: each
+// old list, mapped to the new ids (monotonic, both are path order), is
+// merged with the list of the files read in this build.
+func (b *builder) mergePrev() {
+	ix := b.prev
+	for k := 0; k < ix.nTris; k++ {
+		tri, _, _ := ix.triAt(k)
+		var old []uint32
+		for _, id := range ix.postingsAt(k) {
+			if n := b.fromOld[id]; n >= 0 {
+				old = append(old, uint32(n))
+			}
+		}
+		if len(old) == 0 {
+			continue
+		}
+		page := b.post.slot[tri>>16]
+		if page == nil || page[tri&0xffff] == 0 {
+			b.post.lists = append(b.post.lists, plist{tri: tri, count: uint32(len(old)), data: encodeIDs(old)})
+			continue
+		}
+		l := &b.post.lists[page[tri&0xffff]-1]
+		ids := merge(old, decodeIDs(l.data, int(l.count)))
+		l.data, l.count = encodeIDs(ids), uint32(len(ids))
+	}
+}
+
+// encodeIDs writes ascending ids as uvarint deltas (the first as is).
+func encodeIDs(ids []uint32) []byte {
+	var out []byte
+	prev := uint32(0)
+	for i, id := range ids {
+		d := id
+		if i > 0 {
+			d = id - prev
+		}
+		out = binary.AppendUvarint(out, uint64(d))
+		prev = id
+	}
+	return out
+}
+
+// decodeIDs reads at most n ids written by encodeIDs.
+func decodeIDs(b []byte, n int) []uint32 {
+	out := make([]uint32, 0, n)
+	var id uint64
+	for k := 0; k < n; k++ {
+		v, w := binary.Uvarint(b)
+		if w <= 0 {
+			break
+		}
+		b = b[w:]
+		if k == 0 {
+			id = v
+		} else {
+			id += v
+		}
+		out = append(out, uint32(id))
+	}
+	return out
 }
 
 // extractor collects the distinct trigrams of a file's lower-cased bytes.

@@ -169,10 +169,16 @@ func (ix *Index) postings(t string) []uint32 {
 	if i == ix.nTris {
 		return nil
 	}
-	tri, off, n := ix.triAt(i)
-	if tri != key {
+	if tri, _, _ := ix.triAt(i); tri != key {
 		return nil
 	}
+	return ix.postingsAt(i)
+}
+
+// postingsAt returns the sorted file ids of the i-th trigram (ids past
+// the file table end the list: a damaged file yields fewer, never more).
+func (ix *Index) postingsAt(i int) []uint32 {
+	_, off, n := ix.triAt(i)
 	b := ix.d[ix.postAt+uint64(off) : ix.blobAt]
 	out := make([]uint32, 0, n)
 	var id uint64
@@ -512,21 +518,24 @@ func (ix *Index) staleness(ctx context.Context) (listed bool, changed int, err e
 // date: it is rebuilt when missing, unreadable, built with another size
 // limit, when more than max(16, 1 %) of the files changed, were added or
 // removed (a search reads those directly, so a small drift is left), or
-// when a walked tree's directory listing changed.
+// when a walked tree's directory listing changed. A rebuild reads only the
+// files that changed and takes the others' trigrams from the old index.
 // rebuilt says whether it wrote the file.
 func Update(ctx context.Context, root, path string, opt BuildOptions) (rebuilt bool, err error) {
 	if ix, err := Open(path, root); err == nil {
+		defer ix.Close()
 		listed, changed, err := ix.staleness(ctx)
-		keep := ix.maxSize == opt.MaxFileSize && changed <= max(16, ix.nFiles/100) &&
-			// A walked tree whose listing changed is rebuilt so that
-			// searches stat files instead of walking again.
-			(listed || ix.flags&flagWalked == 0)
-		ix.Close()
 		if err != nil {
 			return false, err
 		}
-		if keep {
+		fits := ix.maxSize == opt.MaxFileSize
+		// A walked tree whose listing changed is rebuilt so that searches
+		// stat files instead of walking again.
+		if fits && changed <= max(16, ix.nFiles/100) && (listed || ix.flags&flagWalked == 0) {
 			return false, nil
+		}
+		if fits {
+			opt.Prev = ix // unchanged files keep their trigrams
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrOtherRoot) {
 		return false, err

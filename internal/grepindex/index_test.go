@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -183,5 +184,116 @@ func TestRacyWindow(t *testing.T) {
 	}
 	if racyWindow(0) != coarseWindow || racyWindow(flagFineTime) != fineWindow {
 		t.Error("racyWindow does not follow the flag")
+	}
+}
+
+// TestIncrementalBuild: a build that reuses the previous index for the
+// unchanged files writes the same files and posting lists as a full build.
+func TestIncrementalBuild(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	words := []string{"alpha", "Beta", "gamma", "DELTA", "epsilon", "zeta", "eta", "theta"}
+	for i := 0; i < 60; i++ {
+		var b strings.Builder
+		for k := 0; k <= i%7; k++ {
+			b.WriteString(words[(i+k)%len(words)] + " line\n")
+		}
+		write(t, root, filepath.Join("d"+string(rune('a'+i%5)), "f"+strings.Repeat("x", i%3)+string(rune('a'+i%26))+".txt"), b.String())
+	}
+	write(t, root, "keep/same.txt", "sigma line\n")
+	age(t, root, time.Hour)
+	opt := BuildOptions{MaxFileSize: 1 << 10}
+	dir := t.TempDir()
+	prevPath := filepath.Join(dir, "prev.tri")
+	if err := WriteFile(ctx, root, prevPath, opt); err != nil {
+		t.Fatal(err)
+	}
+	prev, err := Open(prevPath, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer prev.Close()
+
+	write(t, root, "da/fa.txt", "rewritten omega\n")
+	write(t, root, "db/new.txt", "brand new alpha omega\n")
+	write(t, root, "new/dir.txt", "kappa\n")
+	write(t, root, "dc/big.txt", strings.Repeat("big ", 400))
+	write(t, root, "dd/bin.txt", "alpha\x00binary\n")
+	if err := os.Remove(filepath.Join(root, "de", "fe.txt")); err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	at := time.Now().Add(-30 * time.Minute)
+	for _, rel := range []string{"da/fa.txt", "db/new.txt", "new/dir.txt", "dc/big.txt", "dd/bin.txt"} {
+		if err := os.Chtimes(filepath.Join(root, rel), at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	incPath, fullPath := filepath.Join(dir, "inc.tri"), filepath.Join(dir, "full.tri")
+	incOpt := opt
+	incOpt.Prev = prev
+	if err := WriteFile(ctx, root, incPath, incOpt); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(ctx, root, fullPath, opt); err != nil {
+		t.Fatal(err)
+	}
+	inc, err := Open(incPath, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inc.Close()
+	full, err := Open(fullPath, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer full.Close()
+	if inc.nFiles != full.nFiles || inc.nTris != full.nTris {
+		t.Fatalf("incremental: %d files %d trigrams, full: %d files %d trigrams", inc.nFiles, inc.nTris, full.nFiles, full.nTris)
+	}
+	for i := 0; i < full.nFiles; i++ {
+		pi, _ := inc.filePath(i)
+		pf, _ := full.filePath(i)
+		si, mi, fi := inc.fileState(i)
+		sf, mf, ff := full.fileState(i)
+		if pi != pf || si != sf || mi != mf || fi != ff {
+			t.Errorf("file %d: incremental %s %d %d %d, full %s %d %d %d", i, pi, si, mi, fi, pf, sf, mf, ff)
+		}
+	}
+	for k := 0; k < full.nTris; k++ {
+		ti, _, _ := inc.triAt(k)
+		tf, _, _ := full.triAt(k)
+		if a, b := inc.postingsAt(k), full.postingsAt(k); ti != tf || !reflect.DeepEqual(a, b) {
+			t.Errorf("trigram %06x: incremental %v, full %06x %v", ti, a, tf, b)
+		}
+	}
+	sel, ok, err := inc.Select(ctx, "omega", "", 1<<10)
+	if err != nil || !ok || len(sel.Files) != 2 || sel.Files[0].Path != "da/fa.txt" || sel.Files[1].Path != "db/new.txt" {
+		t.Errorf("omega: ok %v err %v %+v", ok, err, sel)
+	}
+
+	// Reuse is by size and mtime: a file rewritten to the same size with
+	// its old mtime keeps its old trigrams (which proves they were reused).
+	same := filepath.Join(root, "keep", "same.txt")
+	fi, err := os.Lstat(same)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, root, "keep/same.txt", "taupe line\n")
+	if err := os.Chtimes(same, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(ctx, root, incPath, incOpt); err != nil {
+		t.Fatal(err)
+	}
+	inc2, err := Open(incPath, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inc2.Close()
+	q := queryOf(t, "sigma")
+	ids, _ := inc2.eval(q)
+	if i, _ := inc2.find("keep/same.txt"); !slices.Contains(ids, uint32(i)) {
+		t.Error("the unchanged file's trigrams were not taken from the previous index")
 	}
 }
