@@ -23,7 +23,8 @@ import (
 // io.Discard): the yardstick for BenchmarkGrepRG (target: within 1.3×),
 // BenchmarkGrepNative (target: within 4×) and BenchmarkGrepIndexed (a
 // trigram index built first, see internal/grepindex; target for a rare
-// literal: 0.3×). BenchmarkGrepIndexBuild is the build of that index.
+// literal: 0.3×). BenchmarkGrepIndexBuild is the build of that index,
+// BenchmarkGrepIndexRebuild a rebuild from the previous one.
 
 type benchPattern struct {
 	name       string
@@ -172,4 +173,31 @@ func startCPU() cpuClock { return cpuClock{start: cpuNow()} }
 
 func (c cpuClock) report(b *testing.B) {
 	b.ReportMetric(float64(cpuNow()-c.start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+}
+
+// BenchmarkGrepIndexRebuild is a rebuild that takes every file's trigrams
+// from the previous index (what an index run pays when the listing changed
+// but the files did not).
+func BenchmarkGrepIndexRebuild(b *testing.B) {
+	src := goSrc(b)
+	dir := b.TempDir()
+	prevPath, path := filepath.Join(dir, "prev.tri"), filepath.Join(dir, "grep.tri")
+	opt := grepindex.BuildOptions{MaxFileSize: MaxGrepFileSize}
+	if err := grepindex.WriteFile(context.Background(), src, prevPath, opt); err != nil {
+		b.Fatal(err)
+	}
+	prev, err := grepindex.Open(prevPath, src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer prev.Close()
+	opt.Prev = prev
+	b.ResetTimer()
+	cpu := startCPU()
+	for i := 0; i < b.N; i++ {
+		if err := grepindex.WriteFile(context.Background(), src, path, opt); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cpu.report(b)
 }
