@@ -78,7 +78,7 @@ func grepCmd() *cobra.Command {
 	var asJSON, filesOnly bool
 	c := &cobra.Command{
 		Use:   "grep PATTERN [PATH]",
-		Short: "Search file contents with a regular expression (ripgrep or native engine; no index needed)",
+		Short: "Search file contents with a regular expression (ripgrep or native engine; an index, when built, narrows it)",
 		Long: `Search the project's files for a regular expression (RE2 syntax) or, with -F,
 a literal string. PATH (a file or directory, relative to the current
 directory, like rg's) narrows the search; --path does the same relative to
@@ -102,6 +102,9 @@ the project root. Exit status: 0 when something matched, 1 when nothing did,
 			}
 			if opt.Engine == "" {
 				opt.Engine = runConfig.GrepEngine
+			}
+			if db, err := dbPath(); err == nil {
+				opt.DBPath = db // its grep index, when there is one, narrows the search
 			}
 			res, err := codectx.Grep(cmd.Context(), abs, opt)
 			if err == nil && filesOnly && !asJSON {

@@ -30,7 +30,7 @@ const (
 // current generation and model.
 func (db *DB) SideFilePath(p *Project, kind string) string {
 	sum := sha256.Sum256([]byte(p.Model))
-	return filepath.Join(db.path+".vectors", fmt.Sprintf("p%d-g%d-%s.%s", p.ID, p.Generation, hex.EncodeToString(sum[:6]), kind))
+	return filepath.Join(SideDir(db.path), fmt.Sprintf("p%d-g%d-%s.%s", p.ID, p.Generation, hex.EncodeToString(sum[:6]), kind))
 }
 
 // MappedFile is a read-only file mapped into memory (or read whole where

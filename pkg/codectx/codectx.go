@@ -402,6 +402,9 @@ func (p *Project) Index(ctx context.Context, opt IndexOptions) (*IndexSummary, e
 	if ie, ok := errors.AsType[*index.InterruptedError](err); ok {
 		err = (*InterruptedError)(ie)
 	}
+	if err == nil {
+		p.updateGrepIndex(ctx)
+	}
 	var sum *IndexSummary
 	if s != nil {
 		sum = newIndexSummary(s) // what was done before an error, too

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"codectx/internal/exact"
+	"codectx/internal/grepindex"
 )
 
 // GlobFile is one file of a GlobResult.
@@ -190,6 +191,11 @@ type GrepOptions struct {
 	// package-level Grep and the project's Config.GrepEngine for
 	// Project.Grep.
 	Engine string
+	// DBPath is a database whose grep index (a trigram side file written by
+	// Index) narrows the search to the files that can match when it exists
+	// for this root; files changed since are searched directly, so the
+	// result is the same. "" searches every file; Project.Grep uses its own.
+	DBPath string
 }
 
 // ReadOptions select lines of one file.
@@ -213,7 +219,8 @@ func Glob(ctx context.Context, root string, opt GlobOptions) (*GlobResult, error
 	return newGlobResult(r), nil
 }
 
-// Grep searches the lines of the files under root. It needs no index.
+// Grep searches the lines of the files under root. It needs no index
+// (see GrepOptions.DBPath for using one).
 func Grep(ctx context.Context, root string, opt GrepOptions) (*GrepResult, error) {
 	if opt.Word && opt.Pattern != "" {
 		// Word boundaries around the whole alternation, as rg -w does.
@@ -223,15 +230,39 @@ func Grep(ctx context.Context, root string, opt GrepOptions) (*GrepResult, error
 		}
 		opt.Pattern, opt.Fixed = `\b(?:`+p+`)\b`, false
 	}
-	r, err := exact.Grep(ctx, exact.GrepOptions{
+	eo := exact.GrepOptions{
 		Root: root, Path: opt.Path, Glob: opt.Glob, Pattern: opt.Pattern,
 		IgnoreCase: opt.IgnoreCase, Fixed: opt.Fixed, Context: opt.Context,
 		HeadLimit: opt.HeadLimit, MaxResults: opt.MaxResults, MaxChars: opt.MaxChars, Engine: opt.Engine,
-	})
+	}
+	if opt.DBPath != "" {
+		if abs, err := ResolveRoot(root); err == nil {
+			// A missing, damaged or foreign index only means a full search.
+			if ix, err := grepindex.Open(grepindex.Path(opt.DBPath, abs), abs); err == nil {
+				defer ix.Close()
+				eo.Index = ix
+			}
+		}
+	}
+	r, err := exact.Grep(ctx, eo)
 	if err != nil {
 		return nil, err
 	}
 	return newGrepResult(r), nil
+}
+
+// updateGrepIndex brings the project's grep index (a side file next to the
+// database) up to date after an index run; a failure only costs speed, so
+// it is logged, not returned.
+func (p *Project) updateGrepIndex(ctx context.Context) {
+	start := time.Now()
+	path := grepindex.Path(p.db.Path(), p.root)
+	rebuilt, err := grepindex.Update(ctx, p.root, path, grepindex.BuildOptions{MaxFileSize: exact.MaxGrepFileSize})
+	if err != nil {
+		p.log.Warn("grep index not updated", "path", path, "err", err)
+		return
+	}
+	p.log.Debug("grep index checked", "path", path, "rebuilt", rebuilt, "elapsed", time.Since(start))
 }
 
 // Read returns numbered lines of one file inside root. It needs no index.
@@ -253,6 +284,9 @@ func (p *Project) Glob(ctx context.Context, opt GlobOptions) (*GlobResult, error
 func (p *Project) Grep(ctx context.Context, opt GrepOptions) (*GrepResult, error) {
 	if opt.Engine == "" {
 		opt.Engine = p.cfg.GrepEngine
+	}
+	if opt.DBPath == "" {
+		opt.DBPath = p.db.Path()
 	}
 	return Grep(ctx, p.root, opt)
 }
