@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -183,10 +184,11 @@ func BuildMap(ctx context.Context, db *store.DB, projectID int64, g *Graph, opt 
 	if t > opt.Budget {
 		return nil, fmt.Errorf("%w: %d tokens; one symbol needs %d", ErrBudgetTooSmall, opt.Budget, t)
 	}
-	// Signatures for the top definitions within half the budget (at least
-	// one), then the names of the next ones in the "… more" lines until
-	// the whole budget is spent: a signature line costs about five names.
-	sigLimit := opt.Budget / 2
+	// Signatures for the top definitions within a third of the budget (at
+	// least one), then the names of the next ones in the "… more" lines
+	// until the whole budget is spent: a signature line costs about five
+	// names, and a name is what an agent needs to know where to look.
+	sigLimit := opt.Budget / 3
 	if _, t1, _ := render(1, 0); t1 > sigLimit {
 		sigLimit = opt.Budget
 	}
@@ -253,7 +255,13 @@ func rankChunks(ctx context.Context, db *store.DB, projectID int64, g *Graph, op
 	switch opt.Rank {
 	case RankPageRank, RankUniform:
 		personal, warnings := focusVector(g, opt.Focus, opt.Rank == RankPageRank)
-		return g.PageRank(personal), warnings, nil
+		r := g.PageRank(personal)
+		if opt.Rank == RankPageRank {
+			for i, c := range g.Chunks {
+				r[i] *= sizePrior(c)
+			}
+		}
+		return r, warnings, nil
 	case RankRefs:
 		for i := range g.Chunks {
 			score[i] = float64(len(g.in[i]))
@@ -271,6 +279,16 @@ func rankChunks(ctx context.Context, db *store.DB, projectID int64, g *Graph, op
 		return nil, nil, fmt.Errorf("unknown ranking %q (want %s, %s, %s or %s)", opt.Rank, RankPageRank, RankRefs, RankSize, RankUniform)
 	}
 	return score, nil, nil
+}
+
+// sizePrior weighs a definition's rank by how much code it holds:
+// 1 + log2(lines)/2, so a 64-line function counts four times a one-line
+// accessor of the same centrality. Centrality says what the rest of the
+// project leans on; size says where the work is done, which is what
+// questions about how something is done are asked about (the same reason
+// search has a code-length prior).
+func sizePrior(c store.GraphChunk) float64 {
+	return 1 + 0.5*math.Log2(float64(max(c.EndLine-c.StartLine+1, 1)))
 }
 
 // focusVector is the teleport vector. Without focus the random surfer
@@ -463,7 +481,9 @@ func (l *layout) files4(n, k int) []MapFile {
 			s := l.symbol(i)
 			for _, m := range l.members[i] {
 				if shown[m] {
-					s.Members = append(s.Members, l.symbol(m))
+					mem := l.symbol(m)
+					mem.Signature = memberSignature(l.g.Chunks[m], mem.Signature)
+					s.Members = append(s.Members, mem)
 				} else {
 					s.More = addKind(s.More, l.g.Chunks[m].Kind)
 				}
@@ -507,30 +527,22 @@ func addKind(m map[string]int, kind string) map[string]int {
 	return m
 }
 
-// moreText is "… 12 more methods, 2 more types", followed by the names
-// that fit: ": a, b, c (+11)".
+// moreText summarises left-out definitions: "… 12 more methods" when
+// they are of one kind, "… 14 more" when of several (the kinds are in the
+// structured result), followed by the names that fit (qualified names
+// grouped by groupNames) and how many are not named: ": a, b, c (+11)".
 func moreText(m map[string]int, names []string) string {
-	kinds := make([]string, 0, len(m))
-	for k := range m {
-		kinds = append(kinds, k)
+	total, kind := 0, ""
+	for k, n := range m {
+		total += n
+		kind = k
 	}
-	sort.Slice(kinds, func(a, b int) bool {
-		if m[kinds[a]] != m[kinds[b]] {
-			return m[kinds[a]] > m[kinds[b]]
-		}
-		return kinds[a] < kinds[b]
-	})
-	parts := make([]string, len(kinds))
-	for i, k := range kinds {
-		parts[i] = fmt.Sprintf("%d more %s", m[k], plural(k, m[k]))
+	text := fmt.Sprintf("… %d more", total)
+	if len(m) == 1 {
+		text += " " + plural(kind, total)
 	}
-	text := "… " + strings.Join(parts, ", ")
 	if len(names) > 0 {
-		total := 0
-		for _, n := range m {
-			total += n
-		}
-		text += ": " + strings.Join(names, ", ")
+		text += ": " + strings.Join(groupNames(names), ", ")
 		if rest := total - len(names); rest > 0 {
 			text += fmt.Sprintf(" (+%d)", rest)
 		}
@@ -598,6 +610,38 @@ func (m *MapResult) render() string {
 	return b.String()
 }
 
+// groupNames writes qualified names that share a prefix once, in brace
+// form at the place of the group's first name: "conn.serve, Get,
+// conn.close" becomes "conn.{serve, close}, Get". The expansion gives back
+// exactly the names, whatever the language's qualifier means.
+func groupNames(names []string) []string {
+	prefix := func(n string) string {
+		if i := strings.LastIndexByte(n, '.'); i > 0 && i < len(n)-1 {
+			return n[:i]
+		}
+		return ""
+	}
+	members := map[string][]string{}
+	for _, n := range names {
+		if p := prefix(n); p != "" {
+			members[p] = append(members[p], n[len(p)+1:])
+		}
+	}
+	out := make([]string, 0, len(names))
+	done := map[string]bool{}
+	for _, n := range names {
+		p := prefix(n)
+		switch {
+		case p == "" || len(members[p]) == 1:
+			out = append(out, n)
+		case !done[p]:
+			done[p] = true
+			out = append(out, p+".{"+strings.Join(members[p], ", ")+"}")
+		}
+	}
+	return out
+}
+
 // maxSignature bounds a signature line in runes.
 const maxSignature = 160
 
@@ -615,7 +659,7 @@ func Signature(c store.GraphChunk, content string) string {
 		if t == "" || comment(t) || !strings.Contains(t, short) {
 			continue
 		}
-		t = strings.TrimSpace(strings.TrimSuffix(t, "{"))
+		t = strings.TrimSpace(strings.TrimSuffix(withoutBody(t), "{"))
 		if open, closed := strings.Count(t, "("), strings.Count(t, ")"); open > closed {
 			t = strings.TrimRight(t, ", ") + "…)"
 		}
@@ -629,6 +673,82 @@ func Signature(c store.GraphChunk, content string) string {
 		kind = "decl"
 	}
 	return kind + " " + c.Name
+}
+
+// memberSignature is a member's signature as shown under its type: the
+// declaration keyword and the receiver, which the type line above already
+// says, are left out ("func (h Header) Get(key string) string" becomes
+// "Get(key string) string", "def get(self, key):" becomes "get(key)").
+// Signatures where something else comes before the name (a return type,
+// an annotation) are kept whole.
+func memberSignature(c store.GraphChunk, sig string) string {
+	short := c.Short
+	if short == "" {
+		return sig
+	}
+	rest := sig
+	for {
+		t := strings.TrimLeft(rest, " ")
+		word, after, _ := strings.Cut(t, " ")
+		if !declKeyword[word] {
+			break
+		}
+		rest = after
+	}
+	rest = strings.TrimLeft(rest, " ")
+	if strings.HasPrefix(rest, "(") { // Go receiver
+		if end := strings.Index(rest, ") "); end > 0 {
+			rest = strings.TrimLeft(rest[end+2:], " ")
+		}
+	}
+	if !strings.HasPrefix(rest, short) || len(rest) == len(short) {
+		return sig
+	}
+	if next := rest[len(short)]; next != '(' && next != '[' && next != '<' {
+		return sig
+	}
+	rest = strings.TrimSuffix(rest, ":")
+	for _, self := range []string{"(self, ", "(cls, "} {
+		if strings.HasPrefix(rest[len(short):], self) {
+			rest = short + "(" + rest[len(short)+len(self):]
+		}
+	}
+	for _, self := range []string{"(self)", "(cls)"} {
+		if strings.HasPrefix(rest[len(short):], self) {
+			rest = short + "()" + rest[len(short)+len(self):]
+		}
+	}
+	return rest
+}
+
+// declKeyword lists words that only say "a function or method is declared
+// here" and add nothing under a type's line.
+var declKeyword = map[string]bool{"func": true, "def": true, "async": true, "fn": true, "function": true, "pub": true}
+
+// withoutBody cuts a one-line body ("f() int { return 1 }") from a
+// function's declaration line: the first " {" outside brackets and
+// parentheses, after a parameter list, on a line that ends with "}".
+func withoutBody(t string) string {
+	if !strings.HasSuffix(t, "}") {
+		return t
+	}
+	depth := 0
+	for i, r := range t {
+		switch r {
+		case '(', '[':
+			depth++
+		case ')', ']':
+			depth--
+		case '{':
+			if depth == 0 && i > 0 && t[i-1] == ' ' && strings.Contains(t[:i], ")") {
+				return strings.TrimSpace(t[:i])
+			}
+			depth++
+		case '}':
+			depth--
+		}
+	}
+	return t
 }
 
 func comment(t string) bool {
