@@ -50,34 +50,44 @@ type MapOptions struct {
 	Rank string
 }
 
-// MapSymbol is one definition shown in the map.
+// MapSymbol is one definition in the map: shown as a signature line, or
+// (Signature empty) named in a "… more" line.
 type MapSymbol struct {
-	Symbol    string      `json:"symbol"`
-	Name      string      `json:"name"` // chunk name with its parameter list
-	Kind      string      `json:"kind"`
-	Line      int         `json:"line"`
-	Signature string      `json:"signature"`
-	Score     float64     `json:"score"`
+	Symbol string `json:"symbol"`
+	Name   string `json:"name"` // chunk name with its parameter list
+	Kind   string `json:"kind"`
+	Line   int    `json:"line"`
+	// Rank is the definition's place in the ranking, 1 for the most
+	// central; Score the ranking's value behind it.
+	Rank  int     `json:"rank"`
+	Score float64 `json:"score"`
+	// Signature is the declaration line (a member's without its receiver
+	// and declaration keyword); empty for a definition shown by name.
+	Signature string      `json:"signature,omitempty"`
 	Members   []MapSymbol `json:"members,omitempty"`
-	// More counts the members of a type that are not shown, by kind.
+	// More counts the members of a type that are not shown as
+	// signatures, by kind.
 	More map[string]int `json:"more,omitempty"`
-	// Names lists, best first, members not shown as signatures whose
-	// names fit the budget (counted in More).
-	Names []string `json:"names,omitempty"`
-	idx   int
+	// Named lists, best first, the members counted in More whose names
+	// fit the budget.
+	Named []MapSymbol `json:"named,omitempty"`
+	short string
 }
 
 // MapFile is one file of the map with its shown top-level definitions.
 type MapFile struct {
-	Path    string      `json:"path"`
+	Path string `json:"path"`
+	// Rank is the file's place among the map's files (by its best
+	// definition), 1 first; Score that definition's score.
+	Rank    int         `json:"rank"`
 	Score   float64     `json:"score"`
 	Symbols []MapSymbol `json:"symbols"`
-	// More counts the file's top-level definitions not shown, by kind.
+	// More counts the file's definitions not shown as signatures (top-level
+	// ones, and members of types that are not shown), by kind.
 	More map[string]int `json:"more,omitempty"`
-	// Names lists, best first, the symbols of definitions not shown as
-	// signatures (top-level ones, and members whose type is not shown)
-	// whose names fit the budget.
-	Names []string `json:"names,omitempty"`
+	// Named lists, best first, the definitions counted in More whose names
+	// fit the budget.
+	Named []MapSymbol `json:"named,omitempty"`
 }
 
 // MapResult is a repository map.
@@ -145,10 +155,10 @@ func BuildMap(ctx context.Context, db *store.DB, projectID int64, g *Graph, opt 
 		r.Shown, r.Named = 0, 0
 		for _, f := range r.Files {
 			r.Shown += len(f.Symbols)
-			r.Named += len(f.Names)
+			r.Named += len(f.Named)
 			for _, s := range f.Symbols {
 				r.Shown += len(s.Members)
-				r.Named += len(s.Names)
+				r.Named += len(s.Named)
 			}
 		}
 		r.text = r.render()
@@ -351,6 +361,7 @@ type layout struct {
 	g         *Graph
 	score     []float64
 	cands     []int            // candidate chunk indexes, best first
+	rank      map[int]int      // candidate → its 1-based place in cands
 	container map[int]int      // member → its type chunk in the same file
 	members   map[int][]int    // type → its candidate members in the same file
 	files     map[string]int   // path → number of top-level candidates
@@ -360,7 +371,7 @@ type layout struct {
 }
 
 func newLayout(g *Graph, score []float64) *layout {
-	l := &layout{g: g, score: score, container: map[int]int{}, members: map[int][]int{}, files: map[string]int{}, top: map[string][]int{}, fileTypes: map[string][]int{}, sig: map[int]string{}}
+	l := &layout{g: g, score: score, container: map[int]int{}, members: map[int][]int{}, files: map[string]int{}, top: map[string][]int{}, fileTypes: map[string][]int{}, sig: map[int]string{}, rank: map[int]int{}}
 	types := map[[2]string]int{}
 	for i, c := range g.Chunks {
 		if isType(c) {
@@ -382,6 +393,7 @@ func newLayout(g *Graph, score []float64) *layout {
 			continue
 		}
 		l.cands = append(l.cands, i)
+		l.rank[i] = len(l.cands)
 	}
 	// members and top-level counts in source order (Chunks order)
 	for i, c := range g.Chunks {
@@ -443,18 +455,18 @@ func (l *layout) files4(n, k int) []MapFile {
 		byFile[p] = append(byFile[p], i)
 	}
 	// names go to their shown type, else to their file
-	typeNames := map[int][]string{}
-	fileNames := map[string][]string{}
+	typeNames := map[int][]MapSymbol{}
+	fileNames := map[string][]MapSymbol{}
 	for _, i := range named {
 		c := l.g.Chunks[i]
 		if c.Kind == "file" {
 			continue // declaration groups have no single name; counted in More
 		}
 		if t, ok := l.container[i]; ok && shown[t] {
-			typeNames[t] = append(typeNames[t], c.Short)
+			typeNames[t] = append(typeNames[t], l.named(i))
 			continue
 		}
-		fileNames[c.Path] = append(fileNames[c.Path], c.Symbol)
+		fileNames[c.Path] = append(fileNames[c.Path], l.named(i))
 		if _, ok := byFile[c.Path]; !ok {
 			byFile[c.Path] = nil
 		}
@@ -473,7 +485,7 @@ func (l *layout) files4(n, k int) []MapFile {
 	for _, p := range paths {
 		list := byFile[p]
 		sort.Ints(list) // Chunks are in path and source order
-		f := MapFile{Path: p, Score: fileScore[p], Names: fileNames[p]}
+		f := MapFile{Path: p, Rank: len(out) + 1, Score: fileScore[p], Named: fileNames[p]}
 		for _, i := range list {
 			if _, isMem := l.container[i]; isMem {
 				continue
@@ -488,7 +500,7 @@ func (l *layout) files4(n, k int) []MapFile {
 					s.More = addKind(s.More, l.g.Chunks[m].Kind)
 				}
 			}
-			s.Names = typeNames[i]
+			s.Named = typeNames[i]
 			f.Symbols = append(f.Symbols, s)
 		}
 		for _, i := range l.top[p] {
@@ -516,7 +528,15 @@ func (l *layout) symbol(i int) MapSymbol {
 	if !ok {
 		sig = Signature(c, "")
 	}
-	return MapSymbol{Symbol: c.Symbol, Name: c.Name, Kind: c.Kind, Line: c.StartLine, Signature: sig, Score: l.score[i], idx: i}
+	s := l.named(i)
+	s.Signature = sig
+	return s
+}
+
+// named is a definition without its signature.
+func (l *layout) named(i int) MapSymbol {
+	c := l.g.Chunks[i]
+	return MapSymbol{Symbol: c.Symbol, Name: c.Name, Kind: c.Kind, Line: c.StartLine, Rank: l.rank[i], Score: l.score[i], short: c.Short}
 }
 
 func addKind(m map[string]int, kind string) map[string]int {
@@ -597,17 +617,38 @@ func (m *MapResult) render() string {
 				fmt.Fprintf(&b, "    %d: %s\n", mem.Line, mem.Signature)
 			}
 			if len(s.More) > 0 {
-				fmt.Fprintf(&b, "    %s\n", moreText(s.More, s.Names))
+				fmt.Fprintf(&b, "    %s\n", moreText(s.More, shortNames(s.Named)))
 			}
 		}
 		if len(f.More) > 0 {
-			fmt.Fprintf(&b, "  %s\n", moreText(f.More, f.Names))
+			fmt.Fprintf(&b, "  %s\n", moreText(f.More, symbols(f.Named)))
 		}
 	}
 	if rest := m.TotalFiles - len(m.Files); rest > 0 && len(m.Files) > 0 {
 		fmt.Fprintf(&b, "… %d more files\n", rest)
 	}
 	return b.String()
+}
+
+// shortNames are members' names as written under their type.
+func shortNames(list []MapSymbol) []string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = s.short
+		if out[i] == "" {
+			out[i] = s.Symbol
+		}
+	}
+	return out
+}
+
+// symbols are the definitions' full symbols.
+func symbols(list []MapSymbol) []string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = s.Symbol
+	}
+	return out
 }
 
 // groupNames writes qualified names that share a prefix once, in brace
