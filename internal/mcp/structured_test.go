@@ -80,7 +80,7 @@ func TestStructuredOrientation(t *testing.T) {
 		sigs, named := 0, 0
 		for _, f := range files {
 			path, _ := f["path"].(string)
-			if !strings.Contains(text, path+"\n") {
+			if !strings.Contains(text, "\n"+path+"\n") && !strings.Contains(text, "\n"+path+" … ") {
 				t.Errorf("file %s is not in the text", path)
 			}
 			for _, it := range list(f, "items") {

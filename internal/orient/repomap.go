@@ -610,9 +610,20 @@ func (m *MapResult) render() string {
 	b.WriteString(m.header())
 	for _, f := range m.Files {
 		b.WriteString(f.Path)
+		if len(f.Symbols) == 0 && len(f.More) > 0 {
+			// a file shown by names only: one line
+			fmt.Fprintf(&b, " %s\n", moreText(f.More, symbols(f.Named)))
+			continue
+		}
 		b.WriteString("\n")
 		for _, s := range f.Symbols {
-			fmt.Fprintf(&b, "  %d: %s\n", s.Line, s.Signature)
+			fmt.Fprintf(&b, "  %d: %s", s.Line, s.Signature)
+			if len(s.Members) == 0 && len(s.More) > 0 {
+				// a type without member signatures: its summary on its line
+				fmt.Fprintf(&b, " %s\n", moreText(s.More, shortNames(s.Named)))
+				continue
+			}
+			b.WriteString("\n")
 			for _, mem := range s.Members {
 				fmt.Fprintf(&b, "    %d: %s\n", mem.Line, mem.Signature)
 			}
