@@ -83,27 +83,29 @@ func TestStructuredOrientation(t *testing.T) {
 			if !strings.Contains(text, "\n"+path+"\n") && !strings.Contains(text, "\n"+path+" … ") {
 				t.Errorf("file %s is not in the text", path)
 			}
-			for _, it := range list(f, "items") {
-				sym, _ := it["symbol"].(string)
-				line, _ := it["line"].(float64)
-				rank, _ := it["rank"].(float64)
-				if sym == "" || it["kind"] == "" || line < 1 || rank < 1 {
-					t.Errorf("item without symbol, kind, line or rank: %v", it)
-				}
-				if _, ok := it["signature"].(string); ok {
-					t.Errorf("item %s carries its signature text", sym)
+			symbols, kinds, lines, ranks := f["symbols"].([]any), f["kinds"].([]any), f["lines"].([]any), f["ranks"].([]any)
+			if len(kinds) != len(symbols) || len(lines) != len(symbols) || len(ranks) != len(symbols) {
+				t.Fatalf("%s: arrays of different lengths: %v", path, f)
+			}
+			n := int(f["signatures"].(float64))
+			for i := range symbols {
+				sym, _ := symbols[i].(string)
+				line, _ := lines[i].(float64)
+				rank, _ := ranks[i].(float64)
+				if sym == "" || kinds[i] == "" || line < 1 || rank < 1 {
+					t.Errorf("%s: definition %d without symbol, kind, line or rank: %v", path, i, f)
 				}
 				short := sym[strings.LastIndexByte(sym, '.')+1:]
-				if it["signature"] == true {
+				if i < n {
 					sigs++
 					if !strings.Contains(text, fmt.Sprintf("%d: ", int(line))) {
-						t.Errorf("signature item %s line %d is not a line of the text", sym, int(line))
+						t.Errorf("signature %s line %d is not a line of the text", sym, int(line))
 					}
 				} else {
 					named++
 				}
 				if !strings.Contains(text, short) {
-					t.Errorf("item %s is not in the text", sym)
+					t.Errorf("definition %s is not in the text", sym)
 				}
 			}
 		}
