@@ -100,7 +100,7 @@ func isMember(c store.GraphChunk) bool { return c.Container != "" }
 // a call, import, extends or implements edge passes rank from its source to
 // its target, and containment links a type and its members both ways (a
 // type whose methods are used is central; a central type's members are
-// worth showing). Each relation weighs edgeWeight (by kind and resolution
+// worth showing). Each relation weighs edgeWeight (by its resolution
 // kind); a dynamic call's dispatch edges share one call's weight among the
 // implementations the call site may reach. Several relations between the
 // same two chunks count as the square root of their summed weight.
@@ -137,7 +137,7 @@ func (g *Graph) PageRank(personal []float64) []float64 {
 			counts[d] += w
 		}
 		for _, a := range g.out[s] {
-			w := edgeWeight(a.kind, a.res)
+			w := edgeWeight(a.res)
 			if a.kind == "dispatch" {
 				w /= float64(sites[a.line])
 			}
@@ -145,7 +145,7 @@ func (g *Graph) PageRank(personal []float64) []float64 {
 		}
 		for _, a := range g.in[s] {
 			if a.kind == "contains" { // member → its type
-				add(a.to, edgeWeight(a.kind, a.res))
+				add(a.to, edgeWeight(a.res))
 			}
 		}
 		for _, d := range order {
@@ -220,7 +220,7 @@ const inferredWeight = 0.5
 // kind (calls, dispatch, implements, extends, imports, contains) weighs
 // the same; a dispatch edge's weight is then shared by the call site's
 // implementations (PageRank).
-func edgeWeight(kind, res string) float64 {
+func edgeWeight(res string) float64 {
 	switch res {
 	case store.ResExact, "":
 		return 1

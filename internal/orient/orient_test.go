@@ -204,3 +204,21 @@ func TestMoreText(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSignatureLines: the declaration-line rewrites never panic and never
+// make a line longer.
+func FuzzSignatureLines(f *testing.F) {
+	f.Add("Get", "func (h Header) Get(key string) string")
+	f.Add("get", "async def get(self, key):")
+	f.Add("f", "func f(x struct{ a int }) int { return x.a }")
+	f.Add("x", "func (")
+	f.Fuzz(func(t *testing.T, short, line string) {
+		if got := memberSignature(store.GraphChunk{Short: short}, line); len(got) > len(line) {
+			t.Errorf("memberSignature(%q, %q) = %q is longer", short, line, got)
+		}
+		if got := withoutBody(line); len(got) > len(line) {
+			t.Errorf("withoutBody(%q) = %q is longer", line, got)
+		}
+		_ = groupNames(strings.Split(line, ","))
+	})
+}

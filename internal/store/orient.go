@@ -33,9 +33,9 @@ type Edge struct {
 }
 
 // resolvedEdgeCond is the one definition of which stored relations count as
-// resolved edges between chunks. Today a relation is resolved when its
-// target chunk is known; when relations carry a resolution kind, this is
-// where orientation chooses which kinds to trust.
+// resolved edges between chunks: a relation is resolved when its target
+// chunk is known. Each edge carries its resolution kind, which orientation
+// weighs (internal/orient's edgeWeight).
 const resolvedEdgeCond = "src_chunk IS NOT NULL AND dst_chunk IS NOT NULL"
 
 // ResolvedEdges returns every relation of a project whose source and target
