@@ -67,6 +67,8 @@ func TestSignature(t *testing.T) {
 		{store.GraphChunk{Kind: "function", Short: "get_payload", Name: "get_payload(self, i=None)"},
 			"@cached\ndef get_payload(self, i=None,\n        decode=False):\n    pass", "def get_payload(self, i=None…)"},
 		{store.GraphChunk{Kind: "type", Short: "Item", Name: "Item"}, "type Item struct {\n}", "type Item struct"},
+		{store.GraphChunk{Kind: "class", Short: "Invoice", Name: "Invoice"}, "class Invoice(Base):\n    pass", "class Invoice(Base)"},
+		{store.GraphChunk{Kind: "function", Short: "total", Name: "total(self)"}, "    def total(self) -> int:\n        return 1", "def total(self) -> int"},
 		{store.GraphChunk{Kind: "file", Short: "X", Name: "X"}, "", "decl X"},
 	}
 	for _, tt := range tests {

@@ -712,6 +712,9 @@ func Signature(c store.GraphChunk, content string) string {
 			continue
 		}
 		t = strings.TrimSpace(strings.TrimSuffix(withoutBody(t), "{"))
+		if strings.HasPrefix(t, "def ") || strings.HasPrefix(t, "async def ") || strings.HasPrefix(t, "class ") {
+			t = strings.TrimSuffix(t, ":") // a Python block's colon
+		}
 		if open, closed := strings.Count(t, "("), strings.Count(t, ")"); open > closed {
 			t = strings.TrimRight(t, ", ") + "…)"
 		}
