@@ -224,3 +224,24 @@ func FuzzSignatureLines(f *testing.F) {
 		_ = groupNames(strings.Split(line, ","))
 	})
 }
+
+func TestMapRender(t *testing.T) {
+	m := &MapResult{Rank: RankPageRank, TotalSymbols: 9, TotalFiles: 3, Shown: 2, Named: 3, Files: []MapFile{
+		{Path: "a.go", Symbols: []MapSymbol{
+			{Line: 3, Signature: "type T struct", Members: []MapSymbol{{Line: 5, Signature: "Get() int"}}},
+			{Line: 9, Signature: "type U struct", More: map[string]int{"method": 2}, Named: []MapSymbol{{Symbol: "U.run", short: "run"}}},
+		}},
+		{Path: "b.go", More: map[string]int{"function": 1, "method": 2}, Named: []MapSymbol{{Symbol: "V.x"}, {Symbol: "V.y"}}},
+	}}
+	want := `# repository map: 2 of 9 definitions in 3 files (3 more by name), ranked by PageRank over 0 resolved relations
+a.go
+  3: type T struct
+    5: Get() int
+  9: type U struct … 2 more methods: run (+1)
+b.go … 3 more: V.{x, y} (+1)
+… 1 more file
+`
+	if got := m.render(); got != want {
+		t.Errorf("render:\n%s\nwant:\n%s", got, want)
+	}
+}

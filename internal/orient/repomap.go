@@ -636,7 +636,11 @@ func (m *MapResult) render() string {
 		}
 	}
 	if rest := m.TotalFiles - len(m.Files); rest > 0 && len(m.Files) > 0 {
-		fmt.Fprintf(&b, "… %d more files\n", rest)
+		word := "files"
+		if rest == 1 {
+			word = "file"
+		}
+		fmt.Fprintf(&b, "… %d more %s\n", rest, word)
 	}
 	return b.String()
 }
