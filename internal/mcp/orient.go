@@ -19,7 +19,8 @@ func (s *Server) registerOrientation(ro *sdk.ToolAnnotations) {
 		Title: "Repository map",
 		Description: "The project's most important files, types and functions as signatures, ranked by PageRank over the call/type/import graph " +
 			"and cut to a token budget; pass focus (files or symbols you work on) to rank toward them. Use it first in an unfamiliar repository.",
-		Annotations: ro,
+		Annotations:  ro,
+		OutputSchema: outputSchema[mapOut](),
 	}, withEnum[mapIn](nil), s.repoMap)
 	addTool(s, &sdk.Tool{
 		Name:  ToolImpact,
@@ -34,7 +35,8 @@ func (s *Server) registerOrientation(ro *sdk.ToolAnnotations) {
 		Title: "Project overview",
 		Description: "About 1,500 tokens on the project: languages and sizes, top-level packages with one line each, entry points, " +
 			"hub symbols, test layout and how fresh the index is.",
-		Annotations: ro,
+		Annotations:  ro,
+		OutputSchema: outputSchema[overviewOut](),
 	}, emptyObject, s.overview)
 }
 
@@ -54,7 +56,7 @@ func (s *Server) repoMap(ctx context.Context, in mapIn) (answer, error) {
 	if err != nil {
 		return answer{}, notIndexed(f, err)
 	}
-	return answer{text: notesText(m.Warnings) + m.Text(), data: m}, nil
+	return answer{text: notesText(m.Warnings) + m.Text(), data: leanMap(m)}, nil
 }
 
 func (s *Server) impact(ctx context.Context, in impactIn) (answer, error) {
@@ -76,5 +78,5 @@ func (s *Server) overview(ctx context.Context, _ overviewIn) (answer, error) {
 	if err != nil {
 		return answer{}, notIndexed(f, err)
 	}
-	return answer{text: o.Text(), data: o}, nil
+	return answer{text: o.Text(), data: leanOverview(o)}, nil
 }

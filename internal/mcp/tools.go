@@ -164,7 +164,8 @@ func (s *Server) register() {
 		Description: "Relations of a symbol from the index: calls, extends, implements, contains and imports, followed depth hops in one or both directions. " +
 			"Use it for who calls X, what X calls, and type hierarchies. Every edge has a resolution (exact, inferred, name, external, unresolved); " +
 			"dispatch edges are calls through an interface to its implementations. An unknown name answers with close matches.",
-		Annotations: ro,
+		Annotations:  ro,
+		OutputSchema: outputSchema[graphOut](),
 	}, withEnum[graphIn](map[string][]any{"direction": {codectx.DirectionOut, codectx.DirectionIn, codectx.DirectionBoth},
 		"min_confidence": {"exact", "inferred", "name", "all"}}), s.graph)
 	addTool(s, &sdk.Tool{
@@ -618,13 +619,6 @@ func depthArg(v any) (string, error) {
 	return "", fmt.Errorf("depth must be auto, 0, 1 or 2, got %v", v)
 }
 
-// graphOut is code_graph's structured result.
-type graphOut struct {
-	*codectx.GraphResult
-	Notes      []string `json:"notes,omitempty"`
-	StaleFiles []string `json:"stale_files,omitempty"`
-}
-
 func (s *Server) graph(ctx context.Context, in graphIn) (answer, error) {
 	f := s.svc.Fresh(ctx, s.opt.FreshWait)
 	res, err := s.p.Graph(ctx, codectx.GraphOptions{Name: in.Name, Direction: in.Direction, Depth: in.Depth, MinConfidence: in.MinConfidence})
@@ -634,7 +628,7 @@ func (s *Server) graph(ctx context.Context, in graphIn) (answer, error) {
 		}
 		return answer{}, err
 	}
-	out := graphOut{GraphResult: res}
+	out := leanGraph(res)
 	var files []string
 	for _, n := range res.Nodes {
 		if n.Path != "" {

@@ -41,6 +41,7 @@ type arc struct {
 	to   int
 	kind string
 	line int
+	res  string
 }
 
 // Load reads a project's chunks and resolved edges.
@@ -68,8 +69,8 @@ func newGraph(chunks []store.GraphChunk, edges []store.Edge) *Graph {
 		if !ok1 || !ok2 || s == d {
 			continue
 		}
-		g.out[s] = append(g.out[s], arc{d, e.Kind, e.Line})
-		g.in[d] = append(g.in[d], arc{s, e.Kind, e.Line})
+		g.out[s] = append(g.out[s], arc{d, e.Kind, e.Line, e.Resolution})
+		g.in[d] = append(g.in[d], arc{s, e.Kind, e.Line, e.Resolution})
 		if e.Kind == "contains" {
 			g.members[s] = append(g.members[s], d)
 		}
@@ -99,10 +100,13 @@ func isMember(c store.GraphChunk) bool { return c.Container != "" }
 // a call, import, extends or implements edge passes rank from its source to
 // its target, and containment links a type and its members both ways (a
 // type whose methods are used is central; a central type's members are
-// worth showing). Several relations between the same two chunks count as
-// the square root of their number. personal weights the teleport vector
-// (nil or all zero: uniform). Ties keep the order of Chunks, so the result
-// is deterministic for the same index.
+// worth showing). Each relation weighs edgeWeight (by its resolution
+// kind); a dynamic call's dispatch edges share one call's weight among the
+// implementations the call site may reach. Several relations between the
+// same two chunks count as the square root of their summed weight.
+// personal weights the teleport vector (nil or all zero: uniform). Ties
+// keep the order of Chunks, so the result is deterministic for the same
+// index.
 func (g *Graph) PageRank(personal []float64) []float64 {
 	n := len(g.Chunks)
 	if n == 0 {
@@ -114,20 +118,34 @@ func (g *Graph) PageRank(personal []float64) []float64 {
 	}
 	adj := make([][]wedge, n)
 	for s := range g.out {
+		// implementations per dispatching call site (source line)
+		sites := map[int]int{}
+		for _, a := range g.out[s] {
+			if a.kind == "dispatch" {
+				sites[a.line]++
+			}
+		}
 		counts := map[int]float64{}
 		var order []int
 		add := func(d int, w float64) {
+			if w <= 0 {
+				return
+			}
 			if _, ok := counts[d]; !ok {
 				order = append(order, d)
 			}
 			counts[d] += w
 		}
 		for _, a := range g.out[s] {
-			add(a.to, 1)
+			w := edgeWeight(a.res)
+			if a.kind == "dispatch" {
+				w /= float64(sites[a.line])
+			}
+			add(a.to, w)
 		}
 		for _, a := range g.in[s] {
 			if a.kind == "contains" { // member → its type
-				add(a.to, 1)
+				add(a.to, edgeWeight(a.res))
 			}
 		}
 		for _, d := range order {
@@ -186,6 +204,30 @@ func (g *Graph) PageRank(personal []float64) []float64 {
 		}
 	}
 	return r
+}
+
+// inferredWeight is the weight of a relation whose target is the only
+// candidate of a naming rule (same file, same package, imported module,
+// unique name) rather than known from a type or an import: likely, not
+// certain, so it passes half the rank of an exact one.
+const inferredWeight = 0.5
+
+// edgeWeight is the rank a relation passes by its resolution kind: 1 when
+// resolved exactly (by type or import, or stored before resolution kinds),
+// inferredWeight when inferred, nothing without a single target (name,
+// external, unresolved: the store does not return those as resolved
+// edges, and they must not carry rank if it ever does). Every relation
+// kind (calls, dispatch, implements, extends, imports, contains) weighs
+// the same; a dispatch edge's weight is then shared by the call site's
+// implementations (PageRank).
+func edgeWeight(res string) float64 {
+	switch res {
+	case store.ResExact, "":
+		return 1
+	case store.ResInferred:
+		return inferredWeight
+	}
+	return 0
 }
 
 // order returns chunk indexes sorted by score, highest first; ties by path

@@ -67,6 +67,8 @@ func TestSignature(t *testing.T) {
 		{store.GraphChunk{Kind: "function", Short: "get_payload", Name: "get_payload(self, i=None)"},
 			"@cached\ndef get_payload(self, i=None,\n        decode=False):\n    pass", "def get_payload(self, i=None…)"},
 		{store.GraphChunk{Kind: "type", Short: "Item", Name: "Item"}, "type Item struct {\n}", "type Item struct"},
+		{store.GraphChunk{Kind: "class", Short: "Invoice", Name: "Invoice"}, "class Invoice(Base):\n    pass", "class Invoice(Base)"},
+		{store.GraphChunk{Kind: "function", Short: "total", Name: "total(self)"}, "    def total(self) -> int:\n        return 1", "def total(self) -> int"},
 		{store.GraphChunk{Kind: "file", Short: "X", Name: "X"}, "", "decl X"},
 	}
 	for _, tt := range tests {
@@ -119,5 +121,127 @@ func TestExported(t *testing.T) {
 		if got := exported(tt.c); got != tt.want {
 			t.Errorf("exported(%+v) = %v", tt.c, got)
 		}
+	}
+}
+
+func TestPageRankEdgeWeights(t *testing.T) {
+	// a reaches b, c and d through one dynamic call (dispatch at line 5),
+	// calls e exactly and f by an inferred rule. e outranks f, and f each
+	// of b, c, d: the call site's weight is shared by its implementations.
+	chunks := []store.GraphChunk{{ID: 1, Symbol: "a"}, {ID: 2, Symbol: "b"}, {ID: 3, Symbol: "c"}, {ID: 4, Symbol: "d"}, {ID: 5, Symbol: "e"}, {ID: 6, Symbol: "f"}}
+	edges := []store.Edge{
+		{Kind: "dispatch", Src: 1, Dst: 2, Line: 5, Resolution: store.ResExact},
+		{Kind: "dispatch", Src: 1, Dst: 3, Line: 5, Resolution: store.ResExact},
+		{Kind: "dispatch", Src: 1, Dst: 4, Line: 5, Resolution: store.ResExact},
+		{Kind: "calls", Src: 1, Dst: 5, Line: 6, Resolution: store.ResExact},
+		{Kind: "calls", Src: 1, Dst: 6, Line: 7, Resolution: store.ResInferred},
+	}
+	r := newGraph(chunks, edges).PageRank(nil)
+	if !(r[4] > r[5] && r[5] > r[1]) {
+		t.Errorf("ranks %v: want e > f > b", r)
+	}
+	if r[1] != r[2] || r[2] != r[3] {
+		t.Errorf("implementations of one call site rank differently: %v", r[1:4])
+	}
+	// A name-only or external relation carries no rank even if it is
+	// passed in as resolved.
+	r = newGraph(chunks[:2], []store.Edge{{Kind: "calls", Src: 1, Dst: 2, Resolution: store.ResName}}).PageRank(nil)
+	if r[0] != r[1] {
+		t.Errorf("a name-only relation passed rank: %v", r)
+	}
+}
+
+func TestMemberSignature(t *testing.T) {
+	tests := []struct {
+		short, sig, want string
+	}{
+		{"Get", "func (h Header) Get(key string) string", "Get(key string) string"},
+		{"Do", "func (c *Client) Do(req *Request) (*Response, error)", "Do(req *Request) (*Response, error)"},
+		{"Map", "func (s *Set[K]) Map(f func(K) K) *Set[K]", "Map(f func(K) K) *Set[K]"},
+		{"get", "def get(self, key, default=None):", "get(key, default=None)"},
+		{"close", "async def close(self):", "close()"},
+		{"make", "def make(cls)", "make()"},
+		{"run", "pub fn run(&self) -> Result<()>", "run(&self) -> Result<()>"},
+		// a return type or modifiers before the name: kept whole
+		{"size", "public int size()", "public int size()"},
+		{"Get", "decl Get", "decl Get"},
+		{"x", "func (t T) y()", "func (t T) y()"},
+	}
+	for _, tt := range tests {
+		if got := memberSignature(store.GraphChunk{Short: tt.short}, tt.sig); got != tt.want {
+			t.Errorf("memberSignature(%q) = %q, want %q", tt.sig, got, tt.want)
+		}
+	}
+}
+
+func TestWithoutBody(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"func (s *Server) closeConn(c net.Conn) { s.closeConnChan(c, nil) }", "func (s *Server) closeConn(c net.Conn)"},
+		{"func f(x struct{ a int }) int { return x.a }", "func f(x struct{ a int }) int"},
+		{"func f() {", "func f() {"},
+		{"X = {'a': 1}", "X = {'a': 1}"},
+		{"type T struct{ a int }", "type T struct{ a int }"},
+	}
+	for _, tt := range tests {
+		if got := withoutBody(tt.in); got != tt.want {
+			t.Errorf("withoutBody(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestMoreText(t *testing.T) {
+	tests := []struct {
+		m     map[string]int
+		names []string
+		want  string
+	}{
+		{map[string]int{"method": 12}, nil, "… 12 more methods"},
+		{map[string]int{"method": 1}, []string{"Close"}, "… 1 more method: Close"},
+		{map[string]int{"method": 4, "function": 3, "file": 1}, []string{"conn.serve", "Get", "conn.close", "x.y.z"},
+			"… 8 more: conn.{serve, close}, Get, x.y.z (+4)"},
+	}
+	for _, tt := range tests {
+		if got := moreText(tt.m, tt.names); got != tt.want {
+			t.Errorf("moreText(%v, %v) = %q, want %q", tt.m, tt.names, got, tt.want)
+		}
+	}
+}
+
+// FuzzSignatureLines: the declaration-line rewrites never panic and never
+// make a line longer.
+func FuzzSignatureLines(f *testing.F) {
+	f.Add("Get", "func (h Header) Get(key string) string")
+	f.Add("get", "async def get(self, key):")
+	f.Add("f", "func f(x struct{ a int }) int { return x.a }")
+	f.Add("x", "func (")
+	f.Fuzz(func(t *testing.T, short, line string) {
+		if got := memberSignature(store.GraphChunk{Short: short}, line); len(got) > len(line) {
+			t.Errorf("memberSignature(%q, %q) = %q is longer", short, line, got)
+		}
+		if got := withoutBody(line); len(got) > len(line) {
+			t.Errorf("withoutBody(%q) = %q is longer", line, got)
+		}
+		_ = groupNames(strings.Split(line, ","))
+	})
+}
+
+func TestMapRender(t *testing.T) {
+	m := &MapResult{Rank: RankPageRank, TotalSymbols: 9, TotalFiles: 3, Shown: 2, Named: 3, Files: []MapFile{
+		{Path: "a.go", Symbols: []MapSymbol{
+			{Line: 3, Signature: "type T struct", Members: []MapSymbol{{Line: 5, Signature: "Get() int"}}},
+			{Line: 9, Signature: "type U struct", More: map[string]int{"method": 2}, Named: []MapSymbol{{Symbol: "U.run", short: "run"}}},
+		}},
+		{Path: "b.go", More: map[string]int{"function": 1, "method": 2}, Named: []MapSymbol{{Symbol: "V.x"}, {Symbol: "V.y"}}},
+	}}
+	want := `# repository map: 2 of 9 definitions in 3 files (3 more by name), ranked by PageRank over 0 resolved relations
+a.go
+  3: type T struct
+    5: Get() int
+  9: type U struct … 2 more methods: run (+1)
+b.go … 3 more: V.{x, y} (+1)
+… 1 more file
+`
+	if got := m.render(); got != want {
+		t.Errorf("render:\n%s\nwant:\n%s", got, want)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -49,34 +50,44 @@ type MapOptions struct {
 	Rank string
 }
 
-// MapSymbol is one definition shown in the map.
+// MapSymbol is one definition in the map: shown as a signature line, or
+// (Signature empty) named in a "… more" line.
 type MapSymbol struct {
-	Symbol    string      `json:"symbol"`
-	Name      string      `json:"name"` // chunk name with its parameter list
-	Kind      string      `json:"kind"`
-	Line      int         `json:"line"`
-	Signature string      `json:"signature"`
-	Score     float64     `json:"score"`
+	Symbol string `json:"symbol"`
+	Name   string `json:"name"` // chunk name with its parameter list
+	Kind   string `json:"kind"`
+	Line   int    `json:"line"`
+	// Rank is the definition's place in the ranking, 1 for the most
+	// central; Score the ranking's value behind it.
+	Rank  int     `json:"rank"`
+	Score float64 `json:"score"`
+	// Signature is the declaration line (a member's without its receiver
+	// and declaration keyword); empty for a definition shown by name.
+	Signature string      `json:"signature,omitempty"`
 	Members   []MapSymbol `json:"members,omitempty"`
-	// More counts the members of a type that are not shown, by kind.
+	// More counts the members of a type that are not shown as
+	// signatures, by kind.
 	More map[string]int `json:"more,omitempty"`
-	// Names lists, best first, members not shown as signatures whose
-	// names fit the budget (counted in More).
-	Names []string `json:"names,omitempty"`
-	idx   int
+	// Named lists, best first, the members counted in More whose names
+	// fit the budget.
+	Named []MapSymbol `json:"named,omitempty"`
+	short string
 }
 
 // MapFile is one file of the map with its shown top-level definitions.
 type MapFile struct {
-	Path    string      `json:"path"`
+	Path string `json:"path"`
+	// Rank is the file's place among the map's files (by its best
+	// definition), 1 first; Score that definition's score.
+	Rank    int         `json:"rank"`
 	Score   float64     `json:"score"`
 	Symbols []MapSymbol `json:"symbols"`
-	// More counts the file's top-level definitions not shown, by kind.
+	// More counts the file's definitions not shown as signatures (top-level
+	// ones, and members of types that are not shown), by kind.
 	More map[string]int `json:"more,omitempty"`
-	// Names lists, best first, the symbols of definitions not shown as
-	// signatures (top-level ones, and members whose type is not shown)
-	// whose names fit the budget.
-	Names []string `json:"names,omitempty"`
+	// Named lists, best first, the definitions counted in More whose names
+	// fit the budget.
+	Named []MapSymbol `json:"named,omitempty"`
 }
 
 // MapResult is a repository map.
@@ -144,10 +155,10 @@ func BuildMap(ctx context.Context, db *store.DB, projectID int64, g *Graph, opt 
 		r.Shown, r.Named = 0, 0
 		for _, f := range r.Files {
 			r.Shown += len(f.Symbols)
-			r.Named += len(f.Names)
+			r.Named += len(f.Named)
 			for _, s := range f.Symbols {
 				r.Shown += len(s.Members)
-				r.Named += len(s.Names)
+				r.Named += len(s.Named)
 			}
 		}
 		r.text = r.render()
@@ -183,10 +194,11 @@ func BuildMap(ctx context.Context, db *store.DB, projectID int64, g *Graph, opt 
 	if t > opt.Budget {
 		return nil, fmt.Errorf("%w: %d tokens; one symbol needs %d", ErrBudgetTooSmall, opt.Budget, t)
 	}
-	// Signatures for the top definitions within half the budget (at least
-	// one), then the names of the next ones in the "… more" lines until
-	// the whole budget is spent: a signature line costs about five names.
-	sigLimit := opt.Budget / 2
+	// Signatures for the top definitions within a third of the budget (at
+	// least one), then the names of the next ones in the "… more" lines
+	// until the whole budget is spent: a signature line costs about five
+	// names, and a name is what an agent needs to know where to look.
+	sigLimit := opt.Budget / 3
 	if _, t1, _ := render(1, 0); t1 > sigLimit {
 		sigLimit = opt.Budget
 	}
@@ -253,7 +265,13 @@ func rankChunks(ctx context.Context, db *store.DB, projectID int64, g *Graph, op
 	switch opt.Rank {
 	case RankPageRank, RankUniform:
 		personal, warnings := focusVector(g, opt.Focus, opt.Rank == RankPageRank)
-		return g.PageRank(personal), warnings, nil
+		r := g.PageRank(personal)
+		if opt.Rank == RankPageRank {
+			for i, c := range g.Chunks {
+				r[i] *= sizePrior(c)
+			}
+		}
+		return r, warnings, nil
 	case RankRefs:
 		for i := range g.Chunks {
 			score[i] = float64(len(g.in[i]))
@@ -271,6 +289,16 @@ func rankChunks(ctx context.Context, db *store.DB, projectID int64, g *Graph, op
 		return nil, nil, fmt.Errorf("unknown ranking %q (want %s, %s, %s or %s)", opt.Rank, RankPageRank, RankRefs, RankSize, RankUniform)
 	}
 	return score, nil, nil
+}
+
+// sizePrior weighs a definition's rank by how much code it holds:
+// 1 + log2(lines)/2, so a 64-line function counts four times a one-line
+// accessor of the same centrality. Centrality says what the rest of the
+// project leans on; size says where the work is done, which is what
+// questions about how something is done are asked about (the same reason
+// search has a code-length prior).
+func sizePrior(c store.GraphChunk) float64 {
+	return 1 + 0.5*math.Log2(float64(max(c.EndLine-c.StartLine+1, 1)))
 }
 
 // focusVector is the teleport vector. Without focus the random surfer
@@ -333,6 +361,7 @@ type layout struct {
 	g         *Graph
 	score     []float64
 	cands     []int            // candidate chunk indexes, best first
+	rank      map[int]int      // candidate → its 1-based place in cands
 	container map[int]int      // member → its type chunk in the same file
 	members   map[int][]int    // type → its candidate members in the same file
 	files     map[string]int   // path → number of top-level candidates
@@ -342,7 +371,7 @@ type layout struct {
 }
 
 func newLayout(g *Graph, score []float64) *layout {
-	l := &layout{g: g, score: score, container: map[int]int{}, members: map[int][]int{}, files: map[string]int{}, top: map[string][]int{}, fileTypes: map[string][]int{}, sig: map[int]string{}}
+	l := &layout{g: g, score: score, container: map[int]int{}, members: map[int][]int{}, files: map[string]int{}, top: map[string][]int{}, fileTypes: map[string][]int{}, sig: map[int]string{}, rank: map[int]int{}}
 	types := map[[2]string]int{}
 	for i, c := range g.Chunks {
 		if isType(c) {
@@ -364,6 +393,7 @@ func newLayout(g *Graph, score []float64) *layout {
 			continue
 		}
 		l.cands = append(l.cands, i)
+		l.rank[i] = len(l.cands)
 	}
 	// members and top-level counts in source order (Chunks order)
 	for i, c := range g.Chunks {
@@ -425,18 +455,18 @@ func (l *layout) files4(n, k int) []MapFile {
 		byFile[p] = append(byFile[p], i)
 	}
 	// names go to their shown type, else to their file
-	typeNames := map[int][]string{}
-	fileNames := map[string][]string{}
+	typeNames := map[int][]MapSymbol{}
+	fileNames := map[string][]MapSymbol{}
 	for _, i := range named {
 		c := l.g.Chunks[i]
 		if c.Kind == "file" {
 			continue // declaration groups have no single name; counted in More
 		}
 		if t, ok := l.container[i]; ok && shown[t] {
-			typeNames[t] = append(typeNames[t], c.Short)
+			typeNames[t] = append(typeNames[t], l.named(i))
 			continue
 		}
-		fileNames[c.Path] = append(fileNames[c.Path], c.Symbol)
+		fileNames[c.Path] = append(fileNames[c.Path], l.named(i))
 		if _, ok := byFile[c.Path]; !ok {
 			byFile[c.Path] = nil
 		}
@@ -455,7 +485,7 @@ func (l *layout) files4(n, k int) []MapFile {
 	for _, p := range paths {
 		list := byFile[p]
 		sort.Ints(list) // Chunks are in path and source order
-		f := MapFile{Path: p, Score: fileScore[p], Names: fileNames[p]}
+		f := MapFile{Path: p, Rank: len(out) + 1, Score: fileScore[p], Named: fileNames[p]}
 		for _, i := range list {
 			if _, isMem := l.container[i]; isMem {
 				continue
@@ -463,12 +493,14 @@ func (l *layout) files4(n, k int) []MapFile {
 			s := l.symbol(i)
 			for _, m := range l.members[i] {
 				if shown[m] {
-					s.Members = append(s.Members, l.symbol(m))
+					mem := l.symbol(m)
+					mem.Signature = memberSignature(l.g.Chunks[m], mem.Signature)
+					s.Members = append(s.Members, mem)
 				} else {
 					s.More = addKind(s.More, l.g.Chunks[m].Kind)
 				}
 			}
-			s.Names = typeNames[i]
+			s.Named = typeNames[i]
 			f.Symbols = append(f.Symbols, s)
 		}
 		for _, i := range l.top[p] {
@@ -496,7 +528,15 @@ func (l *layout) symbol(i int) MapSymbol {
 	if !ok {
 		sig = Signature(c, "")
 	}
-	return MapSymbol{Symbol: c.Symbol, Name: c.Name, Kind: c.Kind, Line: c.StartLine, Signature: sig, Score: l.score[i], idx: i}
+	s := l.named(i)
+	s.Signature = sig
+	return s
+}
+
+// named is a definition without its signature.
+func (l *layout) named(i int) MapSymbol {
+	c := l.g.Chunks[i]
+	return MapSymbol{Symbol: c.Symbol, Name: c.Name, Kind: c.Kind, Line: c.StartLine, Rank: l.rank[i], Score: l.score[i], short: c.Short}
 }
 
 func addKind(m map[string]int, kind string) map[string]int {
@@ -507,30 +547,22 @@ func addKind(m map[string]int, kind string) map[string]int {
 	return m
 }
 
-// moreText is "… 12 more methods, 2 more types", followed by the names
-// that fit: ": a, b, c (+11)".
+// moreText summarises left-out definitions: "… 12 more methods" when
+// they are of one kind, "… 14 more" when of several (the kinds are in the
+// structured result), followed by the names that fit (qualified names
+// grouped by groupNames) and how many are not named: ": a, b, c (+11)".
 func moreText(m map[string]int, names []string) string {
-	kinds := make([]string, 0, len(m))
-	for k := range m {
-		kinds = append(kinds, k)
+	total, kind := 0, ""
+	for k, n := range m {
+		total += n
+		kind = k
 	}
-	sort.Slice(kinds, func(a, b int) bool {
-		if m[kinds[a]] != m[kinds[b]] {
-			return m[kinds[a]] > m[kinds[b]]
-		}
-		return kinds[a] < kinds[b]
-	})
-	parts := make([]string, len(kinds))
-	for i, k := range kinds {
-		parts[i] = fmt.Sprintf("%d more %s", m[k], plural(k, m[k]))
+	text := fmt.Sprintf("… %d more", total)
+	if len(m) == 1 {
+		text += " " + plural(kind, total)
 	}
-	text := "… " + strings.Join(parts, ", ")
 	if len(names) > 0 {
-		total := 0
-		for _, n := range m {
-			total += n
-		}
-		text += ": " + strings.Join(names, ", ")
+		text += ": " + strings.Join(groupNames(names), ", ")
 		if rest := total - len(names); rest > 0 {
 			text += fmt.Sprintf(" (+%d)", rest)
 		}
@@ -578,24 +610,92 @@ func (m *MapResult) render() string {
 	b.WriteString(m.header())
 	for _, f := range m.Files {
 		b.WriteString(f.Path)
+		if len(f.Symbols) == 0 && len(f.More) > 0 {
+			// a file shown by names only: one line
+			fmt.Fprintf(&b, " %s\n", moreText(f.More, symbols(f.Named)))
+			continue
+		}
 		b.WriteString("\n")
 		for _, s := range f.Symbols {
-			fmt.Fprintf(&b, "  %d: %s\n", s.Line, s.Signature)
+			fmt.Fprintf(&b, "  %d: %s", s.Line, s.Signature)
+			if len(s.Members) == 0 && len(s.More) > 0 {
+				// a type without member signatures: its summary on its line
+				fmt.Fprintf(&b, " %s\n", moreText(s.More, shortNames(s.Named)))
+				continue
+			}
+			b.WriteString("\n")
 			for _, mem := range s.Members {
 				fmt.Fprintf(&b, "    %d: %s\n", mem.Line, mem.Signature)
 			}
 			if len(s.More) > 0 {
-				fmt.Fprintf(&b, "    %s\n", moreText(s.More, s.Names))
+				fmt.Fprintf(&b, "    %s\n", moreText(s.More, shortNames(s.Named)))
 			}
 		}
 		if len(f.More) > 0 {
-			fmt.Fprintf(&b, "  %s\n", moreText(f.More, f.Names))
+			fmt.Fprintf(&b, "  %s\n", moreText(f.More, symbols(f.Named)))
 		}
 	}
 	if rest := m.TotalFiles - len(m.Files); rest > 0 && len(m.Files) > 0 {
-		fmt.Fprintf(&b, "… %d more files\n", rest)
+		word := "files"
+		if rest == 1 {
+			word = "file"
+		}
+		fmt.Fprintf(&b, "… %d more %s\n", rest, word)
 	}
 	return b.String()
+}
+
+// shortNames are members' names as written under their type.
+func shortNames(list []MapSymbol) []string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = s.short
+		if out[i] == "" {
+			out[i] = s.Symbol
+		}
+	}
+	return out
+}
+
+// symbols are the definitions' full symbols.
+func symbols(list []MapSymbol) []string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = s.Symbol
+	}
+	return out
+}
+
+// groupNames writes qualified names that share a prefix once, in brace
+// form at the place of the group's first name: "conn.serve, Get,
+// conn.close" becomes "conn.{serve, close}, Get". The expansion gives back
+// exactly the names, whatever the language's qualifier means.
+func groupNames(names []string) []string {
+	prefix := func(n string) string {
+		if i := strings.LastIndexByte(n, '.'); i > 0 && i < len(n)-1 {
+			return n[:i]
+		}
+		return ""
+	}
+	members := map[string][]string{}
+	for _, n := range names {
+		if p := prefix(n); p != "" {
+			members[p] = append(members[p], n[len(p)+1:])
+		}
+	}
+	out := make([]string, 0, len(names))
+	done := map[string]bool{}
+	for _, n := range names {
+		p := prefix(n)
+		switch {
+		case p == "" || len(members[p]) == 1:
+			out = append(out, n)
+		case !done[p]:
+			done[p] = true
+			out = append(out, p+".{"+strings.Join(members[p], ", ")+"}")
+		}
+	}
+	return out
 }
 
 // maxSignature bounds a signature line in runes.
@@ -615,7 +715,10 @@ func Signature(c store.GraphChunk, content string) string {
 		if t == "" || comment(t) || !strings.Contains(t, short) {
 			continue
 		}
-		t = strings.TrimSpace(strings.TrimSuffix(t, "{"))
+		t = strings.TrimSpace(strings.TrimSuffix(withoutBody(t), "{"))
+		if strings.HasPrefix(t, "def ") || strings.HasPrefix(t, "async def ") || strings.HasPrefix(t, "class ") {
+			t = strings.TrimSuffix(t, ":") // a Python block's colon
+		}
 		if open, closed := strings.Count(t, "("), strings.Count(t, ")"); open > closed {
 			t = strings.TrimRight(t, ", ") + "…)"
 		}
@@ -629,6 +732,82 @@ func Signature(c store.GraphChunk, content string) string {
 		kind = "decl"
 	}
 	return kind + " " + c.Name
+}
+
+// memberSignature is a member's signature as shown under its type: the
+// declaration keyword and the receiver, which the type line above already
+// says, are left out ("func (h Header) Get(key string) string" becomes
+// "Get(key string) string", "def get(self, key):" becomes "get(key)").
+// Signatures where something else comes before the name (a return type,
+// an annotation) are kept whole.
+func memberSignature(c store.GraphChunk, sig string) string {
+	short := c.Short
+	if short == "" {
+		return sig
+	}
+	rest := sig
+	for {
+		t := strings.TrimLeft(rest, " ")
+		word, after, _ := strings.Cut(t, " ")
+		if !declKeyword[word] {
+			break
+		}
+		rest = after
+	}
+	rest = strings.TrimLeft(rest, " ")
+	if strings.HasPrefix(rest, "(") { // Go receiver
+		if end := strings.Index(rest, ") "); end > 0 {
+			rest = strings.TrimLeft(rest[end+2:], " ")
+		}
+	}
+	if !strings.HasPrefix(rest, short) || len(rest) == len(short) {
+		return sig
+	}
+	if next := rest[len(short)]; next != '(' && next != '[' && next != '<' {
+		return sig
+	}
+	rest = strings.TrimSuffix(rest, ":")
+	for _, self := range []string{"(self, ", "(cls, "} {
+		if strings.HasPrefix(rest[len(short):], self) {
+			rest = short + "(" + rest[len(short)+len(self):]
+		}
+	}
+	for _, self := range []string{"(self)", "(cls)"} {
+		if strings.HasPrefix(rest[len(short):], self) {
+			rest = short + "()" + rest[len(short)+len(self):]
+		}
+	}
+	return rest
+}
+
+// declKeyword lists words that only say "a function or method is declared
+// here" and add nothing under a type's line.
+var declKeyword = map[string]bool{"func": true, "def": true, "async": true, "fn": true, "function": true, "pub": true}
+
+// withoutBody cuts a one-line body ("f() int { return 1 }") from a
+// function's declaration line: the first " {" outside brackets and
+// parentheses, after a parameter list, on a line that ends with "}".
+func withoutBody(t string) string {
+	if !strings.HasSuffix(t, "}") {
+		return t
+	}
+	depth := 0
+	for i, r := range t {
+		switch r {
+		case '(', '[':
+			depth++
+		case ')', ']':
+			depth--
+		case '{':
+			if depth == 0 && i > 0 && t[i-1] == ' ' && strings.Contains(t[:i], ")") {
+				return strings.TrimSpace(t[:i])
+			}
+			depth++
+		case '}':
+			depth--
+		}
+	}
+	return t
 }
 
 func comment(t string) bool {

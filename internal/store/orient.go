@@ -27,18 +27,21 @@ type Edge struct {
 	Src  int64
 	Dst  int64
 	Line int
+	// Resolution is how the target was found (ResExact, ResInferred …;
+	// "" for relations stored before resolution kinds).
+	Resolution string
 }
 
 // resolvedEdgeCond is the one definition of which stored relations count as
-// resolved edges between chunks. Today a relation is resolved when its
-// target chunk is known; when relations carry a resolution kind, this is
-// where orientation chooses which kinds to trust.
+// resolved edges between chunks: a relation is resolved when its target
+// chunk is known. Each edge carries its resolution kind, which orientation
+// weighs (internal/orient's edgeWeight).
 const resolvedEdgeCond = "src_chunk IS NOT NULL AND dst_chunk IS NOT NULL"
 
 // ResolvedEdges returns every relation of a project whose source and target
 // chunks are both known, ordered by id.
 func (db *DB) ResolvedEdges(ctx context.Context, projectID int64) ([]Edge, error) {
-	rows, err := db.sql.QueryContext(ctx, "SELECT kind, src_chunk, dst_chunk, line FROM relations WHERE project_id = ? AND "+resolvedEdgeCond+" ORDER BY id", projectID)
+	rows, err := db.sql.QueryContext(ctx, "SELECT kind, src_chunk, dst_chunk, line, resolution FROM relations WHERE project_id = ? AND "+resolvedEdgeCond+" ORDER BY id", projectID)
 	if err != nil {
 		return nil, db.classify("read edges", err)
 	}
@@ -50,7 +53,7 @@ func scanEdges(rows *sql.Rows, db *DB) ([]Edge, error) {
 	var out []Edge
 	for rows.Next() {
 		var e Edge
-		if err := rows.Scan(&e.Kind, &e.Src, &e.Dst, &e.Line); err != nil {
+		if err := rows.Scan(&e.Kind, &e.Src, &e.Dst, &e.Line, &e.Resolution); err != nil {
 			return nil, db.classify("read edges", err)
 		}
 		out = append(out, e)

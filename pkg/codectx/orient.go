@@ -99,16 +99,16 @@ func (p *Project) EvaluateMap(ctx context.Context, set *GoldenSet, ranks []strin
 			}
 			var hits []eval.Hit
 			for _, f := range m.Files {
-				for _, n := range f.Names {
-					hits = append(hits, eval.Hit{File: f.Path, Name: n})
+				for _, n := range f.Named {
+					hits = append(hits, eval.Hit{File: f.Path, Name: n.Symbol})
 				}
 				for _, s := range f.Symbols {
 					hits = append(hits, eval.Hit{File: f.Path, Name: s.Name})
 					for _, mem := range s.Members {
 						hits = append(hits, eval.Hit{File: f.Path, Name: mem.Name})
 					}
-					for _, n := range s.Names {
-						hits = append(hits, eval.Hit{File: f.Path, Name: s.Symbol + "." + n})
+					for _, n := range s.Named {
+						hits = append(hits, eval.Hit{File: f.Path, Name: n.Symbol})
 					}
 				}
 			}

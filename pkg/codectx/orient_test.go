@@ -86,7 +86,7 @@ func TestMapFixture(t *testing.T) {
 			t.Errorf("test function %s in the map", s)
 		}
 	}
-	if !strings.Contains(m.Text(), "14: func (s *Store) Lookup(id string) (Item, bool)\n") {
+	if !strings.Contains(m.Text(), "  4: type Store struct\n    14: Lookup(id string) (Item, bool)\n") { // a member under its type, without receiver
 		t.Errorf("signature line missing:\n%s", m.Text())
 	}
 	again, err := p.Map(ctx, MapOptions{Budget: 1000})
