@@ -228,7 +228,8 @@ func Search(ctx context.Context, ix Index, opt Options) (*Result, error) {
 	}
 	var kw *keywordResult
 	if opt.Mode != ModeSemantic {
-		kw, err = keywordChannel(ctx, ix.DB, ix.Project.ID, snap, q)
+		// Only the seed ranker looks at the column a term matched in.
+		kw, err = keywordChannel(ctx, ix.DB, ix.Project.ID, snap, q, opt.Ranker == RankerSeed)
 		if err != nil {
 			return nil, err
 		}

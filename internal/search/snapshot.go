@@ -49,10 +49,12 @@ type snapshot struct {
 }
 
 // termKey names one term's postings; rows (the database's FTS row count)
-// changes when another project's writes change the global BM25 statistics.
+// changes when another project's writes change the global BM25 statistics;
+// cols says whether the hits carry their column bits.
 type termKey struct {
 	text string
 	rows int
+	cols bool
 }
 
 // termPostings is one term's project document frequency and hits.
