@@ -78,6 +78,9 @@ type ContextOptions struct {
 	// ChangeRequest says the search read the query as a change request or
 	// bug report: without a question cue, the change plan is used.
 	ChangeRequest bool
+	// Generation is the project's index generation: when set, caller counts
+	// are remembered for it across calls of the process (0: not cached).
+	Generation int64
 }
 
 // ContextChunk is one chunk in an assembled context.
@@ -244,7 +247,7 @@ func Assemble(ctx context.Context, db *store.DB, projectID int64, opt ContextOpt
 			return nil, err
 		}
 		rel.reference(ids)
-		indeg, err := db.CallInDegree(ctx, ids)
+		indeg, err := callInDegree(ctx, db, projectID, opt.Generation, ids)
 		if err != nil {
 			return nil, err
 		}
@@ -258,7 +261,7 @@ func Assemble(ctx context.Context, db *store.DB, projectID int64, opt ContextOpt
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		next, err := expandContext(ctx, db, projectID, frontier, hop, pl, p, rel, cands, perSeed)
+		next, err := expandContext(ctx, db, projectID, opt.Generation, frontier, hop, pl, p, rel, cands, perSeed)
 		if err != nil {
 			return nil, err
 		}
@@ -377,13 +380,13 @@ func planFor(kind string) plan {
 // expandContext follows one hop from the frontier along the intent's plan
 // and admits the relevant neighbours into cands; it returns the newly
 // admitted ones.
-func expandContext(ctx context.Context, db *store.DB, projectID int64, frontier []*cand, hop int, pl plan, p Params,
+func expandContext(ctx context.Context, db *store.DB, projectID, generation int64, frontier []*cand, hop int, pl plan, p Params,
 	rel *relevance, cands map[int64]*cand, perSeed map[int64]int) ([]*cand, error) {
 	edges, err := planEdges(ctx, db, projectID, frontier, pl, p)
 	if err != nil {
 		return nil, err
 	}
-	scored, indeg, err := scoreEdges(ctx, db, edges, pl, p, rel, cands)
+	scored, indeg, err := scoreEdges(ctx, db, projectID, generation, edges, pl, p, rel, cands)
 	if err != nil {
 		return nil, err
 	}
@@ -485,7 +488,7 @@ type scoredEdge struct {
 // scoreEdges loads the neighbours not seen yet and scores every (frontier,
 // neighbour) pair that passes the relevance filter, grouped per frontier
 // chunk; it also returns the neighbours' caller counts.
-func scoreEdges(ctx context.Context, db *store.DB, edges []edge, pl plan, p Params, rel *relevance, cands map[int64]*cand) (map[int64][]scoredEdge, map[int64]int, error) {
+func scoreEdges(ctx context.Context, db *store.DB, projectID, generation int64, edges []edge, pl plan, p Params, rel *relevance, cands map[int64]*cand) (map[int64][]scoredEdge, map[int64]int, error) {
 	var need []int64
 	seen := map[int64]bool{}
 	for _, e := range edges {
@@ -499,7 +502,7 @@ func scoreEdges(ctx context.Context, db *store.DB, edges []edge, pl plan, p Para
 	if err != nil {
 		return nil, nil, err
 	}
-	indeg, err := db.CallInDegree(ctx, need)
+	indeg, err := callInDegree(ctx, db, projectID, generation, need)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -612,6 +615,10 @@ type relevance struct {
 	kwShare float64
 	// testPenalty is false when the query mentions tests.
 	testPenalty bool
+	// text tokenizes chunks as the index does; Han runs are left whole
+	// (not segmented) when no query term has Han characters, since no
+	// such term can match them either way.
+	text query.IndexOptions
 }
 
 func newRelevance(q string, keywords []string, qvec []float32, kwShare float64) *relevance {
@@ -622,6 +629,7 @@ func newRelevance(q string, keywords []string, qvec []float32, kwShare float64) 
 		}
 	}
 	seen := map[string]bool{}
+	r.text.WholeCJK = true
 	for _, text := range append([]string{q}, keywords...) {
 		for _, kw := range query.Parse(text).Keywords {
 			k := strings.ToLower(kw)
@@ -631,6 +639,11 @@ func newRelevance(q string, keywords []string, qvec []float32, kwShare float64) 
 			seen[k] = true
 			if ts := query.Parse(kw).Terms; len(ts) > 0 {
 				r.groups = append(r.groups, ts)
+				for _, t := range ts {
+					if query.HasCJK(t.Text) {
+						r.text.WholeCJK = false
+					}
+				}
 			}
 		}
 	}
@@ -692,9 +705,9 @@ func (r *relevance) score(c store.GraphChunk) float64 {
 	return kw
 }
 
-func tokenSet(s string) map[string]bool {
+func tokenSet(s string, opt query.IndexOptions) map[string]bool {
 	out := map[string]bool{}
-	for _, t := range strings.Fields(query.IndexText(s)) {
+	for _, t := range strings.Fields(query.IndexTextWith(s, opt)) {
 		out[t] = true
 	}
 	return out
@@ -712,8 +725,8 @@ func (r *relevance) keyword(c store.GraphChunk) float64 {
 	if len(r.groups) == 0 {
 		return 0
 	}
-	name := tokenSet(c.Symbol + " " + c.Name)
-	body := tokenSet(c.Path + "\n" + c.Content)
+	name := tokenSet(c.Symbol+" "+c.Name, r.text)
+	body := tokenSet(c.Path+"\n"+c.Content, r.text)
 	var sum float64
 	for _, g := range r.groups {
 		bestG := 0.0

@@ -218,7 +218,7 @@ func (p *Project) contextSeeds(ctx context.Context, pr *store.Project, opt Conte
 		k = DefaultContextSeeds
 	}
 	k = min(k, MaxSearchK)
-	co := assemble.ContextOptions{Query: opt.Query, Keywords: opt.Keywords, Model: pr.Model}
+	co := assemble.ContextOptions{Query: opt.Query, Keywords: opt.Keywords, Model: pr.Model, Generation: pr.Generation}
 	sr, err := p.Search(ctx, SearchOptions{Query: opt.Query, K: k, Keywords: opt.Keywords})
 	if err != nil {
 		return co, nil, err
