@@ -69,6 +69,10 @@ type ContextOptions struct {
 	// relevance includes cosine similarity with the stored vectors of Model.
 	QueryVector []float32
 	Model       string
+	// Vectors, when set, returns the stored vectors of Model it holds in
+	// memory for some of ids (a long-lived process's search snapshot);
+	// the others are read from the database.
+	Vectors func(ids []int64) map[int64][]float32
 	// Params tune expansion; nil means DefaultParams.
 	Params *Params
 	// Sent maps chunks sent in full by earlier answers of the same session
@@ -242,6 +246,7 @@ func Assemble(ctx context.Context, db *store.DB, projectID int64, opt ContextOpt
 		frontier = append(frontier, x)
 	}
 	rel := newRelevance(opt.Query, opt.Keywords, opt.QueryVector, p.KeywordWeight)
+	rel.memory = opt.Vectors
 	if depth > 0 && len(frontier) > 0 {
 		if err := rel.loadVectors(ctx, db, opt.Model, ids); err != nil {
 			return nil, err
@@ -615,6 +620,11 @@ type relevance struct {
 	kwShare float64
 	// testPenalty is false when the query mentions tests.
 	testPenalty bool
+	// terms numbers the distinct texts of the groups' terms (built by the
+	// first keyword call).
+	terms map[string]int
+	// memory provides vectors held in memory (ContextOptions.Vectors).
+	memory func(ids []int64) map[int64][]float32
 	// text tokenizes chunks as the index does; Han runs are left whole
 	// (not segmented) when no query term has Han characters, since no
 	// such term can match them either way.
@@ -658,6 +668,21 @@ func (r *relevance) loadVectors(ctx context.Context, db *store.DB, model string,
 	}
 	if len(r.qvec) == 0 || r.model == "" || len(ids) == 0 {
 		return nil
+	}
+	if r.memory != nil {
+		var rest []int64
+		held := r.memory(ids)
+		for _, id := range ids {
+			if v, ok := held[id]; ok && len(v) == len(r.qvec) {
+				r.vecs[id] = v
+			} else {
+				rest = append(rest, id)
+			}
+		}
+		ids = rest
+		if len(ids) == 0 {
+			return nil
+		}
 	}
 	blobs, err := db.ChunkVectors(ctx, ids, r.model)
 	if err != nil {
@@ -705,12 +730,14 @@ func (r *relevance) score(c store.GraphChunk) float64 {
 	return kw
 }
 
-func tokenSet(s string, opt query.IndexOptions) map[string]bool {
-	out := map[string]bool{}
-	for _, t := range strings.Fields(query.IndexTextWith(s, opt)) {
-		out[t] = true
+// markTokens sets bit in found[i] for every query term i (index by text
+// in terms) that is a token of s as the index tokenizes it.
+func markTokens(s string, opt query.IndexOptions, terms map[string]int, found []uint8, bit uint8) {
+	for t := range strings.FieldsSeq(query.IndexTextWith(s, opt)) {
+		if i, ok := terms[t]; ok {
+			found[i] |= bit
+		}
 	}
-	return out
 }
 
 // keywordSaturation is how many fully matched query keywords make a
@@ -725,17 +752,29 @@ func (r *relevance) keyword(c store.GraphChunk) float64 {
 	if len(r.groups) == 0 {
 		return 0
 	}
-	name := tokenSet(c.Symbol+" "+c.Name, r.text)
-	body := tokenSet(c.Path+"\n"+c.Content, r.text)
+	if r.terms == nil {
+		r.terms = map[string]int{}
+		for _, g := range r.groups {
+			for _, t := range g {
+				if _, ok := r.terms[t.Text]; !ok {
+					r.terms[t.Text] = len(r.terms)
+				}
+			}
+		}
+	}
+	const inName, inBody = 1, 2
+	found := make([]uint8, len(r.terms))
+	markTokens(c.Symbol+" "+c.Name, r.text, r.terms, found, inName)
+	markTokens(c.Path+"\n"+c.Content, r.text, r.terms, found, inBody)
 	var sum float64
 	for _, g := range r.groups {
 		bestG := 0.0
 		for _, t := range g {
 			m := 0.0
-			switch {
-			case name[t.Text]:
+			switch f := found[r.terms[t.Text]]; {
+			case f&inName != 0:
 				m = 1
-			case body[t.Text]:
+			case f&inBody != 0:
 				m = 0.3
 			}
 			bestG = max(bestG, m*t.Weight)

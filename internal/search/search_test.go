@@ -9,12 +9,14 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"codectx/internal/lang"
 	"codectx/internal/query"
 	"codectx/internal/store"
+	"codectx/internal/vecindex"
 )
 
 const testModel = "test:fixed-4"
@@ -553,5 +555,45 @@ func TestQuantizedFileMatchesMemory(t *testing.T) {
 	}
 	if !snap.vecLoaded {
 		t.Fatal("the second search did not load the vectors into memory")
+	}
+}
+
+// HeldVectors gives the stored vectors once a snapshot holds its matrix,
+// and nothing before (it never loads).
+func TestHeldVectors(t *testing.T) {
+	ix := buildIndex(t, fusionIndex)
+	ctx := context.Background()
+	chunks, err := ix.DB.ChunkMetas(ctx, ix.Project.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := []int64{chunks[0].ID, chunks[len(chunks)-1].ID, -1}
+	if got := HeldVectors(ix, ids); got != nil {
+		t.Fatalf("before any search: %v", got)
+	}
+	opt := Options{Query: "gzip compression", K: 5}
+	for range 2 { // the side file, then the matrix
+		if _, err := Search(ctx, ix, opt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := HeldVectors(ix, ids)
+	stored, err := ix.DB.ChunkVectors(ctx, ids, testModel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || len(stored) != 2 {
+		t.Fatalf("held %d vectors, stored %d; want 2 each", len(got), len(stored))
+	}
+	for id, blob := range stored {
+		if want := vecindex.DecodeVector(blob); !slices.Equal(got[id], want) {
+			t.Errorf("chunk %d: held %v, stored %v", id, got[id], want)
+		}
+	}
+	// Another generation's snapshot is not this one's.
+	other := *ix.Project
+	other.Generation++
+	if got := HeldVectors(Index{DB: ix.DB, Project: &other}, ids); got != nil {
+		t.Errorf("another generation: %v", got)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"codectx/internal/store"
 	"codectx/internal/vecindex"
@@ -40,6 +41,8 @@ type snapshot struct {
 	quantTried bool
 	quant      *vecindex.Quantized
 	semUses    int
+	// rowOf maps chunk ids to matrix rows, built by the first HeldVectors.
+	rowOf map[int64]int32
 
 	// Keyword postings per term, kept for the snapshot's life (a
 	// long-lived process answers later queries sharing a term without
@@ -99,6 +102,8 @@ type cacheEntry struct {
 	snap *snapshot
 	err  error
 	used uint64
+	// ready is snap once loaded, for readers that must not load it.
+	ready atomic.Pointer[snapshot]
 }
 
 // maxCached bounds the number of snapshots kept per process.
@@ -135,7 +140,48 @@ func loadSnapshot(ctx context.Context, db *store.DB, p *store.Project) (*snapsho
 		cache.Unlock()
 		return nil, e.err
 	}
+	e.ready.Store(e.snap)
 	return e.snap, nil
+}
+
+// HeldVectors returns the stored vectors of those of ids that a search
+// snapshot of the project's current generation holds in memory (a
+// long-lived process, from its second semantic search on). It reads
+// nothing from the database and loads nothing: ids it does not hold are
+// absent, and it returns nil when no such snapshot is held.
+func HeldVectors(ix Index, ids []int64) map[int64][]float32 {
+	if ix.DB == nil || ix.Project == nil {
+		return nil
+	}
+	key := cacheKey{db: ix.DB.Path(), project: ix.Project.ID, model: ix.Project.Model}
+	cache.Lock()
+	e := cache.m[key]
+	cache.Unlock()
+	if e == nil || e.gen != ix.Project.Generation {
+		return nil
+	}
+	s := e.ready.Load()
+	if s == nil {
+		return nil
+	}
+	s.vecMu.Lock()
+	defer s.vecMu.Unlock()
+	if !s.vecLoaded || s.matrix == nil {
+		return nil
+	}
+	if s.rowOf == nil {
+		s.rowOf = make(map[int64]int32, s.matrix.Len())
+		for i := range s.matrix.Len() {
+			s.rowOf[s.matrix.ID(i)] = int32(i)
+		}
+	}
+	out := make(map[int64][]float32, len(ids))
+	for _, id := range ids {
+		if i, ok := s.rowOf[id]; ok {
+			out[id] = s.matrix.Row(make([]float32, 0, s.matrix.Dim()), int(i))
+		}
+	}
+	return out
 }
 
 // evictLocked drops the least recently used entries beyond maxCached.

@@ -83,6 +83,9 @@ func (m *Matrix) Add(id int64, vec []float32) error {
 	return nil
 }
 
+// ID is row i's id (0 <= i < Len()).
+func (m *Matrix) ID(i int) int64 { return m.ids[i] }
+
 // Row appends row i's values to dst (0 <= i < Len()).
 func (m *Matrix) Row(dst []float32, i int) []float32 {
 	base := (i / blockRows) * m.dim * blockRows
