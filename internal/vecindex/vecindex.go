@@ -1,5 +1,6 @@
-// Package vecindex is the in-memory semantic index: a contiguous float32
-// matrix of pre-normalised vectors with exact top-K search by dot product,
+// Package vecindex is the in-memory semantic index: a float32 matrix of
+// pre-normalised vectors (stored in column blocks) with exact top-K search
+// by dot product over the query's non-zero dimensions,
 // an int8-quantised read-only matrix for approximate top-K over bytes the
 // caller provides (e.g. a mapped file), and the little-endian encodings of
 // both (the store's vector BLOBs, the quantised matrix).
