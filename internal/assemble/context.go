@@ -69,10 +69,12 @@ type ContextOptions struct {
 	// relevance includes cosine similarity with the stored vectors of Model.
 	QueryVector []float32
 	Model       string
-	// Vectors, when set, returns the stored vectors of Model it holds in
-	// memory for some of ids (a long-lived process's search snapshot);
-	// the others are read from the database.
-	Vectors func(ids []int64) map[int64][]float32
+	// Dots, when set, returns the inner products of q with the stored
+	// vectors of Model that it holds in memory, for some of ids (a
+	// long-lived process's search snapshot), each summed in float64 over
+	// the dimensions in order as the relevance filter sums them; the
+	// others are read from the database.
+	Dots func(q []float32, ids []int64) map[int64]float64
 	// Params tune expansion; nil means DefaultParams.
 	Params *Params
 	// Sent maps chunks sent in full by earlier answers of the same session
@@ -246,7 +248,7 @@ func Assemble(ctx context.Context, db *store.DB, projectID int64, opt ContextOpt
 		frontier = append(frontier, x)
 	}
 	rel := newRelevance(opt.Query, opt.Keywords, opt.QueryVector, p.KeywordWeight)
-	rel.memory = opt.Vectors
+	rel.memory = opt.Dots
 	if depth > 0 && len(frontier) > 0 {
 		if err := rel.loadVectors(ctx, db, opt.Model, ids); err != nil {
 			return nil, err
@@ -615,7 +617,7 @@ type relevance struct {
 	groups  [][]query.Term
 	qvec    []float32
 	model   string
-	vecs    map[int64][]float32
+	cos     map[int64]float64 // inner product of qvec with each loaded chunk's vector
 	refCos  float64
 	kwShare float64
 	// testPenalty is false when the query mentions tests.
@@ -623,8 +625,9 @@ type relevance struct {
 	// terms numbers the distinct texts of the groups' terms (built by the
 	// first keyword call).
 	terms map[string]int
-	// memory provides vectors held in memory (ContextOptions.Vectors).
-	memory func(ids []int64) map[int64][]float32
+	// memory provides inner products with vectors held in memory
+	// (ContextOptions.Dots).
+	memory func(q []float32, ids []int64) map[int64]float64
 	// text tokenizes chunks as the index does; Han runs are left whole
 	// (not segmented) when no query term has Han characters, since no
 	// such term can match them either way.
@@ -632,7 +635,7 @@ type relevance struct {
 }
 
 func newRelevance(q string, keywords []string, qvec []float32, kwShare float64) *relevance {
-	r := &relevance{qvec: qvec, vecs: map[int64][]float32{}, kwShare: kwShare, testPenalty: true}
+	r := &relevance{qvec: qvec, cos: map[int64]float64{}, kwShare: kwShare, testPenalty: true}
 	for _, t := range query.Parse(strings.Join(append([]string{q}, keywords...), " ")).Terms {
 		if t.Text == "test" || t.Text == "tests" || t.Text == "testing" || t.Text == "测试" {
 			r.testPenalty = false
@@ -660,8 +663,8 @@ func newRelevance(q string, keywords []string, qvec []float32, kwShare float64) 
 	return r
 }
 
-// loadVectors fetches the stored vectors of ids (model "" keeps the model
-// of the first call).
+// loadVectors computes the inner products of the query with the stored
+// vectors of ids (model "" keeps the model of the first call).
 func (r *relevance) loadVectors(ctx context.Context, db *store.DB, model string, ids []int64) error {
 	if model != "" {
 		r.model = model
@@ -671,10 +674,10 @@ func (r *relevance) loadVectors(ctx context.Context, db *store.DB, model string,
 	}
 	if r.memory != nil {
 		var rest []int64
-		held := r.memory(ids)
+		held := r.memory(r.qvec, ids)
 		for _, id := range ids {
-			if v, ok := held[id]; ok && len(v) == len(r.qvec) {
-				r.vecs[id] = v
+			if d, ok := held[id]; ok {
+				r.cos[id] = d
 			} else {
 				rest = append(rest, id)
 			}
@@ -690,7 +693,7 @@ func (r *relevance) loadVectors(ctx context.Context, db *store.DB, model string,
 	}
 	for id, b := range blobs {
 		if v := vecindex.DecodeVector(b); len(v) == len(r.qvec) {
-			r.vecs[id] = v
+			r.cos[id] = dot(r.qvec, v)
 		}
 	}
 	return nil
@@ -701,8 +704,8 @@ func (r *relevance) reference(seeds []int64) {
 	var sum float64
 	n := 0
 	for _, id := range seeds {
-		if v, ok := r.vecs[id]; ok {
-			sum += dot(r.qvec, v)
+		if d, ok := r.cos[id]; ok {
+			sum += d
 			n++
 		}
 	}
@@ -711,6 +714,8 @@ func (r *relevance) reference(seeds []int64) {
 	}
 }
 
+// dot is the inner product summed in float64 in dimension order
+// (vecindex.Matrix.DotsF64 sums the same way).
 func dot(a, b []float32) float64 {
 	var s float64
 	for i := range a {
@@ -721,10 +726,10 @@ func dot(a, b []float32) float64 {
 
 func (r *relevance) score(c store.GraphChunk) float64 {
 	kw := r.keyword(c)
-	if v, ok := r.vecs[c.ID]; ok && r.refCos > 0 {
+	if d, ok := r.cos[c.ID]; ok && r.refCos > 0 {
 		// Cosine relative to the seeds': half of theirs or less counts 0,
 		// as close to the query as they are counts 1.
-		sem := min(max((dot(r.qvec, v)/r.refCos-0.5)/0.5, 0), 1)
+		sem := min(max((d/r.refCos-0.5)/0.5, 0), 1)
 		return r.kwShare*kw + (1-r.kwShare)*sem
 	}
 	return kw

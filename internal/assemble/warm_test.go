@@ -3,7 +3,6 @@ package assemble
 import (
 	"context"
 	"maps"
-	"slices"
 	"testing"
 
 	"codectx/internal/vecindex"
@@ -53,8 +52,8 @@ func TestCallInDegreeCache(t *testing.T) {
 	}
 }
 
-// Vectors held in memory stand in for the database's, and whatever memory
-// does not hold (or holds at another size) is read from the database.
+// Inner products held in memory stand in for the database's vectors, and
+// whatever memory does not hold is read from the database.
 func TestLoadVectorsFromMemory(t *testing.T) {
 	f := indexFixture(t, "ctxproj")
 	ctx := context.Background()
@@ -75,24 +74,19 @@ func TestLoadVectorsFromMemory(t *testing.T) {
 	if err := want.loadVectors(ctx, f.db, pr.Model, ids); err != nil {
 		t.Fatal(err)
 	}
+	if len(want.cos) != len(ids) {
+		t.Fatalf("from the database: %d of %d", len(want.cos), len(ids))
+	}
 	got := newRelevance("compress", nil, qvec, 0.6)
 	asked := 0
-	got.memory = func(list []int64) map[int64][]float32 {
+	got.memory = func(q []float32, list []int64) map[int64]float64 {
 		asked += len(list)
-		return map[int64][]float32{
-			ids[0]: vecindex.DecodeVector(blobs[ids[0]]),
-			ids[1]: {1, 2}, // another size: read from the database
-		}
+		return map[int64]float64{ids[0]: dot(q, vecindex.DecodeVector(blobs[ids[0]]))}
 	}
 	if err := got.loadVectors(ctx, f.db, pr.Model, ids); err != nil {
 		t.Fatal(err)
 	}
-	if asked != len(ids) || len(got.vecs) != len(ids) {
-		t.Fatalf("asked memory for %d, loaded %d; want %d", asked, len(got.vecs), len(ids))
-	}
-	for _, id := range ids {
-		if !slices.Equal(got.vecs[id], want.vecs[id]) {
-			t.Errorf("chunk %d: %v, database %v", id, got.vecs[id], want.vecs[id])
-		}
+	if asked != len(ids) || !maps.Equal(got.cos, want.cos) {
+		t.Fatalf("asked memory for %d (want %d): %v, database %v", asked, len(ids), got.cos, want.cos)
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 
@@ -558,9 +557,10 @@ func TestQuantizedFileMatchesMemory(t *testing.T) {
 	}
 }
 
-// HeldVectors gives the stored vectors once a snapshot holds its matrix,
-// and nothing before (it never loads).
-func TestHeldVectors(t *testing.T) {
+// HeldDots gives the inner products with the stored vectors, summed as
+// the relevance filter sums them, once a snapshot holds its matrix, and
+// nothing before (it never loads).
+func TestHeldDots(t *testing.T) {
 	ix := buildIndex(t, fusionIndex)
 	ctx := context.Background()
 	chunks, err := ix.DB.ChunkMetas(ctx, ix.Project.ID)
@@ -568,7 +568,8 @@ func TestHeldVectors(t *testing.T) {
 		t.Fatal(err)
 	}
 	ids := []int64{chunks[0].ID, chunks[len(chunks)-1].ID, -1}
-	if got := HeldVectors(ix, ids); got != nil {
+	q := []float32{0.5, 0, -0.25, 0.75}
+	if got := HeldDots(ix, q, ids); got != nil {
 		t.Fatalf("before any search: %v", got)
 	}
 	opt := Options{Query: "gzip compression", K: 5}
@@ -577,23 +578,30 @@ func TestHeldVectors(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got := HeldVectors(ix, ids)
+	got := HeldDots(ix, q, ids)
 	stored, err := ix.DB.ChunkVectors(ctx, ids, testModel)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != 2 || len(stored) != 2 {
-		t.Fatalf("held %d vectors, stored %d; want 2 each", len(got), len(stored))
+		t.Fatalf("held %d, stored %d; want 2 each", len(got), len(stored))
 	}
 	for id, blob := range stored {
-		if want := vecindex.DecodeVector(blob); !slices.Equal(got[id], want) {
+		var want float64
+		for j, x := range vecindex.DecodeVector(blob) {
+			want += float64(q[j]) * float64(x)
+		}
+		if got[id] != want {
 			t.Errorf("chunk %d: held %v, stored %v", id, got[id], want)
 		}
+	}
+	if got := HeldDots(ix, q[:3], ids); got != nil {
+		t.Errorf("a query of another dimension: %v", got)
 	}
 	// Another generation's snapshot is not this one's.
 	other := *ix.Project
 	other.Generation++
-	if got := HeldVectors(Index{DB: ix.DB, Project: &other}, ids); got != nil {
+	if got := HeldDots(Index{DB: ix.DB, Project: &other}, q, ids); got != nil {
 		t.Errorf("another generation: %v", got)
 	}
 }

@@ -41,7 +41,7 @@ type snapshot struct {
 	quantTried bool
 	quant      *vecindex.Quantized
 	semUses    int
-	// rowOf maps chunk ids to matrix rows, built by the first HeldVectors.
+	// rowOf maps chunk ids to matrix rows, built by the first HeldDots.
 	rowOf map[int64]int32
 
 	// Keyword postings per term, kept for the snapshot's life (a
@@ -144,12 +144,14 @@ func loadSnapshot(ctx context.Context, db *store.DB, p *store.Project) (*snapsho
 	return e.snap, nil
 }
 
-// HeldVectors returns the stored vectors of those of ids that a search
+// HeldDots returns, for those of ids whose stored vectors a search
 // snapshot of the project's current generation holds in memory (a
-// long-lived process, from its second semantic search on). It reads
-// nothing from the database and loads nothing: ids it does not hold are
-// absent, and it returns nil when no such snapshot is held.
-func HeldVectors(ix Index, ids []int64) map[int64][]float32 {
+// long-lived process, from its second semantic search on), the inner
+// product of q with the vector, summed in float64 in dimension order
+// (vecindex.Matrix.DotsF64). It reads nothing from the database and loads
+// nothing: ids it does not hold are absent, and it returns nil when no
+// such snapshot is held or q has another dimension.
+func HeldDots(ix Index, q []float32, ids []int64) map[int64]float64 {
 	if ix.DB == nil || ix.Project == nil {
 		return nil
 	}
@@ -166,7 +168,7 @@ func HeldVectors(ix Index, ids []int64) map[int64][]float32 {
 	}
 	s.vecMu.Lock()
 	defer s.vecMu.Unlock()
-	if !s.vecLoaded || s.matrix == nil {
+	if !s.vecLoaded || s.matrix == nil || len(q) != s.matrix.Dim() {
 		return nil
 	}
 	if s.rowOf == nil {
@@ -175,11 +177,18 @@ func HeldVectors(ix Index, ids []int64) map[int64][]float32 {
 			s.rowOf[s.matrix.ID(i)] = int32(i)
 		}
 	}
-	out := make(map[int64][]float32, len(ids))
+	var rows []int
+	var held []int64
 	for _, id := range ids {
 		if i, ok := s.rowOf[id]; ok {
-			out[id] = s.matrix.Row(make([]float32, 0, s.matrix.Dim()), int(i))
+			rows = append(rows, int(i))
+			held = append(held, id)
 		}
+	}
+	dots := s.matrix.DotsF64(q, rows)
+	out := make(map[int64]float64, len(held))
+	for k, id := range held {
+		out[id] = dots[k]
 	}
 	return out
 }

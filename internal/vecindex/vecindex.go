@@ -87,6 +87,30 @@ func (m *Matrix) Add(id int64, vec []float32) error {
 // ID is row i's id (0 <= i < Len()).
 func (m *Matrix) ID(i int) int64 { return m.ids[i] }
 
+// DotsF64 returns the inner products of query with the given rows, each
+// summed in float64 over the dimensions in ascending order, reading only
+// the query's non-zero dimensions: the products of the others are zeros,
+// which leave such a sum unchanged. len(query) must be Dim().
+func (m *Matrix) DotsF64(query []float32, rows []int) []float64 {
+	out := make([]float64, len(rows))
+	nz := make([]int, 0, len(query))
+	for j, x := range query {
+		if x != 0 {
+			nz = append(nz, j)
+		}
+	}
+	for k, i := range rows {
+		base := (i / blockRows) * m.dim * blockRows
+		pos := i % blockRows
+		var s float64
+		for _, j := range nz {
+			s += float64(query[j]) * float64(m.data[base+j*blockRows+pos])
+		}
+		out[k] = s
+	}
+	return out
+}
+
 // Row appends row i's values to dst (0 <= i < Len()).
 func (m *Matrix) Row(dst []float32, i int) []float32 {
 	base := (i / blockRows) * m.dim * blockRows

@@ -240,3 +240,30 @@ func BenchmarkTopK100kSearch(b *testing.B) {
 		})
 	}
 }
+
+// DotsF64 sums as a float64 loop over every dimension does.
+func TestDotsF64(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 9))
+	m := NewMatrix(64, 0)
+	var rows [][]float32
+	for i := range blockRows + 10 {
+		v := randVec(rng, 64)
+		rows = append(rows, v)
+		if err := m.Add(int64(i), v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, q := range [][]float32{randVec(rng, 64), sparseVec(rng, 64, 6)} {
+		pick := []int{0, 5, blockRows - 1, blockRows, blockRows + 9}
+		got := m.DotsF64(q, pick)
+		for k, i := range pick {
+			var want float64
+			for j := range q {
+				want += float64(q[j]) * float64(rows[i][j])
+			}
+			if got[k] != want {
+				t.Errorf("row %d: %v, want %v", i, got[k], want)
+			}
+		}
+	}
+}

@@ -220,7 +220,7 @@ func (p *Project) contextSeeds(ctx context.Context, pr *store.Project, opt Conte
 	k = min(k, MaxSearchK)
 	co := assemble.ContextOptions{Query: opt.Query, Keywords: opt.Keywords, Model: pr.Model, Generation: pr.Generation}
 	ix := search.Index{DB: p.db, Project: pr}
-	co.Vectors = func(ids []int64) map[int64][]float32 { return search.HeldVectors(ix, ids) }
+	co.Dots = func(q []float32, ids []int64) map[int64]float64 { return search.HeldDots(ix, q, ids) }
 	sr, err := p.Search(ctx, SearchOptions{Query: opt.Query, K: k, Keywords: opt.Keywords})
 	if err != nil {
 		return co, nil, err
