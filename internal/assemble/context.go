@@ -69,6 +69,12 @@ type ContextOptions struct {
 	// relevance includes cosine similarity with the stored vectors of Model.
 	QueryVector []float32
 	Model       string
+	// Dots, when set, returns the inner products of q with the stored
+	// vectors of Model that it holds in memory, for some of ids (a
+	// long-lived process's search snapshot), each summed in float64 over
+	// the dimensions in order as the relevance filter sums them; the
+	// others are read from the database.
+	Dots func(q []float32, ids []int64) map[int64]float64
 	// Params tune expansion; nil means DefaultParams.
 	Params *Params
 	// Sent maps chunks sent in full by earlier answers of the same session
@@ -78,6 +84,9 @@ type ContextOptions struct {
 	// ChangeRequest says the search read the query as a change request or
 	// bug report: without a question cue, the change plan is used.
 	ChangeRequest bool
+	// Generation is the project's index generation: when set, caller counts
+	// are remembered for it across calls of the process (0: not cached).
+	Generation int64
 }
 
 // ContextChunk is one chunk in an assembled context.
@@ -239,12 +248,13 @@ func Assemble(ctx context.Context, db *store.DB, projectID int64, opt ContextOpt
 		frontier = append(frontier, x)
 	}
 	rel := newRelevance(opt.Query, opt.Keywords, opt.QueryVector, p.KeywordWeight)
+	rel.memory = opt.Dots
 	if depth > 0 && len(frontier) > 0 {
 		if err := rel.loadVectors(ctx, db, opt.Model, ids); err != nil {
 			return nil, err
 		}
 		rel.reference(ids)
-		indeg, err := db.CallInDegree(ctx, ids)
+		indeg, err := callInDegree(ctx, db, projectID, opt.Generation, ids)
 		if err != nil {
 			return nil, err
 		}
@@ -258,7 +268,7 @@ func Assemble(ctx context.Context, db *store.DB, projectID int64, opt ContextOpt
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		next, err := expandContext(ctx, db, projectID, frontier, hop, pl, p, rel, cands, perSeed)
+		next, err := expandContext(ctx, db, projectID, opt.Generation, frontier, hop, pl, p, rel, cands, perSeed)
 		if err != nil {
 			return nil, err
 		}
@@ -377,13 +387,13 @@ func planFor(kind string) plan {
 // expandContext follows one hop from the frontier along the intent's plan
 // and admits the relevant neighbours into cands; it returns the newly
 // admitted ones.
-func expandContext(ctx context.Context, db *store.DB, projectID int64, frontier []*cand, hop int, pl plan, p Params,
+func expandContext(ctx context.Context, db *store.DB, projectID, generation int64, frontier []*cand, hop int, pl plan, p Params,
 	rel *relevance, cands map[int64]*cand, perSeed map[int64]int) ([]*cand, error) {
 	edges, err := planEdges(ctx, db, projectID, frontier, pl, p)
 	if err != nil {
 		return nil, err
 	}
-	scored, indeg, err := scoreEdges(ctx, db, edges, pl, p, rel, cands)
+	scored, indeg, err := scoreEdges(ctx, db, projectID, generation, edges, pl, p, rel, cands)
 	if err != nil {
 		return nil, err
 	}
@@ -485,7 +495,7 @@ type scoredEdge struct {
 // scoreEdges loads the neighbours not seen yet and scores every (frontier,
 // neighbour) pair that passes the relevance filter, grouped per frontier
 // chunk; it also returns the neighbours' caller counts.
-func scoreEdges(ctx context.Context, db *store.DB, edges []edge, pl plan, p Params, rel *relevance, cands map[int64]*cand) (map[int64][]scoredEdge, map[int64]int, error) {
+func scoreEdges(ctx context.Context, db *store.DB, projectID, generation int64, edges []edge, pl plan, p Params, rel *relevance, cands map[int64]*cand) (map[int64][]scoredEdge, map[int64]int, error) {
 	var need []int64
 	seen := map[int64]bool{}
 	for _, e := range edges {
@@ -499,7 +509,7 @@ func scoreEdges(ctx context.Context, db *store.DB, edges []edge, pl plan, p Para
 	if err != nil {
 		return nil, nil, err
 	}
-	indeg, err := db.CallInDegree(ctx, need)
+	indeg, err := callInDegree(ctx, db, projectID, generation, need)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -607,21 +617,32 @@ type relevance struct {
 	groups  [][]query.Term
 	qvec    []float32
 	model   string
-	vecs    map[int64][]float32
+	cos     map[int64]float64 // inner product of qvec with each loaded chunk's vector
 	refCos  float64
 	kwShare float64
 	// testPenalty is false when the query mentions tests.
 	testPenalty bool
+	// terms numbers the distinct texts of the groups' terms (built by the
+	// first keyword call).
+	terms map[string]int
+	// memory provides inner products with vectors held in memory
+	// (ContextOptions.Dots).
+	memory func(q []float32, ids []int64) map[int64]float64
+	// text tokenizes chunks as the index does; Han runs are left whole
+	// (not segmented) when no query term has Han characters, since no
+	// such term can match them either way.
+	text query.IndexOptions
 }
 
 func newRelevance(q string, keywords []string, qvec []float32, kwShare float64) *relevance {
-	r := &relevance{qvec: qvec, vecs: map[int64][]float32{}, kwShare: kwShare, testPenalty: true}
+	r := &relevance{qvec: qvec, cos: map[int64]float64{}, kwShare: kwShare, testPenalty: true}
 	for _, t := range query.Parse(strings.Join(append([]string{q}, keywords...), " ")).Terms {
 		if t.Text == "test" || t.Text == "tests" || t.Text == "testing" || t.Text == "测试" {
 			r.testPenalty = false
 		}
 	}
 	seen := map[string]bool{}
+	r.text.WholeCJK = true
 	for _, text := range append([]string{q}, keywords...) {
 		for _, kw := range query.Parse(text).Keywords {
 			k := strings.ToLower(kw)
@@ -631,14 +652,19 @@ func newRelevance(q string, keywords []string, qvec []float32, kwShare float64) 
 			seen[k] = true
 			if ts := query.Parse(kw).Terms; len(ts) > 0 {
 				r.groups = append(r.groups, ts)
+				for _, t := range ts {
+					if query.HasCJK(t.Text) {
+						r.text.WholeCJK = false
+					}
+				}
 			}
 		}
 	}
 	return r
 }
 
-// loadVectors fetches the stored vectors of ids (model "" keeps the model
-// of the first call).
+// loadVectors computes the inner products of the query with the stored
+// vectors of ids (model "" keeps the model of the first call).
 func (r *relevance) loadVectors(ctx context.Context, db *store.DB, model string, ids []int64) error {
 	if model != "" {
 		r.model = model
@@ -646,13 +672,28 @@ func (r *relevance) loadVectors(ctx context.Context, db *store.DB, model string,
 	if len(r.qvec) == 0 || r.model == "" || len(ids) == 0 {
 		return nil
 	}
+	if r.memory != nil {
+		var rest []int64
+		held := r.memory(r.qvec, ids)
+		for _, id := range ids {
+			if d, ok := held[id]; ok {
+				r.cos[id] = d
+			} else {
+				rest = append(rest, id)
+			}
+		}
+		ids = rest
+		if len(ids) == 0 {
+			return nil
+		}
+	}
 	blobs, err := db.ChunkVectors(ctx, ids, r.model)
 	if err != nil {
 		return err
 	}
 	for id, b := range blobs {
 		if v := vecindex.DecodeVector(b); len(v) == len(r.qvec) {
-			r.vecs[id] = v
+			r.cos[id] = dot(r.qvec, v)
 		}
 	}
 	return nil
@@ -663,8 +704,8 @@ func (r *relevance) reference(seeds []int64) {
 	var sum float64
 	n := 0
 	for _, id := range seeds {
-		if v, ok := r.vecs[id]; ok {
-			sum += dot(r.qvec, v)
+		if d, ok := r.cos[id]; ok {
+			sum += d
 			n++
 		}
 	}
@@ -673,6 +714,8 @@ func (r *relevance) reference(seeds []int64) {
 	}
 }
 
+// dot is the inner product summed in float64 in dimension order
+// (vecindex.Matrix.DotsF64 sums the same way).
 func dot(a, b []float32) float64 {
 	var s float64
 	for i := range a {
@@ -683,21 +726,23 @@ func dot(a, b []float32) float64 {
 
 func (r *relevance) score(c store.GraphChunk) float64 {
 	kw := r.keyword(c)
-	if v, ok := r.vecs[c.ID]; ok && r.refCos > 0 {
+	if d, ok := r.cos[c.ID]; ok && r.refCos > 0 {
 		// Cosine relative to the seeds': half of theirs or less counts 0,
 		// as close to the query as they are counts 1.
-		sem := min(max((dot(r.qvec, v)/r.refCos-0.5)/0.5, 0), 1)
+		sem := min(max((d/r.refCos-0.5)/0.5, 0), 1)
 		return r.kwShare*kw + (1-r.kwShare)*sem
 	}
 	return kw
 }
 
-func tokenSet(s string) map[string]bool {
-	out := map[string]bool{}
-	for _, t := range strings.Fields(query.IndexText(s)) {
-		out[t] = true
+// markTokens sets bit in found[i] for every query term i (index by text
+// in terms) that is a token of s as the index tokenizes it.
+func markTokens(s string, opt query.IndexOptions, terms map[string]int, found []uint8, bit uint8) {
+	for t := range strings.FieldsSeq(query.IndexTextWith(s, opt)) {
+		if i, ok := terms[t]; ok {
+			found[i] |= bit
+		}
 	}
-	return out
 }
 
 // keywordSaturation is how many fully matched query keywords make a
@@ -712,17 +757,29 @@ func (r *relevance) keyword(c store.GraphChunk) float64 {
 	if len(r.groups) == 0 {
 		return 0
 	}
-	name := tokenSet(c.Symbol + " " + c.Name)
-	body := tokenSet(c.Path + "\n" + c.Content)
+	if r.terms == nil {
+		r.terms = map[string]int{}
+		for _, g := range r.groups {
+			for _, t := range g {
+				if _, ok := r.terms[t.Text]; !ok {
+					r.terms[t.Text] = len(r.terms)
+				}
+			}
+		}
+	}
+	const inName, inBody = 1, 2
+	found := make([]uint8, len(r.terms))
+	markTokens(c.Symbol+" "+c.Name, r.text, r.terms, found, inName)
+	markTokens(c.Path+"\n"+c.Content, r.text, r.terms, found, inBody)
 	var sum float64
 	for _, g := range r.groups {
 		bestG := 0.0
 		for _, t := range g {
 			m := 0.0
-			switch {
-			case name[t.Text]:
+			switch f := found[r.terms[t.Text]]; {
+			case f&inName != 0:
 				m = 1
-			case body[t.Text]:
+			case f&inBody != 0:
 				m = 0.3
 			}
 			bestG = max(bestG, m*t.Weight)

@@ -6,7 +6,9 @@
 //
 // It reads the database only through internal/store's indexed queries, so
 // every step costs the degree of the chunks involved, never a scan of the
-// project. It must not write to the database, run searches itself (the
+// project; caller counts are remembered per project generation for the
+// process (degree.go), and vectors the caller holds in memory are taken
+// from it (ContextOptions.Dots). It must not write to the database, run searches itself (the
 // caller hands it the seeds), embed text, print, or download anything: the
 // token counter uses the tokenizer tables compiled into the binary. The
 // relation graph itself (`codectx graph`) lives in internal/graph.

@@ -316,9 +316,15 @@ func (p *packer) add(c ContextChunk) error {
 			return err
 		}
 	}
-	// Counted only up to what is left: a huge chunk costs no more than
-	// the budget (countTokensMax).
-	full, err := countTokensMax(renderChunk(&c), p.remaining)
+	// Counted only up to what could still be taken whole (what is left,
+	// and for a chunk not sent before the whole-chunk share): a bigger
+	// chunk is not taken whole whatever its exact count, and counting
+	// stops past the limit (countTokensMax).
+	limit := p.remaining
+	if c.SentIn == 0 {
+		limit = max(min(limit, p.fullLeft), 0)
+	}
+	full, err := countTokensMax(renderChunk(&c), limit)
 	if err != nil {
 		return err
 	}

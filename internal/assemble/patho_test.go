@@ -147,3 +147,40 @@ func TestMaxTokenBytes(t *testing.T) {
 		t.Errorf("longest token has %d bytes, maxTokenBytes is %d", longest, maxTokenBytes)
 	}
 }
+
+// Counts through the segment memo equal the tokenizer's: the same text
+// again (every segment remembered) and texts made of remembered segments
+// in other orders and contexts.
+func TestCountTokensMemo(t *testing.T) {
+	e, err := encoder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := []string{"func a() {\n\treturn 1\n}\n", "// doc line\n", "x := map[string]int{}\n", "  indented\n", "中文 注释\n", "\n\n", "### heading\n"}
+	var texts []string
+	for i := range parts {
+		for j := range parts {
+			texts = append(texts, parts[i]+parts[j]+parts[(i+j)%len(parts)])
+		}
+	}
+	for round := range 2 {
+		for _, s := range texts {
+			want := len(e.EncodeOrdinary(s))
+			if got, err := CountTokens(s); err != nil || got != want {
+				t.Fatalf("round %d: CountTokens(%q) = %d, %v; want %d", round, s, got, err, want)
+			}
+		}
+	}
+	// A remembered segment is not handed to the tokenizer again.
+	s := "func memoOnce() {}\n"
+	if _, err := CountTokens(s); err != nil {
+		t.Fatal(err)
+	}
+	before := tokenizedBytes.Load()
+	if _, err := CountTokens(s); err != nil {
+		t.Fatal(err)
+	}
+	if got := tokenizedBytes.Load() - before; got != 0 {
+		t.Errorf("a remembered text handed %d bytes to the tokenizer again", got)
+	}
+}

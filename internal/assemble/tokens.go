@@ -2,6 +2,7 @@ package assemble
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
@@ -32,7 +33,7 @@ var (
 	encErr  error
 
 	// tokenizedBytes and longestTokenizedRun measure the tokenizer's work
-	// (bytes handed to it, and the longest run it got, which bounds its
+	// (bytes handed to it past the memo, and the longest run counted, which bounds its
 	// quadratic step); tests check that context assembly keeps them bounded.
 	tokenizedBytes      atomic.Int64
 	longestTokenizedRun atomic.Int64
@@ -76,20 +77,51 @@ func countTokensMax(s string, limit int) (int, error) {
 	}
 	n := 0
 	tokenSegments(s, func(seg string, run int) bool {
-		tokenizedBytes.Add(int64(len(seg)))
 		for {
 			old := longestTokenizedRun.Load()
 			if int64(run) <= old || longestTokenizedRun.CompareAndSwap(old, int64(run)) {
 				break
 			}
 		}
-		n += len(e.EncodeOrdinary(seg))
+		n += segmentTokens(e, seg)
 		return limit < 0 || n <= limit
 	})
 	if limit >= 0 && n > limit {
 		return limit + 1, nil
 	}
 	return n, nil
+}
+
+// segMemo remembers the token counts of segments (see tokenSegments) a
+// process has counted: packing counts each candidate chunk, then the
+// rendered answer made of the same chunks, and a long-lived process sees
+// the same chunks in many answers. Counts add up exactly over segments, so
+// the memo changes no count. It is emptied when full.
+var segMemo = struct {
+	sync.Mutex
+	m map[string]int
+}{m: map[string]int{}}
+
+// segMemoMax bounds the memo's entries (segments are a line or a few).
+const segMemoMax = 1 << 16
+
+// segmentTokens counts one segment through the memo.
+func segmentTokens(e *tiktoken.Tiktoken, seg string) int {
+	segMemo.Lock()
+	n, ok := segMemo.m[seg]
+	segMemo.Unlock()
+	if ok {
+		return n
+	}
+	tokenizedBytes.Add(int64(len(seg)))
+	n = len(e.EncodeOrdinary(seg))
+	segMemo.Lock()
+	if len(segMemo.m) >= segMemoMax {
+		clear(segMemo.m)
+	}
+	segMemo.m[strings.Clone(seg)] = n // not a view into the caller's text
+	segMemo.Unlock()
+	return n
 }
 
 // tokenSegments cuts s into parts that the tokenizer counts independently

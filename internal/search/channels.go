@@ -5,8 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
+	"runtime"
+	"slices"
 	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 
 	"codectx/internal/query"
@@ -104,8 +108,11 @@ func translationsStandIn(g termGroup, byText map[string]int, terms []termResult)
 }
 
 // keywordChannel runs one FTS query per distinct term and folds the rows
-// into per-term hit lists and per-chunk, per-group evidence.
-func keywordChannel(ctx context.Context, db *store.DB, projectID int64, snap *snapshot, q parsed) (*keywordResult, error) {
+// into per-term hit lists and per-chunk, per-group evidence. cols asks for
+// the column bits of each hit (in which of name, path and body the term
+// matched), which cost FTS5 three more bm25() evaluations per matching row;
+// without it the hits' cols are 0.
+func keywordChannel(ctx context.Context, db *store.DB, projectID int64, snap *snapshot, q parsed, cols bool) (*keywordResult, error) {
 	res := &keywordResult{groups: make([]groupStat, len(q.groups)), chunks: map[int32]*kwChunk{}}
 	n := float64(max(len(snap.chunks), 1))
 	fail := func(what string, err error) error {
@@ -140,20 +147,20 @@ func keywordChannel(ctx context.Context, db *store.DB, projectID int64, snap *sn
 	if st.single {
 		filter = 0
 	}
-	for ti := range res.terms {
+	fetch := func(ti int) error {
 		tr := &res.terms[ti]
-		key := termKey{text: tr.text, rows: st.rows}
-		if c, ok := snap.cachedTerm(key); ok {
-			tr.df, tr.hits = c.df, c.hits
-			continue
+		key := termKey{text: tr.text, rows: st.rows, cols: cols}
+		match := db.FTSMatchWeighted
+		if cols {
+			match = db.FTSMatch
 		}
-		rows, err := db.FTSMatch(ctx, filter, snap.ids, query.FTSQuote(tr.text), ftsWeights, perTermLimit)
+		rows, err := match(ctx, filter, snap.ids, query.FTSQuote(tr.text), ftsWeights, perTermLimit)
 		if err != nil {
-			return nil, fail(strconv.Quote(tr.text), err)
+			return fail(strconv.Quote(tr.text), err)
 		}
 		df, factor, err := st.project(ctx, db, projectID, snap, tr.text, len(rows))
 		if err != nil {
-			return nil, fail(strconv.Quote(tr.text), err)
+			return fail(strconv.Quote(tr.text), err)
 		}
 		tr.df = df
 		tr.hits = make([]termHit, 0, len(rows))
@@ -175,6 +182,19 @@ func keywordChannel(ctx context.Context, db *store.DB, projectID int64, snap *sn
 			tr.hits = append(tr.hits, th)
 		}
 		snap.storeTerm(key, termPostings{df: tr.df, hits: tr.hits})
+		return nil
+	}
+	var todo []int
+	for ti := range res.terms {
+		tr := &res.terms[ti]
+		if c, ok := snap.cachedTerm(termKey{text: tr.text, rows: st.rows, cols: cols}); ok {
+			tr.df, tr.hits = c.df, c.hits
+			continue
+		}
+		todo = append(todo, ti)
+	}
+	if err := forEachParallel(todo, fetch); err != nil {
+		return nil, err
 	}
 
 	for gi, g := range q.groups {
@@ -210,6 +230,46 @@ func keywordChannel(ctx context.Context, db *store.DB, projectID int64, snap *sn
 	return res, nil
 }
 
+// termWorkers bounds the terms whose FTS queries run at once (each on its
+// own database connection).
+const termWorkers = 4
+
+// forEachParallel calls fn for every item on up to min(GOMAXPROCS,
+// termWorkers) goroutines and returns the first error (by item order).
+// Each call writes only its own item's results.
+func forEachParallel(items []int, fn func(int) error) error {
+	workers := min(runtime.GOMAXPROCS(0), termWorkers, len(items))
+	if workers <= 1 {
+		for _, it := range items {
+			if err := fn(it); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	errs := make([]error, len(items))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(items) {
+					return
+				}
+				errs[i] = fn(items[i])
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // bm25IDF is FTS5's idf: log((N - n + 0.5) / (n + 0.5)), at least 1e-6.
 func bm25IDF(n, hits int) float64 {
 	idf := math.Log((float64(n) - float64(hits) + 0.5) / (float64(hits) + 0.5))
@@ -231,7 +291,7 @@ type idfStats struct {
 }
 
 func newIDFStats(ctx context.Context, db *store.DB, snap *snapshot, terms []termResult) (*idfStats, error) {
-	rows, err := db.FTSRows(ctx)
+	rows, err := db.FTSRowCount(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -387,23 +447,36 @@ func rescore(ctx context.Context, ix Index, approx []vecindex.Hit, qv []float32)
 	return approx, nil
 }
 
+func cmpInt64(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
 // sortScored orders by score (desc), then path, start line, name and id, so
 // the same index and query always give the same order.
 func sortScored(snap *snapshot, s []scored) {
-	sort.Slice(s, func(i, j int) bool {
-		if s[i].score != s[j].score {
-			return s[i].score > s[j].score
+	slices.SortFunc(s, func(x, y scored) int {
+		if x.score != y.score {
+			if x.score > y.score {
+				return -1
+			}
+			return 1
 		}
-		a, b := &snap.chunks[s[i].idx], &snap.chunks[s[j].idx]
-		if a.Path != b.Path {
-			return a.Path < b.Path
+		a, b := &snap.chunks[x.idx], &snap.chunks[y.idx]
+		if c := strings.Compare(a.Path, b.Path); c != 0 {
+			return c
 		}
 		if a.StartLine != b.StartLine {
-			return a.StartLine < b.StartLine
+			return a.StartLine - b.StartLine
 		}
-		if a.Name != b.Name {
-			return a.Name < b.Name
+		if c := strings.Compare(a.Name, b.Name); c != 0 {
+			return c
 		}
-		return a.ID < b.ID
+		return cmpInt64(a.ID, b.ID)
 	})
 }

@@ -215,23 +215,34 @@ func Search(ctx context.Context, ix Index, opt Options) (*Result, error) {
 			useSem = false
 		}
 	}
+	// The channels run side by side (on a second core when there is one).
 	var sem []semHit
+	var semErr error
+	semDone := make(chan struct{})
 	if useSem {
-		sem, err = semanticChannel(ctx, ix, snap, q)
-		if err != nil {
-			if opt.Mode == ModeSemantic || ctx.Err() != nil {
-				return nil, err
-			}
-			res.Warnings = append(res.Warnings, "semantic search is off: "+err.Error())
-			useSem = false
-		}
+		go func() {
+			defer close(semDone)
+			sem, semErr = semanticChannel(ctx, ix, snap, q)
+		}()
+	} else {
+		close(semDone)
 	}
 	var kw *keywordResult
+	var kwErr error
 	if opt.Mode != ModeSemantic {
-		kw, err = keywordChannel(ctx, ix.DB, ix.Project.ID, snap, q)
-		if err != nil {
-			return nil, err
+		// Only the seed ranker looks at the column a term matched in.
+		kw, kwErr = keywordChannel(ctx, ix.DB, ix.Project.ID, snap, q, opt.Ranker == RankerSeed)
+	}
+	<-semDone
+	if useSem && semErr != nil {
+		if opt.Mode == ModeSemantic || ctx.Err() != nil {
+			return nil, semErr
 		}
+		res.Warnings = append(res.Warnings, "semantic search is off: "+semErr.Error())
+		useSem, sem = false, nil
+	}
+	if kwErr != nil {
+		return nil, kwErr
 	}
 
 	rt := routeQuery(q.raw, q.groups)

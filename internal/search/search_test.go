@@ -15,6 +15,7 @@ import (
 	"codectx/internal/lang"
 	"codectx/internal/query"
 	"codectx/internal/store"
+	"codectx/internal/vecindex"
 )
 
 const testModel = "test:fixed-4"
@@ -553,5 +554,54 @@ func TestQuantizedFileMatchesMemory(t *testing.T) {
 	}
 	if !snap.vecLoaded {
 		t.Fatal("the second search did not load the vectors into memory")
+	}
+}
+
+// HeldDots gives the inner products with the stored vectors, summed as
+// the relevance filter sums them, once a snapshot holds its matrix, and
+// nothing before (it never loads).
+func TestHeldDots(t *testing.T) {
+	ix := buildIndex(t, fusionIndex)
+	ctx := context.Background()
+	chunks, err := ix.DB.ChunkMetas(ctx, ix.Project.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := []int64{chunks[0].ID, chunks[len(chunks)-1].ID, -1}
+	q := []float32{0.5, 0, -0.25, 0.75}
+	if got := HeldDots(ix, q, ids); got != nil {
+		t.Fatalf("before any search: %v", got)
+	}
+	opt := Options{Query: "gzip compression", K: 5}
+	for range 2 { // the side file, then the matrix
+		if _, err := Search(ctx, ix, opt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := HeldDots(ix, q, ids)
+	stored, err := ix.DB.ChunkVectors(ctx, ids, testModel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || len(stored) != 2 {
+		t.Fatalf("held %d, stored %d; want 2 each", len(got), len(stored))
+	}
+	for id, blob := range stored {
+		var want float64
+		for j, x := range vecindex.DecodeVector(blob) {
+			want += float64(q[j]) * float64(x)
+		}
+		if got[id] != want {
+			t.Errorf("chunk %d: held %v, stored %v", id, got[id], want)
+		}
+	}
+	if got := HeldDots(ix, q[:3], ids); got != nil {
+		t.Errorf("a query of another dimension: %v", got)
+	}
+	// Another generation's snapshot is not this one's.
+	other := *ix.Project
+	other.Generation++
+	if got := HeldDots(Index{DB: ix.DB, Project: &other}, q, ids); got != nil {
+		t.Errorf("another generation: %v", got)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"codectx/internal/store"
 	"codectx/internal/vecindex"
@@ -40,6 +41,8 @@ type snapshot struct {
 	quantTried bool
 	quant      *vecindex.Quantized
 	semUses    int
+	// rowOf maps chunk ids to matrix rows, built by the first HeldDots.
+	rowOf map[int64]int32
 
 	// Keyword postings per term, kept for the snapshot's life (a
 	// long-lived process answers later queries sharing a term without
@@ -49,10 +52,12 @@ type snapshot struct {
 }
 
 // termKey names one term's postings; rows (the database's FTS row count)
-// changes when another project's writes change the global BM25 statistics.
+// changes when another project's writes change the global BM25 statistics;
+// cols says whether the hits carry their column bits.
 type termKey struct {
 	text string
 	rows int
+	cols bool
 }
 
 // termPostings is one term's project document frequency and hits.
@@ -97,6 +102,8 @@ type cacheEntry struct {
 	snap *snapshot
 	err  error
 	used uint64
+	// ready is snap once loaded, for readers that must not load it.
+	ready atomic.Pointer[snapshot]
 }
 
 // maxCached bounds the number of snapshots kept per process.
@@ -133,7 +140,57 @@ func loadSnapshot(ctx context.Context, db *store.DB, p *store.Project) (*snapsho
 		cache.Unlock()
 		return nil, e.err
 	}
+	e.ready.Store(e.snap)
 	return e.snap, nil
+}
+
+// HeldDots returns, for those of ids whose stored vectors a search
+// snapshot of the project's current generation holds in memory (a
+// long-lived process, from its second semantic search on), the inner
+// product of q with the vector, summed in float64 in dimension order
+// (vecindex.Matrix.DotsF64). It reads nothing from the database and loads
+// nothing: ids it does not hold are absent, and it returns nil when no
+// such snapshot is held or q has another dimension.
+func HeldDots(ix Index, q []float32, ids []int64) map[int64]float64 {
+	if ix.DB == nil || ix.Project == nil {
+		return nil
+	}
+	key := cacheKey{db: ix.DB.Path(), project: ix.Project.ID, model: ix.Project.Model}
+	cache.Lock()
+	e := cache.m[key]
+	cache.Unlock()
+	if e == nil || e.gen != ix.Project.Generation {
+		return nil
+	}
+	s := e.ready.Load()
+	if s == nil {
+		return nil
+	}
+	s.vecMu.Lock()
+	defer s.vecMu.Unlock()
+	if !s.vecLoaded || s.matrix == nil || len(q) != s.matrix.Dim() {
+		return nil
+	}
+	if s.rowOf == nil {
+		s.rowOf = make(map[int64]int32, s.matrix.Len())
+		for i := range s.matrix.Len() {
+			s.rowOf[s.matrix.ID(i)] = int32(i)
+		}
+	}
+	var rows []int
+	var held []int64
+	for _, id := range ids {
+		if i, ok := s.rowOf[id]; ok {
+			rows = append(rows, int(i))
+			held = append(held, id)
+		}
+	}
+	dots := s.matrix.DotsF64(q, rows)
+	out := make(map[int64]float64, len(held))
+	for k, id := range held {
+		out[id] = dots[k]
+	}
+	return out
 }
 
 // evictLocked drops the least recently used entries beyond maxCached.

@@ -32,8 +32,9 @@ const quantHeader = 24
 // number is little-endian.
 func WriteQuantized(w io.Writer, m *Matrix) error {
 	q := NewQuantizer(m.dim, len(m.ids))
+	row := make([]float32, 0, m.dim)
 	for i, id := range m.ids {
-		if err := q.Add(id, m.data[i*m.dim:(i+1)*m.dim]); err != nil {
+		if err := q.Add(id, m.Row(row[:0], i)); err != nil {
 			return err
 		}
 	}

@@ -36,7 +36,7 @@ func TestQuantizedRescoreFindsExactTop(t *testing.T) {
 			re := NewMatrix(dim, len(approx))
 			for _, h := range approx {
 				row := slices.IndexFunc(m.ids, func(id int64) bool { return id == h.ID })
-				if err := re.Add(h.ID, m.data[row*dim:(row+1)*dim]); err != nil {
+				if err := re.Add(h.ID, m.Row(nil, row)); err != nil {
 					t.Fatal(err)
 				}
 			}

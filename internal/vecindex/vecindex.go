@@ -1,5 +1,6 @@
-// Package vecindex is the in-memory semantic index: a contiguous float32
-// matrix of pre-normalised vectors with exact top-K search by dot product,
+// Package vecindex is the in-memory semantic index: a float32 matrix of
+// pre-normalised vectors (stored in column blocks) with exact top-K search
+// by dot product over the query's non-zero dimensions,
 // an int8-quantised read-only matrix for approximate top-K over bytes the
 // caller provides (e.g. a mapped file), and the little-endian encodings of
 // both (the store's vector BLOBs, the quantised matrix).
@@ -16,12 +17,21 @@ import (
 	"slices"
 )
 
-// Matrix holds rows of Dim float32 values back to back, with one ID per row.
+// Matrix holds rows of Dim float32 values with one ID per row. The rows
+// are stored in blocks of blockRows, column by column inside a block
+// (dimension j of the block's rows is one contiguous run), so that a query
+// with few non-zero dimensions — the built-in embedder's short questions
+// touch about a tenth of them — reads only those columns, and a dense one
+// adds four columns per pass over a block's scores.
 type Matrix struct {
 	dim  int
-	data []float32 // len(ids)*dim values
+	data []float32 // whole blocks of blockRows×dim values; rows past len(ids) are zero
 	ids  []int64
 }
+
+// blockRows is the number of rows of a block: its scores (4 KiB) stay in
+// the first-level cache while the block's columns stream through.
+const blockRows = 1024
 
 // fitDim takes the dimension from the first non-empty vector and checks
 // vec against it: skip is true for an empty vec (nothing to add), and a vec
@@ -47,10 +57,12 @@ func NewMatrix(dim int, capacity int) *Matrix {
 	capacity = max(capacity, 0)
 	m := &Matrix{dim: dim, ids: make([]int64, 0, capacity)}
 	if dim > 0 {
-		m.data = make([]float32, 0, dim*capacity)
+		m.data = make([]float32, 0, dim*blocksFor(capacity)*blockRows)
 	}
 	return m
 }
+
+func blocksFor(rows int) int { return (rows + blockRows - 1) / blockRows }
 
 // Add appends vec (copied) under id. A zero-length vec is skipped and
 // returns nil; a vec of another dimension is an error. Add does not check
@@ -59,9 +71,54 @@ func (m *Matrix) Add(id int64, vec []float32) error {
 	if skip, err := fitDim(&m.dim, id, vec); skip || err != nil {
 		return err
 	}
-	m.data = append(m.data, vec...)
+	i := len(m.ids)
+	if i%blockRows == 0 {
+		m.data = append(m.data, make([]float32, m.dim*blockRows)...)
+	}
+	base := (i / blockRows) * m.dim * blockRows
+	pos := i % blockRows
+	for j, x := range vec {
+		m.data[base+j*blockRows+pos] = x
+	}
 	m.ids = append(m.ids, id)
 	return nil
+}
+
+// ID is row i's id (0 <= i < Len()).
+func (m *Matrix) ID(i int) int64 { return m.ids[i] }
+
+// DotsF64 returns the inner products of query with the given rows, each
+// summed in float64 over the dimensions in ascending order, reading only
+// the query's non-zero dimensions: the products of the others are zeros,
+// which leave such a sum unchanged. len(query) must be Dim().
+func (m *Matrix) DotsF64(query []float32, rows []int) []float64 {
+	out := make([]float64, len(rows))
+	nz := make([]int, 0, len(query))
+	for j, x := range query {
+		if x != 0 {
+			nz = append(nz, j)
+		}
+	}
+	for k, i := range rows {
+		base := (i / blockRows) * m.dim * blockRows
+		pos := i % blockRows
+		var s float64
+		for _, j := range nz {
+			s += float64(query[j]) * float64(m.data[base+j*blockRows+pos])
+		}
+		out[k] = s
+	}
+	return out
+}
+
+// Row appends row i's values to dst (0 <= i < Len()).
+func (m *Matrix) Row(dst []float32, i int) []float32 {
+	base := (i / blockRows) * m.dim * blockRows
+	pos := i % blockRows
+	for j := 0; j < m.dim; j++ {
+		dst = append(dst, m.data[base+j*blockRows+pos])
+	}
+	return dst
 }
 
 // Len is the number of rows.
@@ -84,7 +141,9 @@ func better(a, b Hit) bool {
 // TopK returns the k rows with the highest dot product with query, sorted
 // by score descending then ID ascending, so equal scores come out the same
 // way every time. It returns nil when k <= 0, the matrix is empty, or query
-// has the wrong dimension. Rows scoring NaN are skipped.
+// has the wrong dimension. Only the query's non-zero dimensions are read;
+// rows scoring NaN on them are skipped. A row's score does not depend on
+// the other rows, so the same row and query score the same in any matrix.
 func (m *Matrix) TopK(query []float32, k int) []Hit {
 	n := len(m.ids)
 	d := m.dim
@@ -92,26 +151,60 @@ func (m *Matrix) TopK(query []float32, k int) []Hit {
 		return nil
 	}
 	k = min(k, n)
+	nz := make([]int32, 0, d)
+	for j, x := range query {
+		if x != 0 {
+			nz = append(nz, int32(j))
+		}
+	}
 	heap := make([]Hit, 0, k) // min-heap: heap[0] is the worst kept hit
-	data := m.data[:n*d]
-	for i, id := range m.ids {
-		s := dot(query, data[i*d:(i+1)*d])
-		if s != s { // NaN
-			continue
-		}
-		h := Hit{ID: id, Score: s}
-		if len(heap) < k {
-			heap = append(heap, h)
-			siftUp(heap, len(heap)-1)
-			continue
-		}
-		if better(h, heap[0]) {
-			heap[0] = h
-			siftDown(heap, 0)
+	var scores [blockRows]float32
+	for b := 0; b*blockRows < n; b++ {
+		blockScores(&scores, m.data[b*d*blockRows:(b+1)*d*blockRows], query, nz)
+		rows := min(blockRows, n-b*blockRows)
+		for i, id := range m.ids[b*blockRows : b*blockRows+rows] {
+			s := scores[i]
+			if s != s { // NaN
+				continue
+			}
+			h := Hit{ID: id, Score: s}
+			if len(heap) < k {
+				heap = append(heap, h)
+				siftUp(heap, len(heap)-1)
+				continue
+			}
+			if better(h, heap[0]) {
+				heap[0] = h
+				siftDown(heap, 0)
+			}
 		}
 	}
 	SortHits(heap)
 	return heap
+}
+
+// blockScores sets scores to the dot products of one block's rows with
+// query over the dimensions nz (the query's non-zero ones), four columns
+// per pass.
+func blockScores(scores *[blockRows]float32, block []float32, query []float32, nz []int32) {
+	clear(scores[:])
+	col := func(j int32) *[blockRows]float32 {
+		return (*[blockRows]float32)(block[int(j)*blockRows : int(j+1)*blockRows])
+	}
+	t := 0
+	for ; t+4 <= len(nz); t += 4 {
+		c0, c1, c2, c3 := col(nz[t]), col(nz[t+1]), col(nz[t+2]), col(nz[t+3])
+		q0, q1, q2, q3 := query[nz[t]], query[nz[t+1]], query[nz[t+2]], query[nz[t+3]]
+		for i := range scores {
+			scores[i] += (q0*c0[i] + q1*c1[i]) + (q2*c2[i] + q3*c3[i])
+		}
+	}
+	for ; t < len(nz); t++ {
+		c, q := col(nz[t]), query[nz[t]]
+		for i := range scores {
+			scores[i] += q * c[i]
+		}
+	}
 }
 
 // SortHits orders hits as TopK returns them: score descending, then ID

@@ -35,8 +35,12 @@ func TestTopKMatchesBruteForce(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		for q := 0; q < 5; q++ {
+		for q := 0; q < 8; q++ {
 			query := randVec(rng, dim)
+			if q >= 5 {
+				// Sparse queries (the built-in embedder's): most dimensions zero.
+				query = sparseVec(rng, dim, 1+dim/10)
+			}
 			type sc struct {
 				id int64
 				s  float64
@@ -73,6 +77,41 @@ func TestTopKMatchesBruteForce(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// sparseVec is a unit vector with at most nnz non-zero dimensions.
+func sparseVec(rng *rand.Rand, dim, nnz int) []float32 {
+	v := make([]float32, dim)
+	var s float64
+	for range nnz {
+		x := rng.NormFloat64()
+		v[rng.IntN(dim)] = float32(x)
+		s += x * x
+	}
+	inv := float32(1 / math.Sqrt(s))
+	for i := range v {
+		v[i] *= inv
+	}
+	return v
+}
+
+// Row gives back each row as added, across block boundaries.
+func TestMatrixRow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	m := NewMatrix(0, 0)
+	var rows [][]float32
+	for i := range 2*blockRows + 3 {
+		v := randVec(rng, 7)
+		rows = append(rows, v)
+		if err := m.Add(int64(i), v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, want := range rows {
+		if got := m.Row(nil, i); !slices.Equal(got, want) {
+			t.Fatalf("row %d: %v, want %v", i, got, want)
 		}
 	}
 }
@@ -172,4 +211,59 @@ func BenchmarkTopK100k(b *testing.B) {
 		}
 	}
 	b.ReportMetric(b.Elapsed().Seconds()*1000/float64(b.N), "ms/op")
+}
+
+// BenchmarkTopK100kSearch is the semantic channel's scan: the 1,000 best of
+// 100,000 × 512 for a dense query and for a sparse one (52 of 512
+// dimensions non-zero, as the built-in embedder gives a short question).
+func BenchmarkTopK100kSearch(b *testing.B) {
+	const rows, dim = 100_000, 512
+	rng := rand.New(rand.NewPCG(3, 5))
+	m := NewMatrix(dim, rows)
+	for i := 0; i < rows; i++ {
+		if err := m.Add(int64(i), randVec(rng, dim)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		q    []float32
+	}{{"dense", randVec(rng, dim)}, {"sparse", sparseVec(rng, dim, 52)}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if h := m.TopK(c.q, 1000); len(h) != 1000 {
+					b.Fatal(len(h))
+				}
+			}
+			b.ReportMetric(b.Elapsed().Seconds()*1000/float64(b.N), "ms/op")
+		})
+	}
+}
+
+// DotsF64 sums as a float64 loop over every dimension does.
+func TestDotsF64(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 9))
+	m := NewMatrix(64, 0)
+	var rows [][]float32
+	for i := range blockRows + 10 {
+		v := randVec(rng, 64)
+		rows = append(rows, v)
+		if err := m.Add(int64(i), v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, q := range [][]float32{randVec(rng, 64), sparseVec(rng, 64, 6)} {
+		pick := []int{0, 5, blockRows - 1, blockRows, blockRows + 9}
+		got := m.DotsF64(q, pick)
+		for k, i := range pick {
+			var want float64
+			for j := range q {
+				want += float64(q[j]) * float64(rows[i][j])
+			}
+			if got[k] != want {
+				t.Errorf("row %d: %v, want %v", i, got[k], want)
+			}
+		}
+	}
 }

@@ -313,7 +313,9 @@ func (p *Project) contextSeeds(ctx context.Context, pr *store.Project, opt Conte
 		k = DefaultContextSeeds
 	}
 	k = min(k, MaxSearchK)
-	co := assemble.ContextOptions{Query: opt.Query, Keywords: opt.Keywords, Model: pr.Model}
+	co := assemble.ContextOptions{Query: opt.Query, Keywords: opt.Keywords, Model: pr.Model, Generation: pr.Generation}
+	ix := search.Index{DB: p.db, Project: pr}
+	co.Dots = func(q []float32, ids []int64) map[int64]float64 { return search.HeldDots(ix, q, ids) }
 	sr, err := p.search(ctx, SearchOptions{Query: opt.Query, K: k, Keywords: opt.Keywords}, true)
 	if err != nil {
 		return co, nil, err

@@ -1,0 +1,92 @@
+package assemble
+
+import (
+	"context"
+	"maps"
+	"testing"
+
+	"codectx/internal/vecindex"
+)
+
+// The per-generation cache answers as the store does, whether an id was
+// counted before (with callers or without) or not.
+func TestCallInDegreeCache(t *testing.T) {
+	f := indexFixture(t, "ctxproj")
+	ctx := context.Background()
+	rows, err := f.db.SQL().QueryContext(ctx, "SELECT id FROM chunks WHERE project_id = ? ORDER BY id", f.pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	want, err := f.db.CallInDegree(ctx, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) == 0 || len(want) == len(ids) {
+		t.Fatalf("fixture needs chunks with and without callers: %d of %d called", len(want), len(ids))
+	}
+	const gen = 7
+	half := ids[:len(ids)/2]
+	for _, list := range [][]int64{half, ids, ids} {
+		got, err := callInDegree(ctx, f.db, f.pid, gen, list)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sub := map[int64]int{}
+		for _, id := range list {
+			if n, ok := want[id]; ok {
+				sub[id] = n
+			}
+		}
+		if !maps.Equal(got, sub) {
+			t.Fatalf("cached counts %v, store %v", got, sub)
+		}
+	}
+}
+
+// Inner products held in memory stand in for the database's vectors, and
+// whatever memory does not hold is read from the database.
+func TestLoadVectorsFromMemory(t *testing.T) {
+	f := indexFixture(t, "ctxproj")
+	ctx := context.Background()
+	pr, err := f.db.Project(ctx, f.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for _, sym := range []string{"compressBlock", "Compressor", "splitBlocks"} {
+		ids = append(ids, f.chunk(t, sym).ID)
+	}
+	blobs, err := f.db.ChunkVectors(ctx, ids, pr.Model)
+	if err != nil || len(blobs) != len(ids) {
+		t.Fatalf("stored vectors: %d, %v", len(blobs), err)
+	}
+	qvec := vecindex.DecodeVector(blobs[ids[0]])
+	want := newRelevance("compress", nil, qvec, 0.6)
+	if err := want.loadVectors(ctx, f.db, pr.Model, ids); err != nil {
+		t.Fatal(err)
+	}
+	if len(want.cos) != len(ids) {
+		t.Fatalf("from the database: %d of %d", len(want.cos), len(ids))
+	}
+	got := newRelevance("compress", nil, qvec, 0.6)
+	asked := 0
+	got.memory = func(q []float32, list []int64) map[int64]float64 {
+		asked += len(list)
+		return map[int64]float64{ids[0]: dot(q, vecindex.DecodeVector(blobs[ids[0]]))}
+	}
+	if err := got.loadVectors(ctx, f.db, pr.Model, ids); err != nil {
+		t.Fatal(err)
+	}
+	if asked != len(ids) || !maps.Equal(got.cos, want.cos) {
+		t.Fatalf("asked memory for %d (want %d): %v, database %v", asked, len(ids), got.cos, want.cos)
+	}
+}
