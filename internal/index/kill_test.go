@@ -89,6 +89,7 @@ func TestKillChildMidRun(t *testing.T) {
 			defer db.Close()
 			run(t, db, root, &fakeEmbedder{model: "fake:a"})
 			assertConsistent(t, db)
+			assertIndexes(t, db)
 			if p, _ := db.Project(context.Background(), root); p.Dirty {
 				t.Error("project still dirty after a complete run")
 			}
@@ -102,6 +103,23 @@ func TestKillChildMidRun(t *testing.T) {
 		})
 	}
 	t.Logf("kill points survived with a clean-index comparison: %d of %d", survived, len(points))
+}
+
+// assertIndexes fails unless every secondary index of the schema exists: a
+// first index drops them while it loads (store.BeginBulkLoad), and a run
+// after a kill in between must build them again.
+func assertIndexes(t *testing.T, db *store.DB) {
+	t.Helper()
+	for _, name := range []string{"chunks_file", "chunks_project_symbol", "chunks_project_short", "relations_file", "relations_src",
+		"relations_dst", "relations_target", "relations_src_symbol", "typefacts_file", "typefacts_project"} {
+		var n int
+		if err := db.SQL().QueryRow("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ?", name).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != 1 {
+			t.Errorf("index %s missing after a complete run", name)
+		}
+	}
 }
 
 // killChildAt runs the child indexer until it reaches point ("batch:N":
