@@ -413,7 +413,9 @@ func TestIncrementalEditMatchesColdIndex(t *testing.T) {
 		{"method restored", edit("zipx/writer.go", "func (w *Writer) Close() error {", "func (w *Writer) Flush() error { return w.buf.Flush() }\n\nfunc (w *Writer) Close() error {")},
 		{"field type changed", edit("sink/sink.go", "z *z.Writer", "z *tarx.Writer")},
 		{"type moved", move("zipx/count.go", "zipx/counter.go")},
-		{"same name elsewhere", func() { cur["other/writer.go"] = "package other\n\ntype Writer struct{}\n\nfunc (w *Writer) Flush() error { return nil }\n" }},
+		{"same name elsewhere", func() {
+			cur["other/writer.go"] = "package other\n\ntype Writer struct{}\n\nfunc (w *Writer) Flush() error { return nil }\n"
+		}},
 		{"python module deleted", func() { delete(cur, "py/store.py") }},
 		{"python module back", func() { cur["py/store.py"] = graphTree["py/store.py"] }},
 	}
