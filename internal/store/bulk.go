@@ -14,24 +14,20 @@ import (
 // slower, so a run killed in between leaves a usable database; the next
 // writing run builds them again (EnsureIndexes).
 
-// deferredIndexes are the secondary indexes a bulk load builds at its end,
-// as the migrations define them (TestDeferredIndexesMatchSchema checks the
-// two agree).
+// deferredIndexes are the secondary indexes a bulk load builds at its end:
+// those whose keys arrive in random order (symbols, targets) or change
+// during resolution (dst_chunk). Indexes on ids that only grow (file_id,
+// src_chunk, project_id) cost little to maintain while appending and stay.
+// TestDeferredIndexesMatchSchema checks they match the migrations.
 var deferredIndexes = []struct{ name, def string }{
-	{"chunks_file", "chunks(file_id)"},
 	{"chunks_project_symbol", "chunks(project_id, symbol)"},
 	{"chunks_project_short", "chunks(project_id, short)"},
-	{"relations_file", "relations(file_id)"},
-	{"relations_src", "relations(src_chunk)"},
 	{"relations_dst", "relations(dst_chunk)"},
 	{"relations_target", "relations(project_id, target)"},
 	{"relations_src_symbol", "relations(project_id, src_symbol)"},
-	{"typefacts_file", "typefacts(file_id)"},
-	{"typefacts_project", "typefacts(project_id)"},
 }
 
-// BeginBulkLoad drops the secondary indexes of chunks, relations and type
-// facts when the database holds no indexed file of any project, and
+// BeginBulkLoad drops the deferred indexes of chunks and relations when the database holds no indexed file of any project, and
 // reports whether it did; the caller ends the load with EnsureIndexes.
 // When some project has files, nothing changes and it reports false.
 func (db *DB) BeginBulkLoad(ctx context.Context) (bool, error) {
@@ -50,23 +46,65 @@ func (db *DB) BeginBulkLoad(ctx context.Context) (bool, error) {
 				return err
 			}
 		}
+		// Full-text segments are not merged batch after batch (each
+		// entry would be rewritten at every level) but once at the end.
+		for _, cmd := range []string{"'automerge', 0", "'crisismerge', 1999"} {
+			if _, err := tx.ExecContext(ctx, "INSERT INTO chunks_fts(chunks_fts, rank) VALUES ("+cmd+")"); err != nil {
+				return err
+			}
+		}
 		bulk = true
 		return nil
 	})
 	return bulk, err
 }
 
-// EnsureIndexes builds every deferred secondary index that is missing (after
-// a bulk load, or a bulk load that was killed); a no-op when all exist.
+// EnsureIndexes ends a bulk load, or one that was killed: it builds every
+// deferred index that is missing, merges the full-text segments into one
+// and gives the full-text index its default merge settings back. It only
+// reads when nothing is left to do.
 func (db *DB) EnsureIndexes(ctx context.Context) error {
+	var missing int
+	var automerge sql.NullInt64
+	err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN ("+placeholders(len(deferredIndexes))+")",
+		deferredArgs()...).Scan(&missing)
+	if err == nil {
+		missing = len(deferredIndexes) - missing
+		err = db.sql.QueryRowContext(ctx, "SELECT (SELECT v FROM chunks_fts_config WHERE k = 'automerge')").Scan(&automerge)
+	}
+	if err != nil {
+		return db.classify("check indexes", err)
+	}
+	bulkFTS := automerge.Valid && automerge.Int64 == 0
+	if missing == 0 && !bulkFTS {
+		return nil
+	}
 	return db.inTx(ctx, "build indexes", func(tx *sql.Tx) error {
 		for _, ix := range deferredIndexes {
 			if _, err := tx.ExecContext(ctx, "CREATE INDEX IF NOT EXISTS "+ix.name+" ON "+ix.def); err != nil {
 				return err
 			}
 		}
-		return nil
+		if !bulkFTS {
+			return nil
+		}
+		// SQLite's defaults (https://sqlite.org/fts5.html#the_automerge_configuration_option)
+		for _, cmd := range []string{"'automerge', 4", "'crisismerge', 16"} {
+			if _, err := tx.ExecContext(ctx, "INSERT INTO chunks_fts(chunks_fts, rank) VALUES ("+cmd+")"); err != nil {
+				return err
+			}
+		}
+		_, err := tx.ExecContext(ctx, "INSERT INTO chunks_fts(chunks_fts) VALUES ('optimize')")
+		return err
 	})
+}
+
+func deferredArgs() []any {
+	out := make([]any, len(deferredIndexes))
+	for i, ix := range deferredIndexes {
+		out[i] = ix.name
+	}
+	return out
 }
 
 // HasVectors reports whether the vector cache holds any vector of model.
