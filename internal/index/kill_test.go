@@ -120,6 +120,13 @@ func assertIndexes(t *testing.T, db *store.DB) {
 			t.Errorf("index %s missing after a complete run", name)
 		}
 	}
+	var automerge int
+	if err := db.SQL().QueryRow("SELECT COALESCE((SELECT v FROM chunks_fts_config WHERE k = 'automerge'), 4)").Scan(&automerge); err != nil {
+		t.Fatal(err)
+	}
+	if automerge == 0 {
+		t.Error("full-text automerge still off after a complete run")
+	}
 }
 
 // killChildAt runs the child indexer until it reaches point ("batch:N":
