@@ -191,7 +191,8 @@ func Run(ctx context.Context, opt Options) (sum *Summary, err error) {
 	bulk := false
 	if pl.fresh {
 		bulk, err = opt.DB.BeginBulkLoad(ctx)
-	} else {
+	}
+	if err == nil && !bulk {
 		err = opt.DB.EnsureIndexes(ctx)
 	}
 	if err != nil {

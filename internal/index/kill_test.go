@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"codectx/internal/lang"
 	"codectx/internal/store"
 )
 
@@ -189,4 +190,29 @@ func TestKillChildHelper(t *testing.T) {
 		}
 	}
 	Run(context.Background(), Options{Root: os.Getenv("CODECTX_KILL_ROOT"), DB: db, Embedder: &fakeEmbedder{model: "fake:a"}, Threads: 2})
+}
+
+// TestFirstIndexAfterKilledBulkLoad: a bulk load killed after a committed
+// batch leaves its project's files and no deferred indexes; the first index
+// of another project in the same database (not a bulk load: the database
+// has files) must build them.
+func TestFirstIndexAfterKilledBulkLoad(t *testing.T) {
+	ctx := context.Background()
+	db := openDB(t)
+	if bulk, err := db.BeginBulkLoad(ctx); err != nil || !bulk {
+		t.Fatalf("BeginBulkLoad on an empty database: %v, %v", bulk, err)
+	}
+	a, err := db.EnsureProject(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the killed run's one committed batch
+	if _, err := db.WriteBatch(ctx, a.ID, "fake:a", store.Batch{Files: []store.FileRecord{{Path: "a.go", Lang: "go", SHA256: "x", Parser: "p",
+		Chunks: []store.ChunkRecord{{Chunk: lang.Chunk{Kind: lang.KindFunction, Name: "A()", Symbol: "A", StartLine: 1, EndLine: 2}, TextHash: []byte("h"), Vector: []float32{1, 0, 0, 0}}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	writeFiles(t, root, repo)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	assertIndexes(t, db)
 }
