@@ -165,3 +165,22 @@ func TestBulkLoadSearchesLikeRowByRow(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteBatchWithoutVectors: a first batch that carries no vector (empty
+// files: no chunks) for a model with no recorded dimension is written; it
+// used to fail with "sql: no rows in result set".
+func TestWriteBatchWithoutVectors(t *testing.T) {
+	db, _ := openTemp(t)
+	ctx := context.Background()
+	p, err := db.EnsureProject(ctx, "/proj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty := FileRecord{Path: "__init__.py", Lang: "python", SHA256: "e3b0"}
+	if _, err := db.WriteBatch(ctx, p.ID, "m", Batch{Files: []FileRecord{empty}}); err != nil {
+		t.Fatalf("batch of an empty file: %v", err)
+	}
+	if n := count(t, db, "SELECT count(*) FROM files"); n != 1 {
+		t.Fatalf("files = %d, want 1", n)
+	}
+}
