@@ -50,6 +50,9 @@ func (w *writer) flush(pending []outcome) error {
 				}
 			}
 		}
+		if len(w.written) > maxWritten {
+			w.written = nil // memory: back to asking the cache
+		}
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -83,6 +86,10 @@ func (w *writer) remove(removed []string) error {
 	w.sum.Removed = len(all)
 	return nil
 }
+
+// maxWritten bounds the hashes a run remembers (~25 MB); past it, cache
+// look-ups go to the database again.
+var maxWritten = 1 << 18
 
 // startVectorCache decides how the run finds cached vectors: when the
 // cache holds no vector of the model yet, the only hits can be vectors this
