@@ -382,3 +382,64 @@ func TestResolveRepeatable(t *testing.T) {
 	}
 	diffSets(t, "relation", relationSet(t, db), before)
 }
+
+// TestIncrementalEditMatchesColdIndex edits the tree step by step, each
+// step an incremental run on the same database, and after every step
+// compares the relation set with a cold index of the edited tree: edits
+// that move lines (new chunk ids and lines for edges pointing into the
+// file), remove and restore a method other packages call, change a
+// field's type, move a type to another file, add a same-named type in
+// another package, and delete a module other files import.
+func TestIncrementalEditMatchesColdIndex(t *testing.T) {
+	cur := maps.Clone(graphTree)
+	edit := func(p, old, new string) func() {
+		return func() {
+			if !strings.Contains(cur[p], old) {
+				t.Fatalf("%s does not contain %q", p, old)
+			}
+			cur[p] = strings.Replace(cur[p], old, new, 1)
+		}
+	}
+	move := func(from, to string) func() {
+		return func() { cur[to] = cur[from]; delete(cur, from) }
+	}
+	steps := []struct {
+		name string
+		do   func()
+	}{
+		{"lines move", edit("tarx/writer.go", "package tarx\n", "package tarx\n\n// Package tarx writes.\n\n")},
+		{"body only", edit("zipx/count.go", "return c.n", "return c.n + 0")},
+		{"method removed", edit("zipx/writer.go", "func (w *Writer) Flush() error { return w.buf.Flush() }", "")},
+		{"method restored", edit("zipx/writer.go", "func (w *Writer) Close() error {", "func (w *Writer) Flush() error { return w.buf.Flush() }\n\nfunc (w *Writer) Close() error {")},
+		{"field type changed", edit("sink/sink.go", "z *z.Writer", "z *tarx.Writer")},
+		{"type moved", move("zipx/count.go", "zipx/counter.go")},
+		{"same name elsewhere", func() {
+			cur["other/writer.go"] = "package other\n\ntype Writer struct{}\n\nfunc (w *Writer) Flush() error { return nil }\n"
+		}},
+		{"python module deleted", func() { delete(cur, "py/store.py") }},
+		{"python module back", func() { cur["py/store.py"] = graphTree["py/store.py"] }},
+	}
+	root := t.TempDir()
+	db := openDB(t)
+	writeFiles(t, root, cur)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	for _, st := range steps {
+		before := maps.Clone(cur)
+		st.do()
+		for p := range before {
+			if _, ok := cur[p]; !ok {
+				removeFile(t, root, p)
+			}
+		}
+		changed := map[string]string{}
+		for p, body := range cur {
+			if before[p] != body {
+				changed[p] = body
+			}
+		}
+		writeFiles(t, root, changed)
+		run(t, db, root, &fakeEmbedder{model: "fake:a"})
+		_, _, want := cleanSets(t, cur)
+		t.Run(st.name, func(t *testing.T) { diffSets(t, "relation", relationSet(t, db), want) })
+	}
+}

@@ -42,6 +42,18 @@ func (w *writer) flush(pending []outcome) error {
 	if crashHook != nil {
 		crashHook("batch")
 	}
+	if w.written != nil {
+		for i := range batch.Files {
+			for j := range batch.Files[i].Chunks {
+				if c := &batch.Files[i].Chunks[j]; c.Vector != nil {
+					w.written[string(c.TextHash)] = struct{}{}
+				}
+			}
+		}
+		if len(w.written) > maxWritten {
+			w.written = nil // memory: back to asking the cache
+		}
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.batches++
@@ -52,6 +64,44 @@ func (w *writer) flush(pending []outcome) error {
 		w.sum.Changed++
 		w.sum.Chunks += len(f.Chunks)
 		w.sum.Relations += len(f.Relations)
+	}
+	return nil
+}
+
+// remove deletes the rows of files gone from the tree and of files that
+// became unsuitable during the run, in one transaction.
+func (w *writer) remove(removed []string) error {
+	all := append(removed, w.removeLater...)
+	if len(all) == 0 {
+		return nil
+	}
+	res, err := w.opt.DB.WriteBatch(w.ctx, w.proj.ID, w.model, store.Batch{Removed: all})
+	if err != nil {
+		return err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.batches++
+	w.names = append(w.names, res.Names...)
+	w.sum.Removed = len(all)
+	return nil
+}
+
+// maxWritten bounds the hashes a run remembers (~25 MB); past it, cache
+// look-ups go to the database again.
+var maxWritten = 1 << 18
+
+// startVectorCache decides how the run finds cached vectors: when the
+// cache holds no vector of the model yet, the only hits can be vectors this
+// run wrote, so the run remembers their hashes instead of asking the
+// database for every chunk.
+func (w *writer) startVectorCache() error {
+	has, err := w.opt.DB.HasVectors(w.ctx, w.model)
+	if err != nil {
+		return err
+	}
+	if !has {
+		w.written = map[string]struct{}{}
 	}
 	return nil
 }
@@ -140,9 +190,13 @@ func (w *writer) pendingTexts(files []*store.FileRecord) (*pending, int, error) 
 	if len(hashes) == 0 {
 		return nil, 0, nil
 	}
-	cached, err := w.opt.DB.CachedVectors(w.ctx, w.model, hashes)
-	if err != nil {
-		return nil, 0, err
+	cached := func(h string) bool { _, ok := w.written[h]; return ok }
+	if w.written == nil {
+		inDB, err := w.opt.DB.CachedVectors(w.ctx, w.model, hashes)
+		if err != nil {
+			return nil, 0, err
+		}
+		cached = func(h string) bool { return inDB[h] }
 	}
 	p := &pending{files: files}
 	hits := 0
@@ -150,7 +204,7 @@ func (w *writer) pendingTexts(files []*store.FileRecord) (*pending, int, error) 
 	for fi, f := range files {
 		for ci := range f.Chunks {
 			h := string(f.Chunks[ci].TextHash)
-			if cached[h] {
+			if cached(h) {
 				hits++
 				continue
 			}

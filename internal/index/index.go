@@ -181,7 +181,79 @@ func Run(ctx context.Context, opt Options) (sum *Summary, err error) {
 		}
 	}()
 	progress(Progress{Phase: "scan"})
+	pl, err := plan(ctx, opt, model, sum)
+	if err != nil {
+		return nil, err
+	}
+	// A first index into an empty database builds the secondary indexes
+	// once at the end; any other run first rebuilds those a killed bulk
+	// load left missing.
+	bulk := false
+	if pl.fresh {
+		bulk, err = opt.DB.BeginBulkLoad(ctx)
+	}
+	if err == nil && !bulk {
+		err = opt.DB.EnsureIndexes(ctx)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if bulk && ctx.Err() == nil {
+			if ierr := opt.DB.EnsureIndexes(ctx); err == nil {
+				err = ierr
+			}
+		}
+	}()
 
+	w = &writer{opt: opt, ctx: ctx, proj: pl.proj, model: model, dims: pl.dims, sum: sum, progress: progress, total: len(pl.jobs)}
+	if err := w.startVectorCache(); err != nil {
+		return sum, err
+	}
+	if err := w.process(pl.jobs); err != nil {
+		return sum, err
+	}
+	if err := w.remove(pl.removed); err != nil {
+		return sum, err
+	}
+
+	phase = "resolve"
+	progress(Progress{Phase: "resolve", Done: w.done, Total: len(pl.jobs), Chunks: sum.Chunks})
+	if pl.fullResolve || len(w.fileIDs) > 0 || len(w.names) > 0 {
+		// Resolution is recomputed for the whole project: an edge's target
+		// depends on type facts of other files, and the result must not
+		// depend on which files changed or in which order.
+		n, err := Resolve(ctx, opt.DB, pl.proj.ID, opt.Root)
+		if err != nil {
+			return sum, err
+		}
+		sum.Resolved = n
+	}
+	if err := opt.DB.FinishRun(ctx, pl.proj.ID, model); err != nil {
+		return sum, err
+	}
+	if n, err := opt.DB.ChunkCount(ctx, pl.proj.ID); err == nil {
+		sum.TotalChunks = n
+	}
+	sort.SliceStable(sum.Warnings, func(i, j int) bool { return sum.Warnings[i].Path < sum.Warnings[j].Path })
+	sum.ElapsedSec = time.Since(start).Seconds()
+	progress(Progress{Phase: "done", Done: w.done, Total: len(pl.jobs), Chunks: sum.Chunks})
+	return sum, nil
+}
+
+// runPlan is what a run has to do, from the scan and the stored fingerprints.
+type runPlan struct {
+	proj        *store.Project
+	dims        int      // the model's recorded vector size, 0 if none yet
+	jobs        []job    // files to read (new, or changed stat)
+	removed     []string // indexed files no longer in the tree
+	fresh       bool     // the project had no files: a first index
+	fullResolve bool     // every edge must be resolved (first index, or an unfinished run)
+}
+
+// plan rebuilds the project when asked, scans the tree and compares it with
+// the stored fingerprints; it fills the scan counts of sum.
+func plan(ctx context.Context, opt Options, model string, sum *Summary) (*runPlan, error) {
 	if opt.Rebuild {
 		if p, err := opt.DB.Project(ctx, opt.Root); err == nil {
 			if err := opt.DB.DeleteProject(ctx, p.ID); err != nil {
@@ -201,21 +273,19 @@ func Run(ctx context.Context, opt Options) (sum *Summary, err error) {
 	sum.Skipped = len(sc.Skipped)
 	sum.Scanned = len(sc.Files)
 
-	proj, err := opt.DB.EnsureProject(ctx, opt.Root)
+	pl := &runPlan{}
+	if pl.proj, err = opt.DB.EnsureProject(ctx, opt.Root); err != nil {
+		return nil, err
+	}
+	fps, err := opt.DB.Fingerprints(ctx, pl.proj.ID)
 	if err != nil {
 		return nil, err
 	}
-	fps, err := opt.DB.Fingerprints(ctx, proj.ID)
-	if err != nil {
+	pl.fresh = len(fps) == 0
+	pl.fullResolve = pl.proj.Dirty || pl.fresh
+	if pl.dims, err = opt.DB.ModelDims(ctx, model); err != nil {
 		return nil, err
 	}
-	fullResolve := proj.Dirty || len(fps) == 0
-	dims, err := opt.DB.ModelDims(ctx, model)
-	if err != nil {
-		return nil, err
-	}
-
-	var jobs []job
 	present := make(map[string]bool, len(sc.Files))
 	for _, f := range sc.Files {
 		present[f.Path] = true
@@ -226,55 +296,16 @@ func Run(ctx context.Context, opt Options) (sum *Summary, err error) {
 		}
 		j := job{file: f}
 		if ok {
-			fp := fp
 			j.fp = &fp
 		}
-		jobs = append(jobs, j)
+		pl.jobs = append(pl.jobs, j)
 	}
-	var removed []string
 	for p := range fps {
 		if !present[p] {
-			removed = append(removed, p)
+			pl.removed = append(pl.removed, p)
 		}
 	}
-
-	w = &writer{opt: opt, ctx: ctx, proj: proj, model: model, dims: dims, sum: sum, progress: progress, total: len(jobs)}
-	if err := w.process(jobs); err != nil {
-		return sum, err
-	}
-	if len(removed) > 0 || len(w.removeLater) > 0 {
-		all := append(removed, w.removeLater...)
-		res, err := opt.DB.WriteBatch(ctx, proj.ID, model, store.Batch{Removed: all})
-		if err != nil {
-			return sum, err
-		}
-		w.batches++
-		w.names = append(w.names, res.Names...)
-		sum.Removed = len(all)
-	}
-
-	phase = "resolve"
-	progress(Progress{Phase: "resolve", Done: w.done, Total: len(jobs), Chunks: sum.Chunks})
-	if fullResolve || len(w.fileIDs) > 0 || len(w.names) > 0 {
-		// Resolution is recomputed for the whole project: an edge's target
-		// depends on type facts of other files, and the result must not
-		// depend on which files changed or in which order.
-		n, err := Resolve(ctx, opt.DB, proj.ID, opt.Root)
-		if err != nil {
-			return sum, err
-		}
-		sum.Resolved = n
-	}
-	if err := opt.DB.FinishRun(ctx, proj.ID, model); err != nil {
-		return sum, err
-	}
-	if n, err := opt.DB.ChunkCount(ctx, proj.ID); err == nil {
-		sum.TotalChunks = n
-	}
-	sort.SliceStable(sum.Warnings, func(i, j int) bool { return sum.Warnings[i].Path < sum.Warnings[j].Path })
-	sum.ElapsedSec = time.Since(start).Seconds()
-	progress(Progress{Phase: "done", Done: w.done, Total: len(jobs), Chunks: sum.Chunks})
-	return sum, nil
+	return pl, nil
 }
 
 // writer owns the collector side of a run: batching, embedding, writing.
@@ -297,6 +328,10 @@ type writer struct {
 	fileIDs     []int64
 	names       []string
 	removeLater []string
+	// written, when the vector cache held nothing of the model at the
+	// start, holds the text hashes whose vectors this run wrote: the only
+	// possible cache hits (see startVectorCache).
+	written map[string]struct{}
 }
 
 const (

@@ -377,3 +377,32 @@ func TestNewChunkerReparses(t *testing.T) {
 	}
 	assertConsistent(t, db)
 }
+
+// TestCacheHitsWithoutLookups: a first index remembers the vectors it wrote
+// instead of asking the cache per chunk; past maxWritten it asks the cache
+// again. Both ways embed each distinct text once and count the rest as
+// hits, across batches.
+func TestCacheHitsWithoutLookups(t *testing.T) {
+	tree := map[string]string{}
+	for i := range 150 {
+		body := fmt.Sprintf("package p\n\n// F%d does thing %d.\nfunc F%d() int { return %d }\n", i, i, i, i)
+		tree[fmt.Sprintf("a/f%03d.go", i)] = body
+		tree[fmt.Sprintf("b/f%03d.go", i)] = body // same texts, later batches
+	}
+	defer func(v int) { maxWritten = v }(maxWritten)
+	var got []string
+	for _, limit := range []int{maxWritten, 0} {
+		maxWritten = limit
+		root := t.TempDir()
+		writeFiles(t, root, tree)
+		emb := &fakeEmbedder{model: "fake:a"}
+		s := run(t, openDB(t), root, emb)
+		if s.CacheHits == 0 || s.Embedded != emb.texts {
+			t.Errorf("limit %d: embedded %d (embedder saw %d), hits %d", limit, s.Embedded, emb.texts, s.CacheHits)
+		}
+		got = append(got, fmt.Sprintf("embedded %d hits %d chunks %d", s.Embedded, s.CacheHits, s.Chunks))
+	}
+	if got[0] != got[1] {
+		t.Errorf("remembered hashes: %s; cache look-ups: %s", got[0], got[1])
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"codectx/internal/lang"
 	"codectx/internal/store"
 )
 
@@ -89,6 +90,7 @@ func TestKillChildMidRun(t *testing.T) {
 			defer db.Close()
 			run(t, db, root, &fakeEmbedder{model: "fake:a"})
 			assertConsistent(t, db)
+			assertIndexes(t, db)
 			if p, _ := db.Project(context.Background(), root); p.Dirty {
 				t.Error("project still dirty after a complete run")
 			}
@@ -102,6 +104,30 @@ func TestKillChildMidRun(t *testing.T) {
 		})
 	}
 	t.Logf("kill points survived with a clean-index comparison: %d of %d", survived, len(points))
+}
+
+// assertIndexes fails unless every secondary index of the schema exists: a
+// first index drops them while it loads (store.BeginBulkLoad), and a run
+// after a kill in between must build them again.
+func assertIndexes(t *testing.T, db *store.DB) {
+	t.Helper()
+	for _, name := range []string{"chunks_file", "chunks_project_symbol", "chunks_project_short", "relations_file", "relations_src",
+		"relations_dst", "relations_target", "relations_src_symbol", "typefacts_file", "typefacts_project"} {
+		var n int
+		if err := db.SQL().QueryRow("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ?", name).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != 1 {
+			t.Errorf("index %s missing after a complete run", name)
+		}
+	}
+	var automerge int
+	if err := db.SQL().QueryRow("SELECT COALESCE((SELECT v FROM chunks_fts_config WHERE k = 'automerge'), 4)").Scan(&automerge); err != nil {
+		t.Fatal(err)
+	}
+	if automerge == 0 {
+		t.Error("full-text automerge still off after a complete run")
+	}
 }
 
 // killChildAt runs the child indexer until it reaches point ("batch:N":
@@ -164,4 +190,29 @@ func TestKillChildHelper(t *testing.T) {
 		}
 	}
 	Run(context.Background(), Options{Root: os.Getenv("CODECTX_KILL_ROOT"), DB: db, Embedder: &fakeEmbedder{model: "fake:a"}, Threads: 2})
+}
+
+// TestFirstIndexAfterKilledBulkLoad: a bulk load killed after a committed
+// batch leaves its project's files and no deferred indexes; the first index
+// of another project in the same database (not a bulk load: the database
+// has files) must build them.
+func TestFirstIndexAfterKilledBulkLoad(t *testing.T) {
+	ctx := context.Background()
+	db := openDB(t)
+	if bulk, err := db.BeginBulkLoad(ctx); err != nil || !bulk {
+		t.Fatalf("BeginBulkLoad on an empty database: %v, %v", bulk, err)
+	}
+	a, err := db.EnsureProject(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the killed run's one committed batch
+	if _, err := db.WriteBatch(ctx, a.ID, "fake:a", store.Batch{Files: []store.FileRecord{{Path: "a.go", Lang: "go", SHA256: "x", Parser: "p",
+		Chunks: []store.ChunkRecord{{Chunk: lang.Chunk{Kind: lang.KindFunction, Name: "A()", Symbol: "A", StartLine: 1, EndLine: 2}, TextHash: []byte("h"), Vector: []float32{1, 0, 0, 0}}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	writeFiles(t, root, repo)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	assertIndexes(t, db)
 }

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"errors"
 	"path"
 	"strconv"
 	"strings"
@@ -83,6 +84,7 @@ func Resolve(ctx context.Context, db *store.DB, projectID int64, root string) (i
 	type pair struct{ src, dst int64 }
 	dispatched := map[pair]bool{}
 	n, changed := 0, 0
+	apply := startApplier(ctx, db, projectID)
 	err = db.ForEachEdge(ctx, projectID, func(e *store.EdgeRow) error {
 		if n++; n%4096 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -94,14 +96,15 @@ func Resolve(ctx context.Context, db *store.DB, projectID int64, root string) (i
 		if out.dst != e.DstChunk || out.res != e.Resolution || out.detail != e.Detail {
 			updates = append(updates, store.EdgeResolution{ID: e.ID, DstChunk: out.dst, Resolution: out.res, Detail: out.detail})
 			if len(updates) == updateBatch {
-				// Written as they come so memory stays flat; an interrupted
-				// run leaves the project dirty and the next one recomputes
-				// every edge anyway.
-				if err := db.ApplyResolution(ctx, projectID, updates, nil, false); err != nil {
+				// Written as they come so memory stays flat, on another
+				// goroutine while the next edges are read and resolved; an
+				// interrupted run leaves the project dirty and the next one
+				// recomputes every edge anyway.
+				if err := apply.send(updates); err != nil {
 					return err
 				}
 				changed += len(updates)
-				updates = updates[:0]
+				updates = make([]store.EdgeResolution, 0, updateBatch)
 			}
 		}
 		// one dispatch edge per caller and implementation, for interfaces
@@ -121,6 +124,9 @@ func Resolve(ctx context.Context, db *store.DB, projectID int64, root string) (i
 		}
 		return nil
 	})
+	if werr := apply.wait(); werr != nil {
+		err = werr // the cause of a failed send
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -132,6 +138,51 @@ func Resolve(ctx context.Context, db *store.DB, projectID int64, root string) (i
 		return 0, err
 	}
 	return changed + len(updates), nil
+}
+
+// applier writes batches of resolved edges on its own goroutine (and
+// SQLite connection) while Resolve keeps reading edges: the WAL lets the
+// read go on from its snapshot.
+type applier struct {
+	ctx     context.Context
+	batches chan []store.EdgeResolution
+	done    chan error
+	failed  chan struct{} // closed after the first error
+}
+
+func startApplier(ctx context.Context, db *store.DB, projectID int64) *applier {
+	a := &applier{ctx: ctx, batches: make(chan []store.EdgeResolution, 1), done: make(chan error, 1), failed: make(chan struct{})}
+	go func() {
+		var first error
+		for u := range a.batches {
+			if first != nil {
+				continue // drain after a failure
+			}
+			if first = db.ApplyResolution(ctx, projectID, u, nil, false); first != nil {
+				close(a.failed)
+			}
+		}
+		a.done <- first
+	}()
+	return a
+}
+
+// send queues a batch; it fails once a batch failed or ctx ended.
+func (a *applier) send(u []store.EdgeResolution) error {
+	select {
+	case a.batches <- u:
+		return nil
+	case <-a.failed:
+		return errors.New("write resolved edges failed")
+	case <-a.ctx.Done():
+		return a.ctx.Err()
+	}
+}
+
+// wait returns the first write error after every queued batch is written.
+func (a *applier) wait() error {
+	close(a.batches)
+	return <-a.done
 }
 
 // updateBatch is how many resolved edges are written per transaction.

@@ -429,9 +429,10 @@ func checkDims(ctx context.Context, tx *sql.Tx, model string, files []FileRecord
 		}
 	}
 	if !recorded && want > 0 {
-		_, err = tx.ExecContext(ctx, "INSERT INTO embedding_models(model, dims) VALUES (?, ?)", model, want)
+		_, err := tx.ExecContext(ctx, "INSERT INTO embedding_models(model, dims) VALUES (?, ?)", model, want)
+		return err
 	}
-	return err
+	return nil
 }
 
 // CachedVectors returns which of the given text hashes already have a vector

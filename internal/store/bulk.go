@@ -1,0 +1,123 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+)
+
+// This file holds the bulk-load paths of a first index: while a database
+// holds no indexed file at all, the secondary indexes of the tables a run
+// fills are dropped, the rows go in without index maintenance, and the
+// indexes are built once at the end (a sort of each column, far cheaper
+// than updating a B-tree per row). Queries stay correct without them, only
+// slower, so a run killed in between leaves a usable database; the next
+// writing run builds them again (EnsureIndexes).
+
+// deferredIndexes are the secondary indexes a bulk load builds at its end:
+// those whose keys arrive in random order (symbols, targets) or change
+// during resolution (dst_chunk). Indexes on ids that only grow (file_id,
+// src_chunk, project_id) cost little to maintain while appending and stay.
+// TestDeferredIndexesMatchSchema checks they match the migrations.
+var deferredIndexes = []struct{ name, def string }{
+	{"chunks_project_symbol", "chunks(project_id, symbol)"},
+	{"chunks_project_short", "chunks(project_id, short)"},
+	{"relations_dst", "relations(dst_chunk)"},
+	{"relations_target", "relations(project_id, target)"},
+	{"relations_src_symbol", "relations(project_id, src_symbol)"},
+}
+
+// BeginBulkLoad drops the deferred indexes of chunks and relations when the database holds no indexed file of any project, and
+// reports whether it did; the caller ends the load with EnsureIndexes.
+// When some project has files, nothing changes and it reports false.
+func (db *DB) BeginBulkLoad(ctx context.Context) (bool, error) {
+	bulk := false
+	err := db.inTx(ctx, "begin bulk load", func(tx *sql.Tx) error {
+		var one int
+		err := tx.QueryRowContext(ctx, "SELECT 1 FROM files LIMIT 1").Scan(&one)
+		if err == nil {
+			return nil // not empty
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		for _, ix := range deferredIndexes {
+			if _, err := tx.ExecContext(ctx, "DROP INDEX IF EXISTS "+ix.name); err != nil {
+				return err
+			}
+		}
+		// Full-text segments are not merged batch after batch (each
+		// entry would be rewritten at every level) but once at the end.
+		for _, cmd := range []string{"'automerge', 0", "'crisismerge', 1999"} {
+			if _, err := tx.ExecContext(ctx, "INSERT INTO chunks_fts(chunks_fts, rank) VALUES ("+cmd+")"); err != nil {
+				return err
+			}
+		}
+		bulk = true
+		return nil
+	})
+	return bulk, err
+}
+
+// EnsureIndexes ends a bulk load, or one that was killed: it builds every
+// deferred index that is missing, merges the full-text segments into one
+// and gives the full-text index its default merge settings back. It only
+// reads when nothing is left to do.
+func (db *DB) EnsureIndexes(ctx context.Context) error {
+	var missing int
+	var automerge sql.NullInt64
+	err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN ("+placeholders(len(deferredIndexes))+")",
+		deferredArgs()...).Scan(&missing)
+	if err == nil {
+		missing = len(deferredIndexes) - missing
+		err = db.sql.QueryRowContext(ctx, "SELECT (SELECT v FROM chunks_fts_config WHERE k = 'automerge')").Scan(&automerge)
+	}
+	if err != nil {
+		return db.classify("check indexes", err)
+	}
+	bulkFTS := automerge.Valid && automerge.Int64 == 0
+	if missing == 0 && !bulkFTS {
+		return nil
+	}
+	return db.inTx(ctx, "build indexes", func(tx *sql.Tx) error {
+		for _, ix := range deferredIndexes {
+			if _, err := tx.ExecContext(ctx, "CREATE INDEX IF NOT EXISTS "+ix.name+" ON "+ix.def); err != nil {
+				return err
+			}
+		}
+		if !bulkFTS {
+			return nil
+		}
+		// SQLite's defaults (https://sqlite.org/fts5.html#the_automerge_configuration_option)
+		for _, cmd := range []string{"'automerge', 4", "'crisismerge', 16"} {
+			if _, err := tx.ExecContext(ctx, "INSERT INTO chunks_fts(chunks_fts, rank) VALUES ("+cmd+")"); err != nil {
+				return err
+			}
+		}
+		_, err := tx.ExecContext(ctx, "INSERT INTO chunks_fts(chunks_fts) VALUES ('optimize')")
+		return err
+	})
+}
+
+func deferredArgs() []any {
+	out := make([]any, len(deferredIndexes))
+	for i, ix := range deferredIndexes {
+		out[i] = ix.name
+	}
+	return out
+}
+
+// HasVectors reports whether the vector cache holds any vector of model.
+// A run that starts with none can tell cache hits from the vectors it wrote
+// itself, without a lookup per chunk.
+func (db *DB) HasVectors(ctx context.Context, model string) (bool, error) {
+	var one int
+	err := db.sql.QueryRowContext(ctx, "SELECT 1 FROM vectors WHERE model = ? LIMIT 1", model).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, db.classify("read vector cache", err)
+	}
+	return true, nil
+}

@@ -1,0 +1,186 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// secondaryIndexes lists "name ON def" for the secondary indexes of the
+// tables a bulk load fills, as sqlite_master holds them.
+func secondaryIndexes(t *testing.T, db *DB) []string {
+	t.Helper()
+	rows, err := db.sql.Query(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
+		AND tbl_name IN ('chunks', 'relations', 'typefacts') ORDER BY name`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var name, def string
+		if err := rows.Scan(&name, &def); err != nil {
+			t.Fatal(err)
+		}
+		def = strings.Join(strings.Fields(def), " ")
+		def = strings.TrimPrefix(def, "CREATE INDEX ")
+		def = strings.TrimPrefix(def, "IF NOT EXISTS ")
+		out = append(out, def)
+	}
+	return out
+}
+
+func deferredList() []string {
+	var want []string
+	for _, ix := range deferredIndexes {
+		want = append(want, ix.name+" ON "+ix.def)
+	}
+	sort.Strings(want)
+	return want
+}
+
+// TestDeferredIndexesMatchSchema: the indexes a bulk load rebuilds are
+// exactly those the migrations create, so a bulk-loaded database is
+// indistinguishable from one written row by row.
+func TestDeferredIndexesMatchSchema(t *testing.T) {
+	db, _ := openTemp(t)
+	schema := map[string]bool{}
+	for _, ix := range secondaryIndexes(t, db) {
+		schema[ix] = true
+	}
+	for _, ix := range deferredList() {
+		if !schema[ix] {
+			t.Errorf("deferred index %q is not in the schema", ix)
+		}
+	}
+}
+
+func TestBulkLoadOnlyOnEmptyDatabase(t *testing.T) {
+	db, _ := openTemp(t)
+	ctx := context.Background()
+	bulk, err := db.BeginBulkLoad(ctx)
+	if err != nil || !bulk {
+		t.Fatalf("empty database: bulk = %v, %v; want true", bulk, err)
+	}
+	for _, ix := range secondaryIndexes(t, db) {
+		if slices.Contains(deferredList(), ix) {
+			t.Fatalf("index %s left during a bulk load", ix)
+		}
+	}
+	if got := ftsConfig(t, db, "automerge"); got != "0" {
+		t.Errorf("automerge during the bulk load = %q, want 0", got)
+	}
+	p, err := db.EnsureProject(ctx, "/proj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.WriteBatch(ctx, p.ID, "m", Batch{Files: []FileRecord{record("a.go", "A1", "A2")}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.EnsureIndexes(ctx); err != nil {
+		t.Fatal(err)
+	}
+	fresh, _ := openTemp(t)
+	if got, want := secondaryIndexes(t, db), secondaryIndexes(t, fresh); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("after EnsureIndexes: %v, want %v", got, want)
+	}
+	if got := ftsConfig(t, db, "automerge"); got != "4" {
+		t.Errorf("automerge after the bulk load = %q, want 4", got)
+	}
+	// A database with files is never bulk-loaded: its indexes stay.
+	bulk, err = db.BeginBulkLoad(ctx)
+	if err != nil || bulk {
+		t.Fatalf("non-empty database: bulk = %v, %v; want false", bulk, err)
+	}
+	if got, want := secondaryIndexes(t, db), secondaryIndexes(t, fresh); len(got) != len(want) {
+		t.Fatalf("indexes dropped on a non-empty database: %v", got)
+	}
+}
+
+func TestHasVectors(t *testing.T) {
+	db, _ := openTemp(t)
+	ctx := context.Background()
+	if has, err := db.HasVectors(ctx, "m"); err != nil || has {
+		t.Fatalf("empty cache: %v, %v", has, err)
+	}
+	p, err := db.EnsureProject(ctx, "/proj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.WriteBatch(ctx, p.ID, "m", Batch{Files: []FileRecord{record("a.go", "A1")}}); err != nil {
+		t.Fatal(err)
+	}
+	if has, err := db.HasVectors(ctx, "m"); err != nil || !has {
+		t.Fatalf("after a write: %v, %v", has, err)
+	}
+	if has, err := db.HasVectors(ctx, "other"); err != nil || has {
+		t.Fatalf("another model: %v, %v", has, err)
+	}
+}
+
+func ftsConfig(t *testing.T, db *DB, key string) string {
+	t.Helper()
+	var v string
+	if err := db.sql.QueryRow("SELECT COALESCE((SELECT v FROM chunks_fts_config WHERE k = ?), '')", key).Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestBulkLoadSearchesLikeRowByRow: the full-text index of a bulk load
+// (segments merged once at the end) answers like one written batch after
+// batch with automatic merges.
+func TestBulkLoadSearchesLikeRowByRow(t *testing.T) {
+	ctx := context.Background()
+	load := func(bulk bool) *DB {
+		db, _ := openTemp(t)
+		if bulk {
+			if ok, err := db.BeginBulkLoad(ctx); err != nil || !ok {
+				t.Fatalf("bulk: %v %v", ok, err)
+			}
+		}
+		p, err := db.EnsureProject(ctx, "/proj")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 40 {
+			if _, err := db.WriteBatch(ctx, p.ID, "m", Batch{Files: []FileRecord{record(fmt.Sprintf("f%d.go", i), fmt.Sprintf("Name%d", i%7), "Shared")}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := db.EnsureIndexes(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return db
+	}
+	row, bulk := load(false), load(true)
+	for _, term := range []string{"Shared", "Name3", "f12", "func"} {
+		a := count(t, row, "SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?", term)
+		b := count(t, bulk, "SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?", term)
+		if a != b || a == 0 {
+			t.Errorf("%s: %d rows row by row, %d bulk-loaded", term, a, b)
+		}
+	}
+}
+
+// TestWriteBatchWithoutVectors: a first batch that carries no vector (empty
+// files: no chunks) for a model with no recorded dimension is written; it
+// used to fail with "sql: no rows in result set".
+func TestWriteBatchWithoutVectors(t *testing.T) {
+	db, _ := openTemp(t)
+	ctx := context.Background()
+	p, err := db.EnsureProject(ctx, "/proj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty := FileRecord{Path: "__init__.py", Lang: "python", SHA256: "e3b0"}
+	if _, err := db.WriteBatch(ctx, p.ID, "m", Batch{Files: []FileRecord{empty}}); err != nil {
+		t.Fatalf("batch of an empty file: %v", err)
+	}
+	if n := count(t, db, "SELECT count(*) FROM files"); n != 1 {
+		t.Fatalf("files = %d, want 1", n)
+	}
+}
