@@ -119,3 +119,21 @@ func TestHaltedParseNeverReused(t *testing.T) {
 	}
 	t.Logf("halted parses: %d", halted)
 }
+
+// TestParseBudgetIsWorkNotTime: the budget of a large parse is a count of
+// progress callbacks, so a file is given up on at the same point however
+// slow the machine is (the graph must not depend on load).
+func TestParseBudgetIsWorkNotTime(t *testing.T) {
+	for _, n := range []int{slowParseBytes, 1 << 20, 3<<20 + 1} {
+		stop := budgetStop(n)
+		limit := int64(n>>20+1) * parseStepsPerMiB
+		for i := int64(1); i <= limit; i++ {
+			if stop(sitter.ParseState{}) {
+				t.Fatalf("%d bytes: halted at callback %d, budget %d", n, i, limit)
+			}
+		}
+		if !stop(sitter.ParseState{}) {
+			t.Fatalf("%d bytes: not halted after the budget of %d callbacks", n, limit)
+		}
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"sync"
 	"sync/atomic"
-	"time"
 	"unicode/utf8"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -16,8 +15,14 @@ const (
 	maxParseBytes = 4 << 20
 	// slowParseBytes: files at least this large are parsed with a deadline.
 	slowParseBytes = 256 << 10
-	// parseBudgetPerMiB is the parse time allowed per MiB (minimum one MiB).
-	parseBudgetPerMiB = 3 * time.Second
+	// parseStepsPerMiB is the work a parse may do per started MiB of source,
+	// counted in tree-sitter's progress callbacks (one per fixed number of
+	// parser operations). A count, not a clock, so the same file is parsed
+	// or given up on the same way however loaded the machine is (the graph
+	// must not depend on load). Real files need 2,000–18,000 per MiB (Go,
+	// Python and C tables, generated rewrite rules, bundles in $GOROOT/src
+	// and Python's library); ~1–2 s per MiB on the standard machine.
+	parseStepsPerMiB = 100_000
 	// maxErrorShare / maxErrorBytesShare: the top-level error fallback rule,
 	// see tooBroken.
 	maxErrorShare      = 0.25
@@ -179,7 +184,7 @@ func (g *grammar) parse(src []byte) *sitter.Tree {
 }
 
 // budgetStop returns the progress callback of a parse of n bytes: it halts
-// the parse once the time budget (parseBudgetPerMiB per started MiB) is
+// the parse once the work budget (parseStepsPerMiB per started MiB) is
 // spent.
 func budgetStop(n int) func(sitter.ParseState) bool {
 	if k := stopAfterHook.Load(); k > 0 {
@@ -189,8 +194,11 @@ func budgetStop(n int) func(sitter.ParseState) bool {
 			return calls >= k
 		}
 	}
-	deadline := time.Now().Add(time.Duration(n>>20+1) * parseBudgetPerMiB)
-	return func(sitter.ParseState) bool { return time.Now().After(deadline) }
+	limit, calls := int64(n>>20+1)*parseStepsPerMiB, int64(0)
+	return func(sitter.ParseState) bool {
+		calls++
+		return calls > limit
+	}
 }
 
 // tooBroken is the top-level error rule: a parsed file falls back to text
