@@ -13,16 +13,6 @@ import (
 	"codectx/internal/store"
 )
 
-// Orientation types re-exported for callers.
-type (
-	// MapResult is a repository map; Text() is what the budget counts.
-	MapResult = orient.MapResult
-	// MapFile is one file of a map.
-	MapFile = orient.MapFile
-	// MapSymbol is one definition of a map.
-	MapSymbol = orient.MapSymbol
-)
-
 // Map defaults and rankings.
 const (
 	DefaultMapBudget = orient.DefaultMapBudget
@@ -63,7 +53,11 @@ func (p *Project) Map(ctx context.Context, opt MapOptions) (*MapResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	return orient.BuildMap(ctx, p.db, pr.ID, g, orient.MapOptions{Budget: opt.Budget, Focus: opt.Focus, Rank: opt.Rank})
+	m, err := orient.BuildMap(ctx, p.db, pr.ID, g, orient.MapOptions{Budget: opt.Budget, Focus: opt.Focus, Rank: opt.Rank})
+	if err != nil {
+		return nil, err
+	}
+	return newMapResult(m), nil
 }
 
 // MapEvalRow is the coverage of one map (ranking, budget) of a golden set:
@@ -125,16 +119,6 @@ func (p *Project) EvaluateMap(ctx context.Context, set *GoldenSet, ranks []strin
 	}
 	return out, nil
 }
-
-// Impact types re-exported for callers.
-type (
-	// ImpactResult is the impact of the work tree's changes; Text() renders it.
-	ImpactResult = orient.ImpactResult
-	// ChangedSymbol is a definition a change touched.
-	ChangedSymbol = orient.ChangedSymbol
-	// ImpactRef is a chunk named in an impact answer.
-	ImpactRef = orient.Ref
-)
 
 // Impact limits.
 const (
@@ -240,14 +224,12 @@ func (p *Project) Impact(ctx context.Context, opt ImpactOptions) (*ImpactResult,
 	if err != nil {
 		return nil, err
 	}
-	return orient.BuildImpact(ctx, p.db, pr.ID, g, io)
+	r, err := orient.BuildImpact(ctx, p.db, pr.ID, g, io)
+	if err != nil {
+		return nil, err
+	}
+	return newImpactResult(r), nil
 }
-
-// Overview types re-exported for callers.
-type (
-	// OverviewResult is a project overview; Text() renders it.
-	OverviewResult = orient.OverviewResult
-)
 
 // Overview summarises the project in about 1,500 tokens: languages and
 // sizes, top-level packages with one line each, entry points, hub symbols,
@@ -271,5 +253,9 @@ func (p *Project) Overview(ctx context.Context) (*OverviewResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	return orient.BuildOverview(ctx, p.db, pr.ID, g, orient.OverviewOptions{Root: p.root, IndexedAt: pr.IndexedAt, Stale: stale, Git: scan.UsesGit(p.root)})
+	o, err := orient.BuildOverview(ctx, p.db, pr.ID, g, orient.OverviewOptions{Root: p.root, IndexedAt: pr.IndexedAt, Stale: stale, Git: scan.UsesGit(p.root)})
+	if err != nil {
+		return nil, err
+	}
+	return newOverviewResult(o), nil
 }
