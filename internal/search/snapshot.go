@@ -319,6 +319,9 @@ func writeQuantized(ctx context.Context, db *store.DB, p *store.Project, m *veci
 // vectors) when they are missing, so that the next one-shot search reads
 // neither every chunk row nor every vector. Indexing calls it after a run.
 func Prepare(ctx context.Context, db *store.DB, p *store.Project) error {
+	if !db.SideFiles() {
+		return nil
+	}
 	if _, err := os.Stat(db.SideFilePath(p, store.SideMeta)); errors.Is(err, os.ErrNotExist) {
 		chunks, fileSHA, err := readMeta(ctx, db, p.ID)
 		if err != nil {

@@ -26,9 +26,17 @@ const (
 	SideMeta    = "meta"
 )
 
+// SideFiles reports whether the backend keeps side files (SQLite does;
+// PostgreSQL, shared by processes on many machines, does not).
+func (db *DB) SideFiles() bool { return !db.pg }
+
 // SideFilePath is where a project's side file of one kind lives for its
-// current generation and model.
+// current generation and model; "" on PostgreSQL, which keeps no side
+// files (every process reads the vectors from the server).
 func (db *DB) SideFilePath(p *Project, kind string) string {
+	if db.pg {
+		return ""
+	}
 	sum := sha256.Sum256([]byte(p.Model))
 	return filepath.Join(db.path+".vectors", fmt.Sprintf("p%d-g%d-%s.%s", p.ID, p.Generation, hex.EncodeToString(sum[:6]), kind))
 }
@@ -53,6 +61,9 @@ func (m *MappedFile) Close() error {
 // OpenSideFile maps the project's side file of a kind; os.ErrNotExist
 // when there is none for the project's current generation.
 func (db *DB) OpenSideFile(p *Project, kind string) (*MappedFile, error) {
+	if db.pg {
+		return nil, os.ErrNotExist
+	}
 	path := db.SideFilePath(p, kind)
 	f, err := os.Open(path)
 	if err != nil {
@@ -71,7 +82,7 @@ func (db *DB) OpenSideFile(p *Project, kind string) (*MappedFile, error) {
 // that kind from older generations. A read-only database directory is not an error: the search
 // then keeps reading vectors from the database.
 func (db *DB) WriteSideFile(p *Project, kind string, write func(io.Writer) error) error {
-	if db.readOnly {
+	if db.readOnly || db.pg {
 		return nil
 	}
 	path := db.SideFilePath(p, kind)
