@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -56,25 +57,89 @@ func ftsTokenize(s string, fn func(tok string, pos int)) int {
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size
-		if r == utf8.RuneError && size == 1 || !ftsTokenChar(r) {
+		switch {
+		case r == utf8.RuneError && size == 1:
 			emit()
-			continue
+		case ftsTokenChar(r):
+			b.WriteRune(ftsFold(r))
+		case ftsDiacritic(r) && b.Len() > 0:
+			// A combining diacritic continues a token, never starts one.
+			b.WriteRune(r)
+		default:
+			emit()
 		}
-		b.WriteRune(ftsFold(r))
 	}
 	emit()
 	return n
 }
 
 // ftsTokenChar reports whether unicode61 keeps a non-ASCII character in a
-// token (categories L*, N* and Co).
+// token: categories L*, N* and Co, and characters its (older) Unicode
+// tables do not assign, as Go's tables decide them, corrected by
+// ftsExceptions where the Unicode versions differ.
 func ftsTokenChar(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r)
+	if e, ok := ftsException(r); ok {
+		return e.tok
+	}
+	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r) || !assigned(r)
+}
+
+// assigned reports whether Go's Unicode tables give r a category.
+func assigned(r rune) bool {
+	for _, t := range unicode.Categories {
+		if unicode.Is(t, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// ftsExc is a range of characters where unicode61 differs from the rule
+// above: tok says whether they are token characters, delta is added to
+// each to fold it.
+type ftsExc struct {
+	lo, hi rune
+	tok    bool
+	delta  rune
+}
+
+// ftsException finds r in ftsExceptions (ftstables.go, generated from the
+// linked SQLite by TestGenerateFTSTables).
+func ftsException(r rune) (ftsExc, bool) {
+	i := sort.Search(len(ftsExceptions), func(i int) bool { return ftsExceptions[i].hi >= r })
+	if i < len(ftsExceptions) && ftsExceptions[i].lo <= r {
+		return ftsExceptions[i], true
+	}
+	return ftsExc{}, false
 }
 
 // ftsFold is unicode61's case folding of a non-ASCII character without
-// diacritic removal: the simple lower-case mapping.
-func ftsFold(r rune) rune { return unicode.ToLower(r) }
+// diacritic removal: Unicode's simple case folding, which maps every
+// member of a case orbit (Σ σ ς, K k K) to the lower case of its upper
+// case; a character alone in its orbit keeps its lower-case mapping.
+func ftsFold(r rune) rune {
+	if e, ok := ftsException(r); ok {
+		return r + e.delta
+	}
+	if unicode.SimpleFold(r) == r {
+		return r // İ: its lower case i belongs to another orbit
+	}
+	return unicode.ToLower(unicode.ToUpper(r))
+}
+
+// ftsDiacritic reports whether unicode61 lets r continue a token although
+// it is no letter: the combining marks U+0300–U+0331 that Latin letters
+// decompose to (sqlite3Fts5UnicodeIsdiacritic).
+func ftsDiacritic(r rune) bool {
+	const mask0, mask1 = 0x08029FDF, 0x000361F8
+	switch {
+	case r < 0x300 || r > 0x331:
+		return false
+	case r < 0x320:
+		return mask0&(1<<(r-0x300)) != 0
+	}
+	return mask1&(1<<(r-0x320)) != 0
+}
 
 // ftsPhrase returns the tokens of an FTS5 expression made of one quoted
 // phrase ("…", with "" for a quote), which is every expression the
@@ -341,11 +406,12 @@ func (db *DB) pgFTSMatch(ctx context.Context, projectID int64, ids IDRange, matc
 		q += " AND m.chunk_id BETWEEN ? AND ?"
 		args = append(args, ids.Lo, ids.Hi)
 	}
-	// By the weighted score, then id: FTS5's ORDER BY bm25(…), rowid.
-	q += " ORDER BY 2 DESC, 1"
 	if limit > 0 {
-		q += " LIMIT ?"
+		// By the weighted score, then id: FTS5's ORDER BY bm25(…), rowid.
+		q += " ORDER BY 2 DESC, 1 LIMIT ?"
 		args = append(args, limit)
+	} else {
+		q += " ORDER BY 1" // FTS5 returns every match in rowid order
 	}
 	rows, err := db.sql.QueryContext(ctx, q, args...)
 	if err != nil {

@@ -9,7 +9,6 @@ import (
 	"hash/fnv"
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -54,11 +53,16 @@ func openPG(ctx context.Context, dsn string, opt Options) (*DB, error) {
 	cfg.RuntimeParams["application_name"] = "codectx"
 	sdb := sql.OpenDB(pgConnector{stdlib.GetConnector(*cfg)})
 	sdb.SetMaxIdleConns(8)
-	db := &DB{sql: sdb, path: dsn, display: redactDSN(dsn), readOnly: opt.ReadOnly, pg: true,
-		busyTimeout: time.Duration(opt.BusyTimeoutMS) * time.Millisecond}
+	db := &DB{sql: sdb, path: dsn, display: redactDSN(dsn), readOnly: opt.ReadOnly, pg: true}
 	if err := db.migratePG(ctx, opt); err != nil {
 		sdb.Close()
 		return nil, err
+	}
+	// Advisory locks are per database; the schema (search_path) tells two
+	// codectx indexes of one database apart.
+	if err := sdb.QueryRowContext(ctx, "SELECT current_schema()").Scan(&db.pgSchema); err != nil {
+		sdb.Close()
+		return nil, db.classify("open index", err)
 	}
 	return db, nil
 }
@@ -97,17 +101,33 @@ func (c *pgConn) QueryContext(ctx context.Context, q string, args []driver.Named
 	return c.Conn.(driver.QueryerContext).QueryContext(ctx, rebind(q), args)
 }
 
-func (c *pgConn) Ping(ctx context.Context) error { return c.Conn.(driver.Pinger).Ping(ctx) }
+func (c *pgConn) Ping(ctx context.Context) error {
+	if p, ok := c.Conn.(driver.Pinger); ok {
+		return p.Ping(ctx)
+	}
+	return nil
+}
 
 func (c *pgConn) CheckNamedValue(nv *driver.NamedValue) error {
-	return c.Conn.(driver.NamedValueChecker).CheckNamedValue(nv)
+	if ch, ok := c.Conn.(driver.NamedValueChecker); ok {
+		return ch.CheckNamedValue(nv)
+	}
+	return driver.ErrSkip
 }
 
 func (c *pgConn) ResetSession(ctx context.Context) error {
-	return c.Conn.(driver.SessionResetter).ResetSession(ctx)
+	if r, ok := c.Conn.(driver.SessionResetter); ok {
+		return r.ResetSession(ctx)
+	}
+	return nil
 }
 
-func (c *pgConn) IsValid() bool { return c.Conn.(driver.Validator).IsValid() }
+func (c *pgConn) IsValid() bool {
+	if v, ok := c.Conn.(driver.Validator); ok {
+		return v.IsValid()
+	}
+	return true
+}
 
 // rebind rewrites "?" placeholders to "$1", "$2", … in order and "?NNN" to
 // "$NNN", leaving quoted strings, quoted identifiers and comments alone.

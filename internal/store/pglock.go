@@ -26,7 +26,7 @@ func (db *DB) pgWriterLock(ctx context.Context, root string) (*pgLock, error) {
 	if err != nil {
 		return nil, db.classify("writer lock "+root, err)
 	}
-	return &pgLock{db: db, conn: conn, key: advisoryKey("writer:" + root), root: root}, nil
+	return &pgLock{db: db, conn: conn, key: advisoryKey("writer:" + db.pgSchema + ":" + root), root: root}, nil
 }
 
 func (l *pgLock) try(ctx context.Context) (bool, error) {

@@ -47,8 +47,8 @@ type DB struct {
 	display  string // path, with a DSN's password hidden
 	readOnly bool
 	// pg is set for the PostgreSQL backend.
-	pg          bool
-	busyTimeout time.Duration
+	pg       bool
+	pgSchema string // current_schema() of the PostgreSQL connections
 }
 
 // DefaultPath is the database file inside a codectx home directory (the
