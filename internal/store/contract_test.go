@@ -159,7 +159,7 @@ func transcript(t *testing.T, db *DB, root string) map[string]any {
 	}
 	must("Fingerprints", fp, err)
 	st, err := db.Stats(ctx, p)
-	st.DB = ""
+	st.DB, st.IndexedAt = "", 0
 	must("Stats", st, err)
 	syms, err := db.Symbols(ctx, p.ID)
 	must("Symbols", syms, err)
