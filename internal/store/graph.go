@@ -678,6 +678,12 @@ func (db *DB) ApplyResolution(ctx context.Context, projectID int64, updates []Ed
 			if err := b.flush(ctx); err != nil {
 				return err
 			}
+			if db.pg {
+				// Temporary tables have no statistics until analysed.
+				if _, err := tx.ExecContext(ctx, "ANALYZE pg_temp.resolved"); err != nil {
+					return err
+				}
+			}
 			if _, err := tx.ExecContext(ctx, "UPDATE relations SET dst_chunk = r.dst, resolution = r.res, detail = r.detail FROM "+tmp+".resolved AS r WHERE relations.id = r.id"); err != nil {
 				return err
 			}

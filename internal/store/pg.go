@@ -309,7 +309,8 @@ CREATE TABLE IF NOT EXISTS fts_postings (
 	pos_name    INTEGER[],
 	pos_path    INTEGER[],
 	pos_body    INTEGER[],
-	PRIMARY KEY(term, chunk_id)
+	-- A term's postings are read from the index alone (positions only for phrases).
+	PRIMARY KEY(term, chunk_id) INCLUDE (project_id, doclen, tf_name, tf_path, tf_body)
 );
 CREATE INDEX IF NOT EXISTS fts_postings_chunk ON fts_postings(chunk_id);
 CREATE TABLE IF NOT EXISTS fts_docs (
@@ -321,6 +322,13 @@ CREATE TABLE IF NOT EXISTS fts_stats (
 	project_id  BIGINT PRIMARY KEY,
 	rows        BIGINT NOT NULL,
 	tokens      BIGINT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS side_files (
+	project_id  BIGINT NOT NULL,
+	kind        TEXT NOT NULL,
+	name        TEXT NOT NULL,
+	data        BYTEA NOT NULL,
+	PRIMARY KEY(project_id, kind)
 );
 CREATE TABLE IF NOT EXISTS writers (
 	root        TEXT COLLATE "C" PRIMARY KEY,
