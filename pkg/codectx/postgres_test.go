@@ -63,6 +63,10 @@ func TestPostgresAnswersEqualSQLite(t *testing.T) {
 			t.Errorf("%s:\nsqlite:   %s (%v)\npostgres: %s (%v)", a.name, wj, werr, gj, gerr)
 		}
 	}
+	// A subdirectory resolves to the project indexed in PostgreSQL.
+	if got, err := FindRoot(ctx, filepath.Join(root, "store"), dsn); err != nil || got != root {
+		t.Errorf("FindRoot(store) on PostgreSQL = %q, %v; want %q", got, err, root)
+	}
 	// Not a comparison of two errors: most questions have answers.
 	if answered < len(asks)*3/4 {
 		t.Errorf("only %d of %d questions answered", answered, len(asks))
