@@ -684,7 +684,9 @@ func (db *DB) ApplyResolution(ctx context.Context, projectID int64, updates []Ed
 					return err
 				}
 			}
-			if _, err := tx.ExecContext(ctx, "UPDATE relations SET dst_chunk = r.dst, resolution = r.res, detail = r.detail FROM "+tmp+".resolved AS r WHERE relations.id = r.id"); err != nil {
+			if _, err := tx.ExecContext(ctx, "UPDATE relations SET dst_chunk = r.dst, resolution = r.res, detail = r.detail FROM "+tmp+".resolved AS r WHERE relations.id = r.id"+
+				// Rows that keep their resolution are not rewritten (nor are their index entries).
+				" AND (relations.dst_chunk IS DISTINCT FROM r.dst OR relations.resolution IS DISTINCT FROM r.res OR relations.detail IS DISTINCT FROM r.detail)"); err != nil {
 				return err
 			}
 			if _, err := tx.ExecContext(ctx, "DELETE FROM "+tmp+".resolved"); err != nil {
