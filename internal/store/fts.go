@@ -385,9 +385,11 @@ func (db *DB) pgFTSMatch(ctx context.Context, projectID int64, ids IDRange, matc
 		return fmt.Sprintf("k.idf * ((%s)::float8 * (k.k1 + 1.0::float8)) / ((%s)::float8 + k.k1 * (1::float8 - k.b + k.b * m.doclen::float8 / k.avgdl))", f, f)
 	}
 	weighted := "k.wn * m.hn + k.wp * m.hp + k.wb * m.hb"
-	q := `WITH st AS (SELECT COALESCE(sum(rows), 0)::float8 AS n, COALESCE(sum(tokens), 0)::float8 AS t FROM fts_stats),
-		df AS (` + dfSQL + `),
-		k AS (SELECT CASE WHEN x > 0 THEN x ELSE 1e-6::float8 END AS idf, st.t / st.n AS avgdl,
+	// The statistics are computed once (MATERIALIZED): inlined, a generic
+	// plan may recompute the document frequency for every matching row.
+	q := `WITH st AS MATERIALIZED (SELECT COALESCE(sum(rows), 0)::float8 AS n, COALESCE(sum(tokens), 0)::float8 AS t FROM fts_stats),
+		df AS MATERIALIZED (` + dfSQL + `),
+		k AS MATERIALIZED (SELECT CASE WHEN x > 0 THEN x ELSE 1e-6::float8 END AS idf, st.t / st.n AS avgdl,
 				?::float8 AS k1, ?::float8 AS b, ?::float8 AS wn, ?::float8 AS wp, ?::float8 AS wb
 			FROM st, df, LATERAL (SELECT ln((st.n - df.count::float8 + 0.5::float8) / (df.count::float8 + 0.5::float8)) AS x) l)
 		SELECT m.chunk_id, ` + score(weighted) + `, ` + score("m.hn") + `, ` + score("m.hp") + `, ` + score("m.hb") + `

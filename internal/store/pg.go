@@ -51,6 +51,10 @@ func openPG(ctx context.Context, dsn string, opt Options) (*DB, error) {
 		cfg.RuntimeParams["default_transaction_read_only"] = "on"
 	}
 	cfg.RuntimeParams["application_name"] = "codectx"
+	// Term frequencies are skewed (a path token matches every chunk, a
+	// name a handful): a plan made for one term must not be reused for
+	// another, so every execution is planned with its parameters.
+	cfg.RuntimeParams["plan_cache_mode"] = "force_custom_plan"
 	sdb := sql.OpenDB(pgConnector{stdlib.GetConnector(*cfg)})
 	sdb.SetMaxIdleConns(8)
 	db := &DB{sql: sdb, path: dsn, display: redactDSN(dsn), readOnly: opt.ReadOnly, pg: true}
