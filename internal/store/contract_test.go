@@ -90,6 +90,12 @@ func contractFiles() []FileRecord {
 				chunk(lang.KindText, "README", "README", 1, 9, "The HTTP server serves requests. Serve HTTP requests with a Handler; the http request loop. Ünïcödé ΣΊΣΥΦΟΣ Straße 東京", []float32{0.1, 0.1, 0.9}),
 			},
 		},
+		{Path: "testdata/blob.json", Lang: "json", Size: 9000, MTime: 5, SHA256: "s5", Parser: "p1",
+			Chunks: []ChunkRecord{
+				// One token longer than a PostgreSQL b-tree entry may be.
+				chunk(lang.KindText, "blob", "blob", 1, 1, `{"key": "`+longToken+`", "other": "`+longToken[:300]+`"}`, []float32{0.3, 0.3, 0.3}),
+			},
+		},
 		{Path: "py/app.py", Lang: "python", Size: 40, MTime: 4, SHA256: "s4", Parser: "p1",
 			Chunks: []ChunkRecord{
 				chunk(lang.KindFunction, "serve_forever", "serve_forever", 1, 4, "def serve_forever(server): server.serve() # request loop", []float32{0.8, 0.2, 0.1}),
@@ -104,6 +110,9 @@ func contractFiles() []FileRecord {
 	}
 	return files
 }
+
+// longToken is one 4000-character token.
+var longToken = strings.Repeat("0123456789abcdef", 250)
 
 // transcript runs every read of the store over a project and returns the
 // answers, for comparison between backends.
@@ -172,7 +181,7 @@ func transcript(t *testing.T, db *DB, root string) map[string]any {
 		ids = append(ids, m.ID)
 	}
 	rng := IDRange{Lo: ids[0], Hi: ids[len(ids)-1]}
-	for _, q := range []string{`"server"`, `"serve"`, `"http request loop"`, `"request loop"`, `"straße"`, `"σίσυφος"`, `"東京"`, `"handler"`, `"nothing here"`, `"s"`, `"server server"`} {
+	for _, q := range []string{`"server"`, `"serve"`, `"http request loop"`, `"request loop"`, `"straße"`, `"σίσυφος"`, `"東京"`, `"handler"`, `"nothing here"`, `"s"`, `"server server"`, `"` + longToken + `"`, `"` + longToken[:300] + `"`, `"key ` + longToken + `"`} {
 		for _, pid := range []int64{0, p.ID} {
 			hits, err := db.FTSMatch(ctx, pid, rng, q, FTSWeights{Name: 5, Path: 2, Body: 1}, 0)
 			must(fmt.Sprintf("FTSMatch %s %d", q, pid), roundHits(hits), err)
@@ -182,7 +191,7 @@ func transcript(t *testing.T, db *DB, root string) map[string]any {
 			must(fmt.Sprintf("FTSCount %s %d", q, pid), n, err)
 		}
 	}
-	df, err := db.FTSDocFreq(ctx, []string{"server", "serve", "http", "absent"})
+	df, err := db.FTSDocFreq(ctx, []string{"server", "serve", "http", "absent", longToken, longToken[:300]})
 	must("FTSDocFreq", df, err)
 	n, err := db.FTSRows(ctx)
 	must("FTSRows", n, err)

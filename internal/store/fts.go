@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"fmt"
 	"sort"
 	"strconv"
@@ -141,6 +143,22 @@ func ftsDiacritic(r rune) bool {
 	return mask1&(1<<(r-0x320)) != 0
 }
 
+// pgTermMax is the longest token stored as itself in fts_postings; a
+// longer one (a hex blob, a base64 line) is stored as its first bytes and
+// a hash (pgTermKey), since a b-tree entry is limited to about 2.7 kB and
+// FTS5 has no such limit.
+const pgTermMax = 256
+
+// pgTermKey is the fts_postings key of a token: the token itself, or for a
+// long one a prefix, "#" (never part of a token) and its SHA-256.
+func pgTermKey(tok string) string {
+	if len(tok) <= pgTermMax {
+		return tok
+	}
+	sum := sha256.Sum256([]byte(tok))
+	return tok[:128] + "#" + hex.EncodeToString(sum[:])
+}
+
 // ftsPhrase returns the tokens of an FTS5 expression made of one quoted
 // phrase ("…", with "" for a quote), which is every expression the
 // product sends (query.FTSQuote). Anything else is refused.
@@ -257,7 +275,7 @@ func (w *pgFTSWriter) add(ctx context.Context, id int64, name, path, body string
 	}
 	for _, t := range order {
 		p := terms[t]
-		w.term = append(w.term, t)
+		w.term = append(w.term, pgTermKey(t))
 		w.chunk = append(w.chunk, id)
 		w.project = append(w.project, w.projectID)
 		w.doclen = append(w.doclen, int32(total))
@@ -357,10 +375,11 @@ func pgPhraseHits(n int) string {
 		FROM %s WHERE %s) ph WHERE hn + hp + hb > 0`, hits("pos_name"), hits("pos_path"), hits("pos_body"), from.String(), where.String())
 }
 
+// tokenArgs are the fts_postings keys of a phrase's tokens, as arguments.
 func tokenArgs(toks []string) []any {
 	out := make([]any, len(toks))
 	for i, t := range toks {
-		out[i] = t
+		out[i] = pgTermKey(t)
 	}
 	return out
 }
@@ -455,7 +474,13 @@ func (db *DB) pgFTSCount(ctx context.Context, match string, projectID int64, ids
 // pgFTSDocFreq is FTSDocFreq on PostgreSQL: the postings of each token.
 func (db *DB) pgFTSDocFreq(ctx context.Context, tokens []string) (map[string]int, error) {
 	out := make(map[string]int, len(tokens))
-	rows, err := db.sql.QueryContext(ctx, "SELECT term, count(*) FROM fts_postings WHERE term = ANY(?::text[]) GROUP BY term", tokens)
+	keys := make([]string, len(tokens))
+	byKey := make(map[string]string, len(tokens))
+	for i, t := range tokens {
+		keys[i] = pgTermKey(t)
+		byKey[keys[i]] = t
+	}
+	rows, err := db.sql.QueryContext(ctx, "SELECT term, count(*) FROM fts_postings WHERE term = ANY(?::text[]) GROUP BY term", keys)
 	if err != nil {
 		return nil, db.classify("read vocabulary", err)
 	}
@@ -466,7 +491,7 @@ func (db *DB) pgFTSDocFreq(ctx context.Context, tokens []string) (map[string]int
 		if err := rows.Scan(&t, &n); err != nil {
 			return nil, db.classify("read vocabulary", err)
 		}
-		out[t] = n
+		out[byKey[t]] = n
 	}
 	return out, db.classify("read vocabulary", rows.Err())
 }
