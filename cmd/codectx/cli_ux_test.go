@@ -55,6 +55,10 @@ func TestCLIProjectFromSubdirectory(t *testing.T) {
 		if err != nil || !strings.Contains(out, "package sub") {
 			t.Fatalf("read %s from sub: %v\n%s", f, err, out)
 		}
+		// The next page is a command runnable from anywhere.
+		if want := "more follow: codectx read --root " + shellQuote(repo) + " sub/b.go --offset 2 --limit 1)"; !strings.Contains(out, want) {
+			t.Fatalf("read %s: %q lacks %q", f, out, want)
+		}
 	}
 	// PATH and --root together must agree.
 	if _, err := runCLI(t, "stats", repo, "--root", filepath.Join(repo, "sub"), "--db", db); !isUsageErr(err) {

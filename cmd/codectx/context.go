@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -45,12 +44,9 @@ picks the hops from the question: "how is X implemented" 2, "who calls X" 1
 			defer p.Close()
 			res, err := p.Context(cmd.Context(), codectx.ContextOptions{Query: q, Budget: budget, Depth: depth, Keywords: keywords, K: k, Rewrite: rw})
 			if err != nil {
-				if errors.Is(err, codectx.ErrEmptyQuery) {
-					return usagef("the query has nothing to search for")
-				}
-				return err
+				return queryError(err)
 			}
-			printWarnings(cmd.ErrOrStderr(), res.Warnings)
+			printWarnings(cmd.ErrOrStderr(), res.Warnings, res.RewriteFallback)
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), res)
 			}

@@ -178,9 +178,19 @@ func printGitReport(w io.Writer, root string, opt codectx.GitEvalOptions, r *cod
 		if o.Leaky {
 			leak = " [leaky]"
 		}
-		fmt.Fprintf(w, "  %s%s: %s\n      expected: %s\n      got:      %s\n", o.ID, leak, codectx.Preview(o.Query, 160),
+		fmt.Fprintf(w, "  %s%s: %s\n      expected: %s\n      got:      %s\n", o.ID, leak, oneLine(o.Query, 160),
 			strings.Join(o.Targets, ", "), strings.Join(o.Got, ", "))
 	}
+}
+
+// oneLine puts a commit message on one line, cut to n runes with an
+// ellipsis.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
 }
 
 // envLookup expands variables in a golden set's root from the environment.

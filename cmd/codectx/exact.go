@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -29,15 +30,9 @@ directories). A pattern without a slash matches file names at any depth
 		Args: exactArgs(1, "glob needs one PATTERN, e.g. '**/*.go'"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opt.Pattern = args[0]
-			if opt.Pattern == "" {
-				return usagef("empty pattern")
-			}
-			abs, err := projectRoot(cmd.Context(), root)
+			abs, err := exactScope(cmd.Context(), root, opt.Pattern, &opt.Path, "")
 			if err != nil {
 				return err
-			}
-			if opt.Path == "" && root == "" {
-				opt.Path = cwdInRoot(abs)
 			}
 			res, err := codectx.Glob(cmd.Context(), abs, opt)
 			if err := printResult(cmd, asJSON, res, err); err != nil {
@@ -54,13 +49,36 @@ directories). A pattern without a slash matches file names at any depth
 	return c
 }
 
+// exactScope checks glob's and grep's pattern and finds the project root;
+// it narrows *path to pathArg (grep's PATH, relative to the current
+// directory) or, run from a subdirectory without --root, to that directory.
+func exactScope(ctx context.Context, root, pattern string, path *string, pathArg string) (string, error) {
+	if pattern == "" {
+		return "", usagef("empty pattern")
+	}
+	abs, err := projectRoot(ctx, root)
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case pathArg != "":
+		if *path != "" {
+			return "", usagef("give PATH or --path, not both")
+		}
+		*path, err = pathInRoot(abs, pathArg)
+	case *path == "" && root == "":
+		*path = cwdInRoot(abs)
+	}
+	return abs, err
+}
+
 func grepCmd() *cobra.Command {
 	var root string
 	var opt codectx.GrepOptions
 	var asJSON, filesOnly bool
 	c := &cobra.Command{
 		Use:   "grep PATTERN [PATH]",
-		Short: "Search file contents with a regular expression (ripgrep or native engine; no index needed)",
+		Short: "Search file contents with a regular expression (ripgrep or native engine; an index, when built, narrows it)",
 		Long: `Search the project's files for a regular expression (RE2 syntax) or, with -F,
 a literal string. PATH (a file or directory, relative to the current
 directory, like rg's) narrows the search; --path does the same relative to
@@ -74,25 +92,19 @@ the project root. Exit status: 0 when something matched, 1 when nothing did,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opt.Pattern = args[0]
-			if opt.Pattern == "" {
-				return usagef("empty pattern")
+			var pathArg string
+			if len(args) == 2 {
+				pathArg = args[1]
 			}
-			abs, err := projectRoot(cmd.Context(), root)
+			abs, err := exactScope(cmd.Context(), root, opt.Pattern, &opt.Path, pathArg)
 			if err != nil {
 				return err
 			}
-			if len(args) == 2 {
-				if opt.Path != "" {
-					return usagef("give PATH or --path, not both")
-				}
-				if opt.Path, err = pathInRoot(abs, args[1]); err != nil {
-					return err
-				}
-			} else if opt.Path == "" && root == "" {
-				opt.Path = cwdInRoot(abs)
-			}
 			if opt.Engine == "" {
 				opt.Engine = runConfig.GrepEngine
+			}
+			if db, err := dbPath(); err == nil {
+				opt.DBPath = db // its grep index, when there is one, narrows the search
 			}
 			res, err := codectx.Grep(cmd.Context(), abs, opt)
 			if err == nil && filesOnly && !asJSON {
@@ -147,7 +159,11 @@ func readCmd() *cobra.Command {
 				opt.File = fileFromCwd(abs, opt.File)
 			}
 			res, err := codectx.Read(cmd.Context(), abs, opt)
-			return printResult(cmd, asJSON, res, err)
+			if err != nil || asJSON {
+				return printResult(cmd, asJSON, res, err)
+			}
+			fmt.Fprint(cmd.OutOrStdout(), ensureNewline(res.Render(cliReadHint(abs))))
+			return nil
 		},
 	}
 	rootFlag(c, &root)

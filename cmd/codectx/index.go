@@ -7,8 +7,6 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -90,13 +88,7 @@ func printSummary(out, errw io.Writer, s *codectx.IndexSummary) {
 		}
 		fmt.Fprintf(errw, "warning: %s: %s\n", w.Path, w.Reason)
 	}
-	fmt.Fprintf(out, "indexed %s\n", s.Root)
-	fmt.Fprintf(out, "  files: %d scanned, %d changed, %d removed, %d unchanged, %d failed, %d skipped\n",
-		s.Scanned, s.Changed, s.Removed, s.Unchanged, s.Failed, s.Skipped)
-	fmt.Fprintf(out, "  chunks: %d written this run, %d in the index\n", s.Chunks, s.TotalChunks)
-	fmt.Fprintf(out, "  relations: %d written this run, %d targets resolved\n", s.Relations, s.Resolved)
-	fmt.Fprintf(out, "  embeddings: %d embedded, %d from the cache (%s)\n", s.Embedded, s.CacheHits, s.Model)
-	fmt.Fprintf(out, "  elapsed: %.2fs  db: %s\n", s.ElapsedSec, s.DB)
+	fmt.Fprint(out, s.Text())
 }
 
 // progress renders index progress on stderr: a bar on a terminal, a line
@@ -215,35 +207,13 @@ func statsCmd() *cobra.Command {
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), st)
 			}
-			out := cmd.OutOrStdout()
-			fmt.Fprintf(out, "files: %d\nchunks: %d\nrelations: %d (%d resolved)\nembedding_model: %s\ndb: %s\n",
-				st.Files, st.Chunks, st.Relations, st.Resolved, st.EmbeddingModel, st.DB)
-			fmt.Fprintf(out, "chunks by language: %s\n", formatCounts(st.ByLanguage))
-			fmt.Fprintf(out, "chunks by kind: %s\n", formatCounts(st.ByKind))
+			fmt.Fprint(cmd.OutOrStdout(), st.Text())
 			return nil
 		},
 	}
 	rootFlag(c, &rootOpt)
 	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	return c
-}
-
-func formatCounts(m map[string]int) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if m[keys[i]] != m[keys[j]] {
-			return m[keys[i]] > m[keys[j]]
-		}
-		return keys[i] < keys[j]
-	})
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s %d", k, m[k])
-	}
-	return strings.Join(parts, ", ")
 }
 
 func writeJSON(w io.Writer, v any) error {

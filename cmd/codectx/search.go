@@ -44,12 +44,9 @@ with embedding similarity; the first lines summarise where to start reading.`,
 			defer p.Close()
 			res, err := p.Search(cmd.Context(), codectx.SearchOptions{Query: q, K: k, Mode: mode, Ranker: ranker, Keywords: keywords, Rewrite: rw})
 			if err != nil {
-				if errors.Is(err, codectx.ErrEmptyQuery) {
-					return usagef("the query has nothing to search for")
-				}
-				return err
+				return queryError(err)
 			}
-			printWarnings(cmd.ErrOrStderr(), res.Warnings)
+			printWarnings(cmd.ErrOrStderr(), res.Warnings, res.RewriteFallback)
 			if asJSON {
 				if err := writeJSON(cmd.OutOrStdout(), res); err != nil {
 					return err
@@ -76,16 +73,26 @@ with embedding similarity; the first lines summarise where to start reading.`,
 	return c
 }
 
-// printWarnings prints a result's warnings to w. A note that query rewriting
-// fell back to the offline search is printed only with -v: the fallback is
-// silent otherwise (it stays in the JSON output's warnings).
-func printWarnings(w io.Writer, warnings []string) {
+// printWarnings prints a result's warnings to w. The note that query
+// rewriting fell back to the offline search (rewriteFallback) is printed
+// only with -v: the fallback is silent otherwise (it stays in the JSON
+// output's warnings).
+func printWarnings(w io.Writer, warnings []string, rewriteFallback string) {
 	for _, msg := range warnings {
-		if codectx.IsRewriteWarning(msg) && !flagVerbose {
+		if msg == rewriteFallback && !flagVerbose {
 			continue
 		}
 		fmt.Fprintln(w, "warning: "+msg)
 	}
+}
+
+// queryError turns the library's empty-query error (a query of only stop
+// words) into a usage error.
+func queryError(err error) error {
+	if errors.Is(err, codectx.ErrEmptyQuery) {
+		return usagef("the query has nothing to search for")
+	}
+	return err
 }
 
 // checkSearch validates a search's options with the library's one
@@ -109,18 +116,23 @@ func checkContextFlags(budget int, depth string, seeds int) error {
 // previewRunes is the preview length in the terminal listing.
 const previewRunes = 120
 
+// printSearch lists a search on a terminal (or a pipe): the library's
+// rendering, snippets cut, colours where w is a terminal.
 func printSearch(w io.Writer, r *codectx.SearchResult) {
 	st := styleFor(w)
-	fmt.Fprintln(w, r.Summary)
-	for i, h := range r.Results {
-		fmt.Fprintf(w, "\n%2d. %s  %s %s  %s\n", i+1, st.dim(fmt.Sprintf("%.3f", h.Score)), st.dim(fmt.Sprintf("%-8s", h.Kind)),
-			st.name(h.Name), st.path(fmt.Sprintf("%s:%d-%d", h.File, h.StartLine, h.EndLine)))
-		fmt.Fprintf(w, "    %s\n", codectx.Preview(h.Snippet, previewRunes))
-		if len(h.Also) > 0 {
-			fmt.Fprintf(w, "    also in: %s\n", strings.Join(h.Also, ", "))
-		}
-	}
-	if r.NoConfidentMatch && r.GrepPattern != "" {
-		fmt.Fprintf(w, "\nno confident match; a text search for the rarest words: codectx grep -i '%s'\n", r.GrepPattern)
-	}
+	fmt.Fprint(w, r.Render(codectx.SearchStyle{
+		SnippetRunes: previewRunes,
+		Paint: func(part, text string) string {
+			switch part {
+			case "name":
+				return st.name(text)
+			case "path":
+				return st.path(text)
+			}
+			return st.dim(text)
+		},
+		GrepHint: func(pattern string) string {
+			return fmt.Sprintf("no confident match; a text search for the rarest words: codectx grep -i '%s'", pattern)
+		},
+	}))
 }

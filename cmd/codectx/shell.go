@@ -344,7 +344,7 @@ func (s *shell) read(arg string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprint(s.out, ensureNewline(res.Text()))
+	fmt.Fprint(s.out, ensureNewline(res.Render(shellReadHint)))
 	return nil
 }
 
@@ -353,7 +353,6 @@ func (s *shell) stats() error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(s.out, "project: %s\nfiles: %d\nchunks: %d\nrelations: %d (%d resolved)\nembedding_model: %s\n",
-		s.proj.Root(), st.Files, st.Chunks, st.Relations, st.Resolved, st.EmbeddingModel)
+	fmt.Fprintf(s.out, "project: %s\n%s", s.proj.Root(), st.Text())
 	return nil
 }

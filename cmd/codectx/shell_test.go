@@ -69,6 +69,7 @@ func TestShellSession(t *testing.T) {
 		"calls",                              // graph edge to trim
 		"svc.go:6:",                          // grep hit
 		"     3→// Compress shrinks",         // read with offset
+		"more follow: /read svc.go 5 2)",     // the next page in the shell's words
 		"error: usage: /read",                // bad number
 		"error: unknown command /bogus",      // unknown
 		"no such directory; staying on " + a, // missing path

@@ -88,6 +88,5 @@ func logPass(w io.Writer, s *codectx.IndexSummary, err error, first bool) {
 	if !first && s.Changed == 0 && s.Removed == 0 && s.Failed == 0 {
 		return
 	}
-	fmt.Fprintf(w, "%s indexed: %d files scanned, %d changed, %d removed, %d failed; %d chunks written (%d in index); %.2fs\n",
-		stamp(), s.Scanned, s.Changed, s.Removed, s.Failed, s.Chunks, s.TotalChunks, s.ElapsedSec)
+	fmt.Fprintf(w, "%s indexed: %s\n", stamp(), s.Line())
 }

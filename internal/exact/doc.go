@@ -12,7 +12,10 @@
 // searches in parallel with Go's regexp. "auto" (the default) uses rg when it
 // is on PATH and starts, native otherwise. The package reads no environment
 // variable: a default engine (CODECTX_GREP_ENGINE) is the caller's to pass
-// in GrepOptions.Engine, as pkg/codectx does.
+// in GrepOptions.Engine, as pkg/codectx does. A caller holding a trigram
+// index (internal/grepindex, passed as GrepOptions.Index) narrows the
+// search to the files it selects, which the native engine then searches:
+// engine "index", the same lines as a full search.
 //
 // Every path is confined to the project root by ResolveInRoot (".." that
 // leaves the root, absolute paths elsewhere and symbolic links resolving
@@ -35,6 +38,7 @@
 //		...
 //	}
 //
-// It must not open or write the index or database, write into the project,
+// It must not open or write the index or database (an index is only used
+// when the caller passes one), write into the project,
 // follow symbolic links out of the root, or print: callers render results.
 package exact

@@ -33,6 +33,9 @@ const (
 	EngineAuto   = "auto"
 	EngineRG     = "rg"
 	EngineNative = "native"
+	// EngineIndex is reported (never requested) when GrepOptions.Index
+	// selected the files and the native engine searched them.
+	EngineIndex = "index"
 )
 
 // grepTimeout bounds one search; tests shorten it.
@@ -58,6 +61,20 @@ type GrepOptions struct {
 	MaxResults int    // matching lines in all; default 50
 	MaxChars   int    // budget of Text(); default 24000
 	Engine     string // "auto" (default), "rg" or "native"
+	// Index, when set, selects the files that can hold a match (a trigram
+	// index built earlier, see FileIndex); they are then searched by the
+	// native engine. It is not used with Engine "rg", when Path is a file,
+	// or when it cannot narrow the pattern.
+	Index FileIndex
+}
+
+// FileIndex selects the files a search must read. Candidates returns,
+// sorted by path, every file under sub ("" for the root) that the scanner
+// lists with maxFileSize and that may hold a line matching expr (Go regexp
+// syntax), including every file changed since the index was built; ok is
+// false when it cannot narrow the search. internal/grepindex implements it.
+type FileIndex interface {
+	Candidates(ctx context.Context, expr, sub string, maxFileSize int64) (files []scan.File, ok bool, err error)
 }
 
 // GrepLine is a matching line or a context line.
@@ -84,7 +101,7 @@ type SuggestedRead struct {
 // GrepResult is what a search found, in path then line order.
 type GrepResult struct {
 	Pattern        string          `json:"pattern"`
-	Engine         string          `json:"engine"` // engine that ran: "rg" or "native"
+	Engine         string          `json:"engine"` // engine that ran: "rg", "native", or "index" (GrepOptions.Index)
 	Lines          []GrepLine      `json:"lines"`
 	Matches        int             `json:"matches"`                // matching lines in Lines
 	Files          int             `json:"files"`                  // files with a match in Lines
@@ -147,7 +164,19 @@ func Grep(ctx context.Context, opts GrepOptions) (*GrepResult, error) {
 		return nil, err
 	}
 	var files []fileHits
+	indexed := false
+	if job.opts.Index != nil && !job.isFile && pinnedEngine(job.opts.Engine) != EngineRG {
+		files, indexed, err = job.runIndexed(ctx)
+		if err != nil && parentCtx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) {
+			res.Notes = append(res.Notes, fmt.Sprintf("grep index unusable (%s); searched every file", oneLine(err.Error())))
+			files, indexed, err = nil, false, nil
+		}
+		if indexed {
+			engine = EngineIndex
+		}
+	}
 	switch {
+	case indexed:
 	case job.isFile:
 		var note string
 		engine = EngineNative

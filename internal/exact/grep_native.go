@@ -210,8 +210,15 @@ func (j *grepJob) runNative(ctx context.Context) ([]fileHits, error) {
 	if err != nil {
 		return nil, fmt.Errorf("grep: %w", err)
 	}
+	return j.searchFiles(ctx, res.Files)
+}
+
+// searchFiles searches the files the glob keeps, in parallel, collecting
+// results in path order and stopping once more than MaxResults matching
+// lines are known.
+func (j *grepJob) searchFiles(ctx context.Context, all []scan.File) ([]fileHits, error) {
 	var files []scan.File
-	for _, f := range res.Files {
+	for _, f := range all {
 		if j.glob.keep(f.Path) {
 			files = append(files, f)
 		}
@@ -381,4 +388,22 @@ func (j *grepJob) searchOne(ctx context.Context) ([]fileHits, string, error) {
 		fh.ctx = contextFor(content, hitLines(hits[:min(len(hits), j.opts.HeadLimit)]), j.opts.Context)
 	}
 	return []fileHits{fh}, "", nil
+}
+
+// runIndexed searches the files the index selects; indexed is false when
+// the index could not narrow the search (the caller searches every file).
+func (j *grepJob) runIndexed(ctx context.Context) (files []fileHits, indexed bool, err error) {
+	sub := ""
+	if j.pathRel != "." {
+		sub = j.pathRel
+	}
+	cands, ok, err := j.opts.Index.Candidates(ctx, j.expr, sub, MaxGrepFileSize)
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return nil, true, ctxErr
+	}
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	files, err = j.searchFiles(ctx, cands)
+	return files, true, err
 }

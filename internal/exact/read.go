@@ -183,14 +183,23 @@ func readLines(ctx context.Context, r *bufio.Reader, fn func(num int, line []byt
 	return n, nil
 }
 
-// Text renders the page: a header, then "%6d→text" lines.
-func (r *ReadResult) Text() string {
+// Text renders the page as Render(nil) does.
+func (r *ReadResult) Text() string { return r.Render(nil) }
+
+// Render renders the page: a header, then "%6d→text" lines. When more
+// lines follow, the header names the next page as hint renders it (the
+// reader's own command; nil means Location).
+func (r *ReadResult) Render(hint ReadHint) string {
+	if hint == nil {
+		hint = Location
+	}
 	var b strings.Builder
 	switch {
 	case r.TotalLines == 0:
 		fmt.Fprintf(&b, "%s (empty file)\n", renderPath(r.Path))
 	case r.More:
-		fmt.Fprintf(&b, "%s (lines %d-%d of %d; more follow: use --offset %d)\n", renderPath(r.Path), r.Offset, r.End, r.TotalLines, r.End+1)
+		next := SuggestedRead{Path: r.Path, Offset: r.End + 1, Limit: max(1, r.End-r.Offset+1)}
+		fmt.Fprintf(&b, "%s (lines %d-%d of %d; more follow: %s)\n", renderPath(r.Path), r.Offset, r.End, r.TotalLines, hint(next))
 	default:
 		fmt.Fprintf(&b, "%s (lines %d-%d of %d)\n", renderPath(r.Path), r.Offset, r.End, r.TotalLines)
 	}

@@ -30,7 +30,7 @@ func TestRead(t *testing.T) {
 		t.Errorf("default page: %+v", res)
 	}
 	text := res.Text()
-	if !strings.HasPrefix(text, "src/f.go (lines 1-200 of 250; more follow: use --offset 201)\n     1→line 1\n     2→line 2\n") {
+	if !strings.HasPrefix(text, "src/f.go (lines 1-200 of 250; more follow: src/f.go lines 201-400)\n     1→line 1\n     2→line 2\n") {
 		t.Errorf("text:\n%s", text[:200])
 	}
 

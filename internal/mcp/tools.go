@@ -192,9 +192,6 @@ func (s *Server) register() {
 }
 
 func (s *Server) rate(ctx context.Context, in rateIn) (answer, error) {
-	if strings.TrimSpace(in.Query) == "" || strings.TrimSpace(in.ResultID) == "" {
-		return answer{}, errors.New("query and result_id are required")
-	}
 	vote, err := codectx.ParseVote(in.Vote)
 	if err != nil {
 		return answer{}, err
@@ -303,9 +300,6 @@ func contextSchema() *jsonschema.Schema {
 // ---- exact tools ----
 
 func (s *Server) glob(ctx context.Context, in globIn) (answer, error) {
-	if strings.TrimSpace(in.Pattern) == "" {
-		return answer{}, errors.New("pattern must not be empty, e.g. **/*.go")
-	}
 	res, err := s.p.Glob(ctx, codectx.GlobOptions{Pattern: in.Pattern, Path: in.Path, Limit: in.Limit, Sort: in.Sort})
 	if err != nil {
 		return answer{}, err
@@ -314,9 +308,6 @@ func (s *Server) glob(ctx context.Context, in globIn) (answer, error) {
 }
 
 func (s *Server) grep(ctx context.Context, in grepIn) (answer, error) {
-	if in.Pattern == "" {
-		return answer{}, errors.New("pattern must not be empty")
-	}
 	res, err := s.p.Grep(ctx, codectx.GrepOptions{
 		Path: in.Path, Glob: in.Glob, Pattern: in.Pattern, IgnoreCase: in.IgnoreCase, Fixed: in.Fixed,
 		Context: in.Context, HeadLimit: in.HeadLimit, MaxResults: in.MaxResults, MaxChars: in.MaxChars,
@@ -387,14 +378,11 @@ func errorHint(err error) string {
 }
 
 func (s *Server) read(ctx context.Context, in readIn) (answer, error) {
-	if strings.TrimSpace(in.File) == "" {
-		return answer{}, errors.New("file must not be empty")
-	}
 	res, err := s.p.Read(ctx, codectx.ReadOptions{File: in.File, Offset: in.Offset, Limit: in.Limit})
 	if err != nil {
 		return answer{}, err
 	}
-	return answer{text: res.Text(), data: readOut{Path: res.Path, Offset: res.Offset, End: res.End, TotalLines: res.TotalLines, More: res.More}}, nil
+	return answer{text: res.Render(readFileHint), data: readOut{Path: res.Path, Offset: res.Offset, End: res.End, TotalLines: res.TotalLines, More: res.More}}, nil
 }
 
 // ---- index tools ----
@@ -411,12 +399,9 @@ type searchOut struct {
 
 func (s *Server) search(ctx context.Context, in searchIn) (answer, error) {
 	q := strings.TrimSpace(in.Query)
-	if q == "" {
-		return answer{}, errors.New("query must not be empty: describe the code you are looking for")
-	}
 	opt := codectx.SearchOptions{Query: q, K: in.TopK, Mode: in.Mode, Keywords: in.Keywords}
 	if err := opt.Validate(); err != nil {
-		return answer{}, err // the words every front end uses ("k must be …")
+		return answer{}, queryError(err, q) // the words every front end uses ("k must be …")
 	}
 	f := s.svc.Fresh(ctx, s.opt.FreshWait)
 	res, err := s.p.Search(ctx, opt)
@@ -426,10 +411,8 @@ func (s *Server) search(ctx context.Context, in searchIn) (answer, error) {
 		out := searchOut{SearchResult: &codectx.SearchResult{Query: q, Summary: "no results yet: " + f.Note, Keywords: in.Keywords, Results: []codectx.SearchHit{}},
 			Notes: []string{f.Note}, Indexing: true}
 		return answer{text: notesText(out.Notes) + "No results yet: the index is being built. Use grep_code or glob_files meanwhile.\n", data: out}, nil
-	case errors.Is(err, codectx.ErrEmptyQuery):
-		return answer{}, fmt.Errorf("the query has nothing to search for (only stop words?): %q", q)
 	default:
-		return answer{}, err
+		return answer{}, queryError(err, q)
 	}
 	out := searchOut{SearchResult: res, Indexing: f.Indexing, Results: []searchHitOut{}}
 	for _, h := range res.Results {
@@ -454,22 +437,13 @@ type searchHitOut struct {
 	Also      []string `json:"also,omitempty"`
 }
 
-// searchText renders a search as the CLI does, with whole snippets and a
-// pointer to read_file.
+// searchText renders a search as the CLI does, with whole snippets, its
+// warnings and a pointer to read_file.
 func searchText(r *codectx.SearchResult) string {
 	var b strings.Builder
-	b.WriteString(r.Summary)
-	b.WriteString("\n")
-	for i, h := range r.Results {
-		fmt.Fprintf(&b, "\n%2d. %.3f  %-8s %s  %s:%d-%d\n", i+1, h.Score, h.Kind, h.Name, h.File, h.StartLine, h.EndLine)
-		fmt.Fprintf(&b, "    %s\n", h.Snippet)
-		if len(h.Also) > 0 {
-			fmt.Fprintf(&b, "    also in: %s\n", strings.Join(h.Also, ", "))
-		}
-	}
-	if r.NoConfidentMatch && r.GrepPattern != "" {
-		fmt.Fprintf(&b, "\nNo confident match: %s with pattern \"(?i)%s\" looks for the rarest words verbatim.\n", ToolGrep, r.GrepPattern)
-	}
+	b.WriteString(r.Render(codectx.SearchStyle{GrepHint: func(pattern string) string {
+		return fmt.Sprintf("No confident match: %s with pattern \"(?i)%s\" looks for the rarest words verbatim.", ToolGrep, pattern)
+	}}))
 	for _, w := range r.Warnings {
 		fmt.Fprintf(&b, "\nwarning: %s\n", w)
 	}
@@ -560,9 +534,6 @@ func leanContext(r *codectx.ContextResult) contextOut {
 
 func (s *Server) context(ctx context.Context, in contextIn) (answer, error) {
 	q := strings.TrimSpace(in.Query)
-	if q == "" {
-		return answer{}, errors.New("query must not be empty: describe the task")
-	}
 	depth, err := depthArg(in.Depth)
 	if err != nil {
 		return answer{}, err
@@ -608,10 +579,8 @@ func (s *Server) context(ctx context.Context, in contextIn) (answer, error) {
 	case errors.Is(err, codectx.ErrNotIndexed) && f.Indexing:
 		out := contextOut{Query: q, Files: []contextFileOut{}, Notes: []string{f.Note}, Indexing: true}
 		return answer{text: notesText(out.Notes) + "No context yet: the index is being built. Use grep_code or glob_files meanwhile.\n", data: out}, nil
-	case errors.Is(err, codectx.ErrEmptyQuery):
-		return answer{}, fmt.Errorf("the query has nothing to search for (only stop words?): %q", q)
 	default:
-		return answer{}, err
+		return answer{}, queryError(err, q)
 	}
 	out := leanContext(res)
 	out.Budget = budget
@@ -622,6 +591,15 @@ func (s *Server) context(ctx context.Context, in contextIn) (answer, error) {
 	}
 	out.Notes, out.StaleFiles = freshNotes(f, files)
 	return answer{text: notesText(out.Notes) + res.Text(), data: out}, nil
+}
+
+// queryError words the library's empty-query error for an agent: a query
+// of only stop words, or none, gives nothing to search for.
+func queryError(err error, q string) error {
+	if errors.Is(err, codectx.ErrEmptyQuery) {
+		return fmt.Errorf("the query has nothing to search for: %q (describe the code in words, or pass keywords)", q)
+	}
+	return err
 }
 
 // depthArg accepts "auto", "", "0".."2" or a JSON number.
@@ -648,12 +626,8 @@ type graphOut struct {
 }
 
 func (s *Server) graph(ctx context.Context, in graphIn) (answer, error) {
-	name := strings.TrimSpace(in.Name)
-	if name == "" {
-		return answer{}, errors.New("name must not be empty: give a type, method, function or file")
-	}
 	f := s.svc.Fresh(ctx, s.opt.FreshWait)
-	res, err := s.p.Graph(ctx, codectx.GraphOptions{Name: name, Direction: in.Direction, Depth: in.Depth, MinConfidence: in.MinConfidence})
+	res, err := s.p.Graph(ctx, codectx.GraphOptions{Name: in.Name, Direction: in.Direction, Depth: in.Depth, MinConfidence: in.MinConfidence})
 	if err != nil {
 		if errors.Is(err, codectx.ErrNotIndexed) && f.Indexing {
 			return answer{}, fmt.Errorf("the index is being built (%s); try again shortly, or use grep_code", f.Note)
@@ -733,7 +707,7 @@ func (s *Server) status(ctx context.Context, _ statusIn) (answer, error) {
 		b.WriteString("indexing: idle\n")
 	}
 	if ks.Last != nil {
-		fmt.Fprintf(&b, "last pass: %s\n", summaryLine(ks.Last))
+		fmt.Fprintf(&b, "last pass: %s\n", ks.Last.Line())
 	}
 	if watching {
 		fmt.Fprintf(&b, "watching: %d directories; changes are re-indexed within about a second\n", out.WatchedDirs)
@@ -763,13 +737,7 @@ func (s *Server) reindex(ctx context.Context, in reindexIn) (answer, error) {
 	out := reindexOut{Started: true, Summary: st.Last, State: st}
 	text := "index pass finished\n"
 	if st.Last != nil {
-		text = "index pass finished: " + summaryLine(st.Last) + "\n"
+		text = "index pass finished: " + st.Last.Line() + "\n"
 	}
 	return answer{text: text, data: out}, nil
-}
-
-// summaryLine is one line describing an index pass.
-func summaryLine(s *codectx.IndexSummary) string {
-	return fmt.Sprintf("%d files scanned, %d changed, %d removed, %d unchanged, %d failed; %d chunks written (%d in index); %.2fs",
-		s.Scanned, s.Changed, s.Removed, s.Unchanged, s.Failed, s.Chunks, s.TotalChunks, s.ElapsedSec)
 }

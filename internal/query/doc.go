@@ -11,17 +11,19 @@
 // The shared rules are: identifiers are kept whole (lower-cased) and also
 // split into lower-case sub-words (SplitIdentifier: camelCase, PascalCase,
 // snake_case, kebab-case, dotted paths, letter/digit boundaries), and runs of
-// Han characters are segmented into words with gse (Segment).
+// Han characters are segmented into words (Segment: jieba's maximum-
+// probability DAG over a dictionary plus its HMM for unknown words, the same
+// words as gse's precise mode gives).
 //
 // What the package must not do: it is pure, in-memory computation. It never
 // opens a database, never uses the network and never reads the file system at
-// run time. Its data files (lexicon_zh_en.tsv, synonyms_en.tsv) are embedded
-// with //go:embed, and the Chinese dictionary is the one embedded in the gse
-// module (LoadDictEmbed, never LoadDict, which reads gse's module directory
-// that users do not have). Nothing heavy happens at init: the gse dictionary
-// (about 1 s, ~130 MB of heap) is loaded lazily, once per process, the first
-// time Chinese text is segmented, and the small TSV tables are parsed on first
-// use. It reads no environment variable and holds no process-wide setting:
+// run time. Its data files (lexicon_zh_en.tsv, synonyms_en.tsv and the
+// Chinese dictionary dict_zh.bin, generated from gse's by the gendict tool)
+// are embedded with //go:embed. Nothing heavy happens at init or on first
+// use: the dictionary is read in place (a sorted word table searched by
+// binary search, no per-word allocation), so the first Chinese text of a
+// process costs a header check, not a load; the small TSV tables are parsed
+// on first use. It reads no environment variable and holds no process-wide setting:
 // the one switch of the index side (leave Chinese runs whole,
 // CODECTX_CJK_SEGMENT=off) is a value, IndexOptions.WholeCJK, that the index
 // pipeline passes from its own options. A value rather than a process

@@ -143,7 +143,7 @@ func (t table) keysIn(word string) []string {
 			}
 		}
 		if l == 0 {
-			// A particle gse glued on (值时: 值 + 时) does not make the
+			// A particle the segmenter glued on (值时: 值 + 时) does not make the
 			// word unknown.
 			covered = covered && stopZH[string(rs[i])]
 			i++

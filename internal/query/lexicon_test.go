@@ -1,6 +1,7 @@
 package query
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -89,5 +90,30 @@ func TestKeysIn(t *testing.T) {
 		if utf8.RuneCountInString(k) > lexicon.maxRunes {
 			t.Fatalf("maxRunes %d < len(%q)", lexicon.maxRunes, k)
 		}
+	}
+}
+
+// TestEveryLexiconKeyIsFound checks that each key of two or more characters,
+// asked about on its own, is a keyword of the query with its English words:
+// the query's segmentation must not cut a software term into ordinary words
+// (before keys became words of that segmentation, 224 keys such as 类型断言
+// were cut into whole words and never looked up).
+func TestEveryLexiconKeyIsFound(t *testing.T) {
+	loadTables()
+	missed := 0
+	for k, en := range lexicon.m {
+		if utf8.RuneCountInString(k) < 2 {
+			continue
+		}
+		q := Parse(k)
+		if !slices.Contains(q.Keywords, k) || !slices.Contains(q.Expanded, en[0]) {
+			missed++
+			if missed <= 20 {
+				t.Errorf("Parse(%q): keywords %q, expanded %q; want the key and %q", k, q.Keywords, q.Expanded, en[0])
+			}
+		}
+	}
+	if missed > 0 {
+		t.Errorf("%d keys not found", missed)
 	}
 }

@@ -79,13 +79,17 @@ func Parse(q string) Query { return ParseWith(q, DefaultOptions) }
 //     "close"; "mapping" → "mapp", "mappe", "map"). Variants that are not
 //     words simply match nothing. Words with a synonym entry (or, failing
 //     that, whose variant has one) add the synonyms (WeightSynonym).
-//   - Runs of Han characters are segmented with Segment. Chinese stop words,
+//   - Runs of Han characters are segmented with Segment, the lexicon's keys
+//     counting as words of the dictionary (see lexiconWordFreq), so that a
+//     software term the general dictionary cuts into words (类型断言 →
+//     类型 断言) comes out whole; the plain segmentation's words inside it
+//     (the index's tokens) stay terms (WeightCJKPart). Chinese stop words,
 //     words made only of stop words ("哪些地方", but not a lexicon key such
 //     as 对等) and single characters that are not lexicon keys are dropped;
 //     the rest are kept (WeightQuery). A word that is a lexicon key adds its
 //     English words (WeightLexicon); a word that is not a key adds the keys
 //     found inside it by a longest-match scan (WeightCJKPart) and their
-//     English words. When gse splits a
+//     English words. When the segmenter splits a
 //     lexicon word into pieces at least one of which is a single character
 //     (结构体 → 结构 体, 幂等 → 幂 等), the pieces are joined back: the key
 //     becomes the keyword and a WeightQuery term with its English words, and
@@ -212,9 +216,39 @@ func (p *parser) token(tok string) {
 	}
 }
 
-// chinese handles one run of Han characters.
+// lexiconWordFreq is the dictionary frequency that a lexicon key of two or
+// more characters has while a query is segmented: that of an everyday word
+// (the dictionary's words of two characters have a median frequency of 10;
+// 编码 has 327, 命名 2,356). It lets a software term be cut out of the
+// text whole (命名空间 rather than 命名 空间, 解码 rather than the 和解 of
+// 编码和解码) without outweighing the ordinary words around it (数据包含
+// stays 数据 包含 although 数据包 is a key).
+const lexiconWordFreq = 1000
+
+// lexiconUserWords makes the lexicon's keys words of the query's
+// segmentation (see lexiconWordFreq).
+func lexiconUserWords() *userWords {
+	return &userWords{maxRunes: lexicon.maxRunes, freq: func(w string) float64 {
+		if _, ok := lexicon.m[w]; ok {
+			return lexiconWordFreq
+		}
+		return 0
+	}}
+}
+
+// chinese handles one run of Han characters. With the lexicon on, the run
+// is segmented with the lexicon's keys as extra words, so that software
+// terms come out whole; the words of the plain segmentation (the one the
+// index uses) that lie inside such a term stay terms (WeightCJKPart), so
+// Chinese text in the index still matches.
 func (p *parser) chinese(run string) {
 	segs := Segment(run)
+	var inner map[int][]string // index in segs → plain words inside it
+	if p.opt.Lexicon {
+		plain := segs
+		segs = segmentWith(run, lexiconUserWords())
+		inner = innerWords(run, segs, plain)
+	}
 	for i := 0; i < len(segs); {
 		if p.opt.Lexicon {
 			if j := mergeAt(segs, i); j > 0 {
@@ -224,6 +258,7 @@ func (p *parser) chinese(run string) {
 			}
 		}
 		w := segs[i]
+		parts := inner[i]
 		i++
 		if isStopZH(w) {
 			continue
@@ -238,6 +273,11 @@ func (p *parser) chinese(run string) {
 		if !p.opt.Lexicon {
 			continue
 		}
+		for _, part := range parts {
+			if utf8.RuneCountInString(part) > 1 && !isStopZH(part) {
+				p.addTerm(part, WeightCJKPart, SourceCJK)
+			}
+		}
 		if en, ok := lexicon.m[w]; ok {
 			p.addExpansions(en, WeightLexicon, SourceLexicon)
 			continue
@@ -249,7 +289,44 @@ func (p *parser) chinese(run string) {
 	}
 }
 
-// mergeAt repairs gse fragmenting a lexicon word (结构体 → 结构 体, 幂等 →
+// innerWords maps each word of segs that is not also a word of plain (both
+// segmentations of run, in order) to the words of plain that lie inside it.
+func innerWords(run string, segs, plain []string) map[int][]string {
+	type span struct{ st, en int }
+	spans := func(ws []string) []span {
+		out, cur := make([]span, 0, len(ws)), 0
+		for _, w := range ws {
+			st := cur + max(strings.Index(run[cur:], w), 0)
+			cur = st + len(w)
+			out = append(out, span{st, cur})
+		}
+		return out
+	}
+	ss, ps := spans(segs), spans(plain)
+	var m map[int][]string
+	for i, s := range ss {
+		var in []string
+		same := false
+		for j, q := range ps {
+			if q == s {
+				same = true
+				break
+			}
+			if q.st >= s.st && q.en <= s.en {
+				in = append(in, plain[j])
+			}
+		}
+		if !same && len(in) > 0 {
+			if m == nil {
+				m = make(map[int][]string)
+			}
+			m[i] = in
+		}
+	}
+	return m
+}
+
+// mergeAt repairs the segmenter fragmenting a lexicon word (结构体 → 结构 体, 幂等 →
 // 幂 等): it returns the end j of the longest run segs[i:j] of two or more
 // segments, at least one of them a single character, that together spell
 // a lexicon key; 0 if there is none. Runs of whole words (日志 轮转) are
@@ -273,7 +350,7 @@ func mergeAt(segs []string, i int) int {
 	return best
 }
 
-// merged handles a lexicon key that gse had split into parts: the key is a
+// merged handles a lexicon key that the segmenter had split into parts: the key is a
 // keyword and a term of the query, with its English words; its parts of two
 // or more characters stay terms (WeightCJKPart), since that is how the
 // index segments the same text.

@@ -158,7 +158,7 @@ func TestParse(t *testing.T) {
 			},
 		},
 		{
-			name:     "gse fragments joined back",
+			name:     "segmenter fragments joined back",
 			in:       "时间戳转换",
 			keywords: []string{"时间戳", "转换"},
 			has: map[string]Term{
@@ -166,6 +166,30 @@ func TestParse(t *testing.T) {
 				"时间":        {"时间", WeightCJKPart, SourceCJK},
 				"timestamp": {"timestamp", WeightLexicon, SourceLexicon},
 			},
+		},
+		{
+			// The plain segmentation cuts 类型断言 into 类型 断言 (two
+			// words) and 引用计数 into 引用 计数; with the lexicon's keys as
+			// words of the query's segmentation they come out whole, and the
+			// plain words stay terms for Chinese text in the index.
+			name:     "lexicon keys cut out whole",
+			in:       "类型断言失败时引用计数不变",
+			keywords: []string{"类型断言", "失败", "引用计数", "不变"},
+			has: map[string]Term{
+				"类型断言":      {"类型断言", 1, SourceCJK},
+				"类型":        {"类型", WeightCJKPart, SourceCJK},
+				"断言":        {"断言", WeightCJKPart, SourceCJK},
+				"assertion": {"assertion", WeightLexicon, SourceLexicon},
+				"引用计数":      {"引用计数", 1, SourceCJK},
+				"refcount":  {"refcount", WeightLexicon, SourceLexicon},
+			},
+		},
+		{
+			// 数据包 (packet) is a key, but 数据 包含 are the better cut.
+			name:     "lexicon key does not outweigh ordinary words",
+			in:       "数据包含",
+			keywords: []string{"数据", "包含"},
+			hasNot:   []string{"数据包", "packet"},
 		},
 		{
 			name:     "single han character kept only if a lexicon key",
@@ -374,5 +398,14 @@ func BenchmarkParse(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Parse("How does MemoryManager.compress handle redirects and user_id?")
+	}
+}
+
+func BenchmarkParseChinese(b *testing.B) {
+	loadTables()
+	Segment("预热") // open the dictionary outside the timing
+	b.ReportAllocs()
+	for b.Loop() {
+		Parse("服务器在请求超时之后会关闭空闲连接并按指数退避重试，日志里记录重试次数")
 	}
 }

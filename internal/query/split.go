@@ -286,8 +286,8 @@ func SplitIdentifier(s string) []string {
 // (punctuation, spaces, invalid UTF-8) only separates tokens; the result is
 // always valid UTF-8.
 //
-// It is a single pass without regular expressions, and gse is touched only
-// when s contains Han characters.
+// It is a single pass without regular expressions, and the Chinese
+// dictionary is touched only when s contains Han characters.
 func IndexText(s string) string { return IndexTextWith(s, IndexOptions{}) }
 
 // IndexOptions tune IndexTextWith.

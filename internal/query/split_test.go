@@ -106,26 +106,27 @@ func TestIndexTextCJKSegmentOff(t *testing.T) {
 	}
 }
 
-// TestGSEOnlyForChinese checks, in a fresh process (gse state is
-// per-process), that IndexText and Parse do not load gse for text without
-// Han characters, and that they do once Han characters show up.
-func TestGSEOnlyForChinese(t *testing.T) {
-	if os.Getenv("QUERY_GSE_CHILD") == "1" {
+// TestDictOnlyForChinese checks, in a fresh process (the dictionary view is
+// per-process), that IndexText and Parse do not open the Chinese dictionary
+// for text without Han characters, and that they do once Han characters
+// show up.
+func TestDictOnlyForChinese(t *testing.T) {
+	if os.Getenv("QUERY_ZH_CHILD") == "1" {
 		IndexText(benchCode + " café \xff")
 		Parse("how does MemoryManager.compress handle user_id?")
 		if segLoaded.Load() {
-			fmt.Println("FAIL: gse loaded for non-Chinese text")
+			fmt.Println("FAIL: dictionary opened for non-Chinese text")
 			os.Exit(1)
 		}
 		IndexText("// 重试")
 		if !segLoaded.Load() {
-			fmt.Println("FAIL: gse not loaded for Chinese text")
+			fmt.Println("FAIL: dictionary not opened for Chinese text")
 			os.Exit(1)
 		}
 		os.Exit(0)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestGSEOnlyForChinese$")
-	cmd.Env = append(os.Environ(), "QUERY_GSE_CHILD=1")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestDictOnlyForChinese$")
+	cmd.Env = append(os.Environ(), "QUERY_ZH_CHILD=1")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("child: %v\n%s", err, out)
 	}
@@ -140,6 +141,9 @@ func TestSegment(t *testing.T) {
 		{"处理登录超时的地方", []string{"处理", "登录", "超时", "的", "地方"}},
 		{"日志轮转", []string{"日志", "轮转"}},
 		{"循环是怎么实现的", []string{"循环", "是", "怎么", "实现", "的"}},
+		// Callers pass runs of Han characters; anything else is cut into
+		// runs of letters and digits.
+		{"登录abc 超时, Retry2次\xff", []string{"登录", "abc", "超时", "retry2", "次"}},
 	}
 	for _, tt := range tests {
 		if got := Segment(tt.in); !reflect.DeepEqual(got, tt.want) {

@@ -30,6 +30,11 @@ type Options struct {
 	// Sub, when not empty, limits the scan to this directory (slash-separated,
 	// relative to the root). Ignore files above it still apply.
 	Sub string
+	// OnDir, when set, is called with each directory the walk enters ("."
+	// for the root), before its entries. It is not called when the list
+	// comes from git (Result.Git). A caller keeping a derived index records
+	// these directories to notice later that the listing may have changed.
+	OnDir func(rel string)
 }
 
 // Result is what a scan found.

@@ -18,6 +18,9 @@ func (s *scanner) walk() error {
 			if err != nil {
 				return fmt.Errorf("scan %s: %w", s.root, err)
 			}
+			if s.opts.OnDir != nil {
+				s.opts.OnDir(rel)
+			}
 			return nil
 		}
 		if err != nil {
@@ -44,6 +47,9 @@ func (s *scanner) walk() error {
 			if !utf8.ValidString(d.Name()) {
 				s.skipBadName(rel, true)
 				return fs.SkipDir
+			}
+			if s.opts.OnDir != nil {
+				s.opts.OnDir(rel)
 			}
 			return nil
 		}

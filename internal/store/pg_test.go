@@ -1,6 +1,10 @@
 package store
 
-import "testing"
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 func TestRebind(t *testing.T) {
 	cases := []struct{ in, want string }{
@@ -40,5 +44,21 @@ func TestFTSPhrase(t *testing.T) {
 				t.Errorf("ftsPhrase(%q) = %v, want %v", c.in, got, c.want)
 			}
 		}
+	}
+}
+
+// TestSideDirOfDSN: a PostgreSQL database's local side directory is an
+// absolute path in the cache directory that does not show the password.
+func TestSideDirOfDSN(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	d := SideDir("postgres://u:secret@db.example/codectx")
+	if !filepath.IsAbs(d) || strings.Contains(d, "secret") || strings.Contains(d, "postgres:") {
+		t.Errorf("SideDir = %q", d)
+	}
+	if d == SideDir("postgres://u:secret@db.example/other") {
+		t.Error("two databases share a side directory")
+	}
+	if got := SideDir("/x/index.db"); got != "/x/index.db.vectors" {
+		t.Errorf("SideDir(file) = %q", got)
 	}
 }

@@ -36,7 +36,7 @@ func (db *DB) SideFilePath(p *Project, kind string) string {
 	if db.pg {
 		return "side_files:" + sideFileName(p, kind)
 	}
-	return filepath.Join(db.path+".vectors", sideFileName(p, kind))
+	return filepath.Join(SideDir(db.path), sideFileName(p, kind))
 }
 
 func sideFileName(p *Project, kind string) string {

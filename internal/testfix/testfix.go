@@ -5,11 +5,14 @@ package testfix
 
 import (
 	"context"
+	"encoding/json"
 	"hash/fnv"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -154,4 +157,47 @@ func Golden(t testing.TB, name, got string, update bool) {
 	if got != string(want) {
 		t.Errorf("%s differs from the golden file (run the test with -update to accept):\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
 	}
+}
+
+// JSONShape describes the JSON encoding of v by its paths and value kinds,
+// one "path: kind" line each, sorted ("results[].file: string"): what a
+// client of the JSON depends on, without the values that vary between runs.
+// An array's elements share the path "name[]".
+func JSONShape(t testing.TB, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("marshal %T: %v", v, err)
+	}
+	var doc any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatalf("unmarshal %T: %v", v, err)
+	}
+	seen := map[string]bool{}
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			seen[path+": object"] = true
+			for k, e := range x {
+				walk(strings.TrimPrefix(path+"."+k, "."), e)
+			}
+		case []any:
+			seen[path+": array"] = true
+			for _, e := range x {
+				walk(path+"[]", e)
+			}
+		case string:
+			seen[path+": string"] = true
+		case float64:
+			seen[path+": number"] = true
+		case bool:
+			seen[path+": bool"] = true
+		case nil:
+			seen[path+": null"] = true
+		}
+	}
+	walk("", doc)
+	lines := slices.Sorted(maps.Keys(seen))
+	return strings.Join(lines, "\n") + "\n"
 }

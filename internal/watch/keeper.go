@@ -18,11 +18,11 @@ import (
 	"sync"
 	"time"
 
-	"codectx/internal/index"
+	"codectx/pkg/codectx"
 )
 
 // Runner is one incremental index pass (codectx.Project.Index).
-type Runner func(ctx context.Context, progress func(index.Progress)) (*index.Summary, error)
+type Runner func(ctx context.Context, progress func(codectx.IndexProgress)) (*codectx.IndexSummary, error)
 
 // State is a snapshot of a Keeper.
 type State struct {
@@ -48,7 +48,7 @@ type State struct {
 	// last pass started.
 	Pending int `json:"pending_changes"`
 	// Last is the summary of the last successful pass.
-	Last *index.Summary `json:"last_summary,omitempty"`
+	Last *codectx.IndexSummary `json:"last_summary,omitempty"`
 	// LastError is the error of the last pass, if it failed.
 	LastError string `json:"last_error,omitempty"`
 	// LastFinished is when the last pass ended.
@@ -60,7 +60,7 @@ type State struct {
 // one following pass.
 type Keeper struct {
 	run    Runner
-	onPass func(*index.Summary, error)
+	onPass func(*codectx.IndexSummary, error)
 	log    *slog.Logger
 
 	wake chan struct{}
@@ -73,10 +73,10 @@ type Keeper struct {
 	running  bool
 	stopped  error         // set when Run returned
 	changed  chan struct{} // closed and replaced when a pass finishes
-	prog     index.Progress
+	prog     codectx.IndexProgress
 	passes   int
 	indexed  bool
-	last     *index.Summary
+	last     *codectx.IndexSummary
 	lastErr  error
 	lastEnd  time.Time
 	dirty    map[string]time.Time // path (relative, slash) → last change seen
@@ -85,7 +85,7 @@ type Keeper struct {
 
 // NewKeeper makes a Keeper; call Run to serve its requests. onPass, when
 // set, is called after every pass (on the Run goroutine).
-func NewKeeper(run Runner, onPass func(*index.Summary, error), log *slog.Logger) *Keeper {
+func NewKeeper(run Runner, onPass func(*codectx.IndexSummary, error), log *slog.Logger) *Keeper {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -115,7 +115,7 @@ func (k *Keeper) Run(ctx context.Context) {
 		}
 		k.started = k.want
 		k.running = true
-		k.prog = index.Progress{Phase: "scan"}
+		k.prog = codectx.IndexProgress{Phase: "scan"}
 		start := time.Now()
 		k.runStart = start
 		k.mu.Unlock()
@@ -156,7 +156,7 @@ func (k *Keeper) Run(ctx context.Context) {
 
 // safeRun runs one pass, turning a panic into an error so that a bug in
 // the pipeline cannot take the server down.
-func (k *Keeper) safeRun(ctx context.Context) (sum *index.Summary, err error) {
+func (k *Keeper) safeRun(ctx context.Context) (sum *codectx.IndexSummary, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			k.log.Error("index pass panicked", "panic", r, "stack", string(debug.Stack()))
@@ -177,7 +177,7 @@ func (k *Keeper) finishAll(err error) {
 	k.changed = make(chan struct{})
 }
 
-func (k *Keeper) progress(p index.Progress) {
+func (k *Keeper) progress(p codectx.IndexProgress) {
 	k.mu.Lock()
 	k.prog = p
 	k.mu.Unlock()
@@ -277,7 +277,7 @@ func (k *Keeper) State() State {
 
 // Percent turns a progress event into 0..99 while a pass runs: the scan is
 // 0, files are the bulk, resolving is 99.
-func Percent(p index.Progress) int {
+func Percent(p codectx.IndexProgress) int {
 	switch p.Phase {
 	case "scan", "":
 		return 0

@@ -13,8 +13,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"codectx/internal/index"
 	"codectx/internal/scan"
+	"codectx/pkg/codectx"
 )
 
 // ServiceOptions configure Start.
@@ -38,7 +38,7 @@ type ServiceOptions struct {
 	// this period (for `codectx watch`, which has no reads to piggyback on).
 	PollInterval time.Duration
 	// OnPass is called after every index pass.
-	OnPass func(*index.Summary, error)
+	OnPass func(*codectx.IndexSummary, error)
 	Logger *slog.Logger
 }
 
@@ -138,7 +138,7 @@ func (s *Service) WatchedDirs() int {
 	return s.watcher.Dirs()
 }
 
-func (s *Service) passDone(sum *index.Summary, err error) {
+func (s *Service) passDone(sum *codectx.IndexSummary, err error) {
 	if err == nil {
 		s.indexed.Store(true)
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"codectx/internal/index"
+	"codectx/pkg/codectx"
 )
 
 // fakeRunner counts passes; each pass blocks until release gets a value
@@ -28,9 +28,9 @@ func newFake(gate bool) *fakeRunner {
 	return &fakeRunner{gate: gate, release: make(chan struct{}), started: make(chan struct{}, 100)}
 }
 
-func (f *fakeRunner) run(ctx context.Context, progress func(index.Progress)) (*index.Summary, error) {
+func (f *fakeRunner) run(ctx context.Context, progress func(codectx.IndexProgress)) (*codectx.IndexSummary, error) {
 	f.started <- struct{}{}
-	progress(index.Progress{Phase: "index", Done: 1, Total: 4})
+	progress(codectx.IndexProgress{Phase: "index", Done: 1, Total: 4})
 	if f.gate {
 		select {
 		case <-f.release:
@@ -42,7 +42,7 @@ func (f *fakeRunner) run(ctx context.Context, progress func(index.Progress)) (*i
 	if f.fail != nil {
 		return nil, f.fail
 	}
-	return &index.Summary{Scanned: int(n)}, nil
+	return &codectx.IndexSummary{Scanned: int(n)}, nil
 }
 
 func startKeeper(t *testing.T, f *fakeRunner) *Keeper {
@@ -319,12 +319,12 @@ func TestIgnoreDatabaseFiles(t *testing.T) {
 
 func TestKeeperSurvivesPanic(t *testing.T) {
 	calls := 0
-	k := NewKeeper(func(ctx context.Context, _ func(index.Progress)) (*index.Summary, error) {
+	k := NewKeeper(func(ctx context.Context, _ func(codectx.IndexProgress)) (*codectx.IndexSummary, error) {
 		calls++
 		if calls == 1 {
 			panic("boom")
 		}
-		return &index.Summary{}, nil
+		return &codectx.IndexSummary{}, nil
 	}, nil, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

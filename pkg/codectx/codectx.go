@@ -1,22 +1,35 @@
 // Package codectx is the public Go API of codectx: open a project, index it,
 // and ask it questions (exact search, hybrid search, repository context,
-// relation graph). The CLI, the interactive shell and the MCP server are thin
-// layers over this package: every behaviour has one implementation here or
-// below it.
+// relation graph). The CLI, the interactive shell, the MCP server and the
+// HTTP server are thin layers over this package: every behaviour — option
+// validation, the results and their renderings — has one implementation
+// here or below it.
 //
-// It must not print, parse flags, or exit the process. It reads environment
-// variables in one place only, config.go (ConfigFromEnv), when a caller
-// gives no Config.
+// The result types are this package's own, with doc comments and stable
+// JSON field names (the CLI's --json output, the HTTP API's answers and the
+// MCP tools' structured content are these values): each is converted from
+// the internal package's type in one function next to its definition, so
+// an internal change does not change the API. Renderings that depend on
+// the front end take its words as arguments (ReadHint, SearchStyle).
+//
+// It must not print, parse flags, or exit the process, and its errors name
+// no command, flag or tool (the front ends add those hints). It reads
+// environment variables in one place only, config.go (ConfigFromEnv), when a
+// caller gives no Config.
 package codectx
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"codectx/internal/embed"
@@ -26,17 +39,136 @@ import (
 	"codectx/internal/store"
 )
 
-// Re-exported result types, so callers can name them.
-type (
-	IndexSummary  = index.Summary
-	IndexProgress = index.Progress
-	Stats         = store.Stats
-	// InterruptedError is Index's error when its context ends: it says
-	// what was committed and kept.
-	InterruptedError = index.InterruptedError
-	// WriterHolder is the process holding a project's writer lock.
-	WriterHolder = store.Holder
-)
+// IndexWarning is a file an index run skipped or could not parse, and why.
+type IndexWarning struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// IndexSummary is what an index run did.
+type IndexSummary struct {
+	Root        string         `json:"root"`
+	DB          string         `json:"db"`
+	Model       string         `json:"embedding_model"`
+	Scanned     int            `json:"scanned"`   // files found by the scan
+	Changed     int            `json:"changed"`   // files (re)indexed
+	Removed     int            `json:"removed"`   // files gone from the index
+	Unchanged   int            `json:"unchanged"` // files left as they were
+	Failed      int            `json:"failed"`
+	Skipped     int            `json:"skipped"`
+	Chunks      int            `json:"chunks"`       // chunks written by this run
+	Relations   int            `json:"relations"`    // relations written by this run
+	Resolved    int            `json:"resolved"`     // relation targets (re)resolved by this run
+	Embedded    int            `json:"embedded"`     // texts sent to the embedder
+	CacheHits   int            `json:"cache_hits"`   // texts whose vector was already cached
+	TotalChunks int            `json:"total_chunks"` // chunks in the project after the run
+	ElapsedSec  float64        `json:"elapsed_seconds"`
+	Warnings    []IndexWarning `json:"warnings,omitempty"`
+}
+
+func newIndexSummary(s *index.Summary) *IndexSummary {
+	return &IndexSummary{Root: s.Root, DB: s.DB, Model: s.Model, Scanned: s.Scanned, Changed: s.Changed, Removed: s.Removed,
+		Unchanged: s.Unchanged, Failed: s.Failed, Skipped: s.Skipped, Chunks: s.Chunks, Relations: s.Relations,
+		Resolved: s.Resolved, Embedded: s.Embedded, CacheHits: s.CacheHits, TotalChunks: s.TotalChunks, ElapsedSec: s.ElapsedSec,
+		Warnings: convertSlice(s.Warnings, func(w index.Warning) IndexWarning { return IndexWarning(w) })}
+}
+
+// Text describes the run in a few lines (its warnings are left to the
+// caller: they are many on a large tree).
+func (s *IndexSummary) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "indexed %s\n", s.Root)
+	fmt.Fprintf(&b, "  files: %d scanned, %d changed, %d removed, %d unchanged, %d failed, %d skipped\n",
+		s.Scanned, s.Changed, s.Removed, s.Unchanged, s.Failed, s.Skipped)
+	fmt.Fprintf(&b, "  chunks: %d written this run, %d in the index\n", s.Chunks, s.TotalChunks)
+	fmt.Fprintf(&b, "  relations: %d written this run, %d targets resolved\n", s.Relations, s.Resolved)
+	fmt.Fprintf(&b, "  embeddings: %d embedded, %d from the cache (%s)\n", s.Embedded, s.CacheHits, s.Model)
+	fmt.Fprintf(&b, "  elapsed: %.2fs  db: %s\n", s.ElapsedSec, s.DB)
+	return b.String()
+}
+
+// Line describes the run in one line (for logs of repeated passes).
+func (s *IndexSummary) Line() string {
+	return fmt.Sprintf("%d files scanned, %d changed, %d removed, %d unchanged, %d failed; %d chunks written (%d in index); %.2fs",
+		s.Scanned, s.Changed, s.Removed, s.Unchanged, s.Failed, s.Chunks, s.TotalChunks, s.ElapsedSec)
+}
+
+// IndexProgress is where an index run is, reported to
+// IndexOptions.Progress.
+type IndexProgress struct {
+	Phase  string // "wait" (for another writer), "scan", "index", "resolve", "done"
+	Holder string // in phase "wait": who holds the project's writer lock
+	Done   int    // files processed (changed candidates)
+	Total  int    // files to process
+	Chunks int    // chunks written so far
+}
+
+// Stats counts what the index holds for a project.
+type Stats struct {
+	Files          int            `json:"files"`
+	Chunks         int            `json:"chunks"`
+	Relations      int            `json:"relations"`
+	Resolved       int            `json:"resolved_relations"`
+	EmbeddingModel string         `json:"embedding_model"`
+	DB             string         `json:"db"`
+	IndexedAt      int64          `json:"indexed_at"` // Unix seconds of the last finished run
+	ByLanguage     map[string]int `json:"chunks_by_language"`
+	ByKind         map[string]int `json:"chunks_by_kind"`
+}
+
+// Text lists the counts, one per line, the chunks per language and kind
+// most first.
+func (s *Stats) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "files: %d\nchunks: %d\nrelations: %d (%d resolved)\nembedding_model: %s\ndb: %s\n",
+		s.Files, s.Chunks, s.Relations, s.Resolved, s.EmbeddingModel, s.DB)
+	fmt.Fprintf(&b, "chunks by language: %s\n", formatCounts(s.ByLanguage))
+	fmt.Fprintf(&b, "chunks by kind: %s\n", formatCounts(s.ByKind))
+	return b.String()
+}
+
+// formatCounts is "go 12, python 3": most first, then by name.
+func formatCounts(m map[string]int) string {
+	keys := slices.Collect(maps.Keys(m))
+	slices.SortFunc(keys, func(a, b string) int {
+		if c := cmp.Compare(m[b], m[a]); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// InterruptedError is Index's error when its context ends: it says what
+// was committed and kept (the next run continues from it), and unwraps to
+// the context's error.
+type InterruptedError struct {
+	Batches int    // write transactions committed by the run
+	Files   int    // files written in them
+	Phase   string // where the run was: "index" or "resolve"
+	Cause   error  // the context's error
+}
+
+func (e *InterruptedError) Error() string { return (*index.InterruptedError)(e).Error() }
+
+// Unwrap returns the context's error.
+func (e *InterruptedError) Unwrap() error { return e.Cause }
+
+// WriterHolder is the process holding a project's writer lock.
+type WriterHolder struct {
+	PID     int       `json:"pid"`
+	Host    string    `json:"host"`
+	Command string    `json:"command"`
+	Root    string    `json:"root"`
+	Since   time.Time `json:"since"`
+}
+
+// String names the holder for people: "pid 4242 (codectx index) since 10:01:02".
+func (h WriterHolder) String() string { return store.Holder(h).String() }
 
 // ErrNotIndexed means the project has no index yet: run Index first.
 var ErrNotIndexed = errors.New("project is not indexed yet")
@@ -118,9 +250,16 @@ type Options struct {
 	MustExist bool
 }
 
-// NoIndexError is returned when the database file does not exist and the
-// caller asked not to create it; errors.Is(err, ErrNoIndex) matches it.
-type NoIndexError = store.NoIndexError
+// NoIndexError is Open's error when the database file does not exist and
+// the caller asked not to create it; errors.Is(err, ErrNoIndex) matches it.
+type NoIndexError struct {
+	Path string // the database file
+}
+
+func (e *NoIndexError) Error() string { return (&store.NoIndexError{Path: e.Path}).Error() }
+
+// Is makes errors.Is(err, ErrNoIndex) true.
+func (e *NoIndexError) Is(target error) bool { return target == ErrNoIndex }
 
 // ErrNoIndex matches a *NoIndexError.
 var ErrNoIndex = store.ErrNoIndex
@@ -183,6 +322,9 @@ func Open(root string, opt Options) (*Project, error) {
 		}
 		db, err = store.Open(ctx, opt.DBPath, store.Options{})
 	}
+	if nie, ok := errors.AsType[*store.NoIndexError](err); ok {
+		return nil, &NoIndexError{Path: nie.Path}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -242,12 +384,32 @@ type IndexOptions struct {
 // writing the project.
 var ErrBusy = store.ErrBusy
 
-// Index brings the project's index up to date incrementally.
+// Index brings the project's index up to date incrementally. On an error
+// the summary (when not nil) says what was done before it; when ctx ends
+// the error is an *InterruptedError.
 func (p *Project) Index(ctx context.Context, opt IndexOptions) (*IndexSummary, error) {
-	return index.Run(ctx, index.Options{
+	io := index.Options{
 		Root: p.root, DB: p.db, Embedder: p.emb, Threads: p.cfg.Threads, FTS: query.IndexOptions{WholeCJK: p.cfg.WholeCJK},
-		Rebuild: opt.Rebuild, Progress: opt.Progress, OnWait: opt.OnWait, NoWait: opt.NoWait, Logger: p.log,
-	})
+		Rebuild: opt.Rebuild, NoWait: opt.NoWait, Logger: p.log,
+	}
+	if opt.Progress != nil {
+		io.Progress = func(pr index.Progress) { opt.Progress(IndexProgress(pr)) }
+	}
+	if opt.OnWait != nil {
+		io.OnWait = func(h store.Holder) { opt.OnWait(WriterHolder(h)) }
+	}
+	s, err := index.Run(ctx, io)
+	if ie, ok := errors.AsType[*index.InterruptedError](err); ok {
+		err = (*InterruptedError)(ie)
+	}
+	if err == nil {
+		p.updateGrepIndex(ctx)
+	}
+	var sum *IndexSummary
+	if s != nil {
+		sum = newIndexSummary(s) // what was done before an error, too
+	}
+	return sum, err
 }
 
 // PrepareSearch writes what makes a search in a new process cheap (the
@@ -271,7 +433,11 @@ func (p *Project) Stats(ctx context.Context) (*Stats, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.db.Stats(ctx, pr)
+	st, err := p.db.Stats(ctx, pr)
+	if err != nil {
+		return nil, err
+	}
+	return (*Stats)(st), nil
 }
 
 // Indexed reports whether the project has finished an index run in its

@@ -14,24 +14,119 @@ import (
 	"codectx/internal/store"
 )
 
-// Context types re-exported for callers.
-type (
-	// ContextResult is an assembled context: Text() is the Markdown.
-	ContextResult = assemble.ContextResult
-	// ContextFile is one file's chunks in a context.
-	ContextFile = assemble.ContextFile
-	// ContextChunk is one chunk in a context.
-	ContextChunk = assemble.ContextChunk
-	// Intent is what a question asks for (implementation, usage, location).
-	Intent = assemble.Intent
-	// Place is a chunk a context elided or dropped, and where to read it.
-	Place = assemble.Place
-)
+// Intent is what a question asks for, as Context reads it.
+type Intent struct {
+	// Kind is implementation, usage, location or impact.
+	Kind string `json:"kind"`
+	// Depth is the hops of expansion the kind calls for.
+	Depth int `json:"depth"`
+	// FavourCallers puts callers before callees (usage questions).
+	FavourCallers bool `json:"favour_callers,omitempty"`
+	// MatchedPattern is the cue that decided ("" for the default).
+	MatchedPattern string `json:"matched,omitempty"`
+}
+
+func newIntent(i assemble.Intent) Intent { return Intent(i) }
+
+// ContextChunk is one chunk in a context.
+type ContextChunk struct {
+	ID        int64   `json:"id"` // the chunk's id in the index
+	File      string  `json:"file"`
+	Lang      string  `json:"lang"`
+	Kind      string  `json:"kind"`
+	Name      string  `json:"name"`
+	Symbol    string  `json:"symbol"`
+	StartLine int     `json:"start_line"`
+	EndLine   int     `json:"end_line"`
+	Score     float64 `json:"score"`
+	// Relevance is the similarity to the query a neighbour was admitted
+	// with (0 for seeds).
+	Relevance float64 `json:"relevance,omitempty"`
+	Hops      int     `json:"hops"`   // relations followed from a seed
+	Reason    string  `json:"reason"` // why the chunk is there
+	// Content is the text shown: the whole chunk, or its signature and first
+	// lines when Shortened.
+	Content   string `json:"content"`
+	Shortened bool   `json:"shortened,omitempty"`
+	// SentIn is the earlier call of the Session that sent this chunk in
+	// full (0: not sent before); its Content is then empty.
+	SentIn int `json:"sent_in,omitempty"`
+	// Omitted is the marker line of a shortened chunk (where to read the rest).
+	Omitted string `json:"omitted,omitempty"`
+}
+
+// ContextFile groups the chunks of one file in source order.
+type ContextFile struct {
+	Path   string         `json:"path"`
+	Chunks []ContextChunk `json:"chunks"`
+}
+
+// Place is a candidate chunk a context elided to its signature or dropped,
+// and where to read it.
+type Place struct {
+	Name      string `json:"name"`
+	File      string `json:"file"`
+	StartLine int    `json:"start_line"`
+	EndLine   int    `json:"end_line"`
+	State     string `json:"state"` // PlaceElided or PlaceDropped
+}
+
+// ContextResult is an assembled context: Text() is the Markdown.
+type ContextResult struct {
+	Query  string        `json:"query"`
+	Intent Intent        `json:"intent"`
+	Depth  int           `json:"depth"`  // hops of expansion used
+	Budget int           `json:"budget"` // tokens the Markdown may use
+	Tokens int           `json:"tokens"` // tokens of Markdown, never more than Budget
+	Files  []ContextFile `json:"files"`
+	// Candidates is how many chunks were considered (seeds and admitted
+	// neighbours); Dropped how many of them did not fit the budget.
+	Candidates int      `json:"candidates"`
+	Dropped    int      `json:"dropped"`
+	Warnings   []string `json:"warnings,omitempty"`
+	// RewriteFallback is the warning of Warnings saying that Rewrite was
+	// asked for but the context was built offline ("" otherwise).
+	RewriteFallback string `json:"-"`
+	// TooSmall is set when the budget could not hold any chunk: Markdown
+	// then holds only the best seed's signature and says so, and may
+	// exceed the budget by that one line.
+	TooSmall bool `json:"too_small,omitempty"`
+	// Places are the candidates elided to their signature or dropped, in
+	// score order: the manifest at the end of Markdown.
+	Places   []Place `json:"places,omitempty"`
+	Markdown string  `json:"markdown"`
+}
+
+func newContextResult(r *assemble.ContextResult) *ContextResult {
+	return &ContextResult{Query: r.Query, Intent: newIntent(r.Intent), Depth: r.Depth, Budget: r.Budget, Tokens: r.Tokens,
+		Candidates: r.Candidates, Dropped: r.Dropped, Warnings: r.Warnings, RewriteFallback: rewriteFallback(r.Warnings),
+		TooSmall: r.TooSmall, Markdown: r.Markdown,
+		Places: convertSlice(r.Places, func(p assemble.Place) Place { return Place(p) }),
+		Files: convertSlice(r.Files, func(f assemble.ContextFile) ContextFile {
+			return ContextFile{Path: f.Path, Chunks: convertSlice(f.Chunks, func(c assemble.ContextChunk) ContextChunk {
+				return ContextChunk{ID: c.ID, File: c.File, Lang: c.Lang, Kind: c.Kind, Name: c.Name, Symbol: c.Symbol,
+					StartLine: c.StartLine, EndLine: c.EndLine, Score: c.Score, Relevance: c.Relevance, Hops: c.Hops,
+					Reason: c.Reason, Content: c.Content, Shortened: c.Shortened, SentIn: c.SentIn, Omitted: c.Omitted}
+			})}
+		})}
+}
+
+// Text is the context rendered as Markdown for a model.
+func (r *ContextResult) Text() string { return r.Markdown }
+
+// Chunks lists the chunks of every file, in rendering order.
+func (r *ContextResult) Chunks() []ContextChunk {
+	var out []ContextChunk
+	for _, f := range r.Files {
+		out = append(out, f.Chunks...)
+	}
+	return out
+}
 
 // Context defaults.
 const (
 	// DefaultContextBudget is the token budget when none is given.
-	DefaultContextBudget = assemble.DefaultBudget
+	DefaultContextBudget = 8000
 	// DefaultContextSeeds is how many search results seed a context
 	// (chosen from docs/EVAL.md, "Repository-level context").
 	DefaultContextSeeds = 16
@@ -39,8 +134,8 @@ const (
 
 // Place states of ContextResult.Places.
 const (
-	PlaceElided  = assemble.PlaceElided
-	PlaceDropped = assemble.PlaceDropped
+	PlaceElided  = "elided"
+	PlaceDropped = "dropped"
 )
 
 // CountTokens counts s in the tokenizer budgets are measured in
@@ -48,7 +143,7 @@ const (
 func CountTokens(s string) (int, error) { return assemble.CountTokens(s) }
 
 // ClassifyQuery returns the intent Context would read from a question.
-func ClassifyQuery(q string) Intent { return assemble.Classify(q) }
+func ClassifyQuery(q string) Intent { return newIntent(assemble.Classify(q)) }
 
 // CheckContextArgs validates a context's budget, depth and seed count as
 // given by a caller (the CLI's flags, the shell, the MCP tool's arguments:
@@ -111,7 +206,7 @@ func (s *Session) snapshot() map[int64]int {
 }
 
 // record notes the chunks a context sent in full (whole, not elided).
-func (s *Session) record(r *ContextResult) {
+func (s *Session) record(r *assemble.ContextResult) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.calls++
@@ -147,7 +242,7 @@ type ContextOptions struct {
 	// first, as SearchOptions.Rewrite does; they are added to Keywords, and
 	// with Depth auto the model's intent picks the depth (implementation 2,
 	// usage 1, location 0). On failure the context is built offline with a
-	// warning for which IsRewriteWarning is true.
+	// warning (ContextResult.RewriteFallback).
 	Rewrite bool
 }
 
@@ -207,7 +302,7 @@ func (p *Project) Context(ctx context.Context, opt ContextOptions) (*ContextResu
 		opt.Session.record(res)
 	}
 	res.Warnings = append(warnings, res.Warnings...)
-	return res, nil
+	return newContextResult(res), nil
 }
 
 // contextSeeds runs the search and embeds the query: everything of a
@@ -219,7 +314,7 @@ func (p *Project) contextSeeds(ctx context.Context, pr *store.Project, opt Conte
 	}
 	k = min(k, MaxSearchK)
 	co := assemble.ContextOptions{Query: opt.Query, Keywords: opt.Keywords, Model: pr.Model}
-	sr, err := p.Search(ctx, SearchOptions{Query: opt.Query, K: k, Keywords: opt.Keywords})
+	sr, err := p.search(ctx, SearchOptions{Query: opt.Query, K: k, Keywords: opt.Keywords}, true)
 	if err != nil {
 		return co, nil, err
 	}
@@ -267,7 +362,7 @@ type ContextEvalOptions struct {
 // ContextEvalReport is the outcome of one run of EvaluateContext.
 type ContextEvalReport struct {
 	ContextRun
-	Report *eval.ContextReport `json:"report"`
+	Report *ContextEvalScores `json:"report"`
 }
 
 // EvaluateContext assembles a context for every task of the set under each
@@ -285,7 +380,8 @@ func (p *Project) EvaluateContext(ctx context.Context, set *GoldenSet, opt Conte
 		return nil, err
 	}
 	outs := make([][]eval.ContextTask, len(opt.Runs))
-	for i, t := range set.Tasks {
+	tasks := set.evalTasks()
+	for i, t := range tasks {
 		co, _, err := p.contextSeeds(ctx, pr, ContextOptions{Query: t.Query, K: opt.K})
 		if err != nil {
 			return nil, fmt.Errorf("task %s: %w", t.ID, err)
@@ -311,7 +407,7 @@ func (p *Project) EvaluateContext(ctx context.Context, set *GoldenSet, opt Conte
 	}
 	reps := make([]ContextEvalReport, len(opt.Runs))
 	for ri, r := range opt.Runs {
-		reps[ri] = ContextEvalReport{ContextRun: r, Report: eval.SummarizeContext(set.Tasks, outs[ri])}
+		reps[ri] = ContextEvalReport{ContextRun: r, Report: newContextEvalScores(eval.SummarizeContext(tasks, outs[ri]))}
 	}
 	return reps, nil
 }

@@ -14,16 +14,6 @@ import (
 	"codectx/internal/search"
 )
 
-// Git evaluation types re-exported for callers.
-type (
-	// GitEvalReport is the outcome of EvaluateGit.
-	GitEvalReport = eval.GitReport
-	// GitFileGroup is the file-level score of a group of mined tasks.
-	GitFileGroup = eval.FileGroup
-	// GitOutcome is one mined task's result.
-	GitOutcome = eval.GitOutcome
-)
-
 // GitEvalOptions configure EvaluateGit.
 type GitEvalOptions struct {
 	// Since limits the history read (git log --since, e.g. "2 years ago",
@@ -96,7 +86,7 @@ func (p *Project) EvaluateGit(ctx context.Context, opt GitEvalOptions) (*GitEval
 	}
 	tasks, st := eval.MineGitTasks(commits, eval.MineOptions{
 		Exists:   func(path string) bool { _, ok := fps[path]; return ok },
-		IsSource: IsSourcePath,
+		IsSource: isSourcePath,
 		IsTest:   search.IsTestPath,
 		MaxFiles: opt.MaxFiles,
 		Max:      opt.Max,
@@ -140,12 +130,12 @@ func (p *Project) EvaluateGit(ctx context.Context, opt GitEvalOptions) (*GitEval
 		}
 	}
 	r := eval.EvaluateGit(st, outs)
-	return &r, nil
+	return newGitEvalReport(&r), nil
 }
 
-// IsSourcePath reports whether a path is program source the index keeps:
+// isSourcePath reports whether a path is program source the index keeps:
 // a known language that is not documentation, build, data or generated.
-func IsSourcePath(p string) bool {
+func isSourcePath(p string) bool {
 	return scan.LanguageOf(p) != "" && search.ClassifyPath(p) == search.ClassSource
 }
 

@@ -71,14 +71,7 @@ func TestEvaluateGit(t *testing.T) {
 	git("commit", "-q", "-m", "Write down notes about the design of the client")
 
 	ctx := context.Background()
-	p, err := Open(dir, Options{DBPath: filepath.Join(t.TempDir(), "index.db")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	if _, err := p.Index(ctx, IndexOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	p := openIndexed(t, dir)
 	rep, err := p.EvaluateGit(ctx, GitEvalOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -120,14 +113,7 @@ func TestEvaluateGitWithoutHistory(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "retry.go", srcRetry)
 	ctx := context.Background()
-	p, err := Open(dir, Options{DBPath: filepath.Join(t.TempDir(), "index.db")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	if _, err := p.Index(ctx, IndexOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	p := openIndexed(t, dir)
 	if _, err := p.EvaluateGit(ctx, GitEvalOptions{}); !errors.Is(err, ErrNoGitHistory) {
 		t.Fatalf("got %v, want ErrNoGitHistory", err)
 	}

@@ -13,8 +13,17 @@ import (
 	"codectx/internal/store"
 )
 
-// Judgement is a recorded vote on a result.
-type Judgement = store.Judgement
+// Judgement is a recorded vote on a result for a query.
+type Judgement struct {
+	ID       int64  `json:"id"`
+	Query    string `json:"query"`
+	QueryKey string `json:"query_key"` // QueryKey(Query): queries with the same key share votes
+	Path     string `json:"path"`
+	Symbol   string `json:"symbol"`
+	Vote     int    `json:"vote"` // +1 up, -1 down
+	// CreatedAt is when the vote was recorded, in Unix seconds.
+	CreatedAt int64 `json:"created_at"`
+}
 
 // FeedbackResult is what Feedback did and its effect on the query.
 type FeedbackResult struct {
@@ -71,12 +80,12 @@ func (p *Project) Feedback(ctx context.Context, q, resultID string, vote int) (*
 		return nil, err
 	}
 	j := Judgement{Query: q, QueryKey: key, Path: path, Symbol: symbol, Vote: sign(vote)}
-	status, err := p.db.RecordJudgement(ctx, pr.ID, j)
+	status, err := p.db.RecordJudgement(ctx, pr.ID, store.Judgement(j))
 	if err != nil {
 		return nil, err
 	}
 	out := &FeedbackResult{Judgement: j, Status: status}
-	res, err := p.Search(ctx, SearchOptions{Query: q, K: DefaultSearchK})
+	res, err := p.search(ctx, SearchOptions{Query: q, K: DefaultSearchK}, true)
 	if err != nil {
 		return nil, fmt.Errorf("vote recorded; re-run the search: %w", err)
 	}
@@ -95,7 +104,8 @@ func (p *Project) ListFeedback(ctx context.Context) ([]Judgement, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.db.Judgements(ctx, pr.ID, "")
+	js, err := p.db.Judgements(ctx, pr.ID, "")
+	return convertSlice(js, func(j store.Judgement) Judgement { return Judgement(j) }), err
 }
 
 // ClearFeedback forgets every judgement of the project.

@@ -30,14 +30,7 @@ func TestFeedbackAnyResultOnce(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
-	p, err := Open(dir, Options{DBPath: filepath.Join(t.TempDir(), "index.db")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	if _, err := p.Index(ctx, IndexOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	p := openIndexed(t, dir)
 	q := "retry a failed request on a new connection"
 	before, err := p.Search(ctx, SearchOptions{Query: q, K: DefaultSearchK})
 	if err != nil {

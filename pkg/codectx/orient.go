@@ -112,8 +112,8 @@ func (p *Project) EvaluateMap(ctx context.Context, set *GoldenSet, ranks []strin
 					}
 				}
 			}
-			row := MapEvalRow{Rank: r, Budget: b, Tokens: m.Tokens, Shown: m.Shown, Named: m.Named, Coverage: eval.CoverMap(set.Tasks, hits)}
-			for _, t := range set.Tasks {
+			row := MapEvalRow{Rank: r, Budget: b, Tokens: m.Tokens, Shown: m.Shown, Named: m.Named, Coverage: eval.CoverMap(set.evalTasks(), hits)}
+			for _, t := range set.evalTasks() {
 				for _, tg := range t.Targets {
 					if tg.Symbol != "" && eval.CoverMap([]eval.Task{{Targets: []eval.Target{tg}}}, hits).Found == 0 {
 						row.Missed = append(row.Missed, tg)

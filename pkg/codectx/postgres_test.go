@@ -14,6 +14,9 @@ import (
 // and graph answers to be the same.
 func TestPostgresAnswersEqualSQLite(t *testing.T) {
 	dsn := pgtest.DSN(t)
+	// Local derived indexes of a PostgreSQL project (grep's) go to the
+	// user's cache directory: a temporary one here.
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	root := copyFixture(t, "shop")
 	open := func(db string) *Project {
 		p, err := Open(root, Options{DBPath: db, Config: &Config{Threads: 1}})

@@ -3,6 +3,7 @@ package codectx
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -24,8 +25,8 @@ import (
 // judgements for the same query key are sent as examples. Rewriting never
 // fails a search: when it is not configured, times out or the answer is not
 // the strict JSON shape, the search runs offline as without Rewrite, the
-// reason is logged at debug level and a warning for which IsRewriteWarning
-// is true is added to the result.
+// reason is logged at debug level and a warning is added to the result
+// (also in its RewriteFallback field).
 const (
 	// maxRewriteExamples is how many recorded judgements are sent to the model.
 	maxRewriteExamples = 5
@@ -33,10 +34,18 @@ const (
 	rewriteWarningPrefix = "query rewriting "
 )
 
-// IsRewriteWarning reports whether a result warning says that query
-// rewriting was asked for but the search ran offline (callers such as the
-// CLI may show it only when verbose).
-func IsRewriteWarning(w string) bool { return strings.HasPrefix(w, rewriteWarningPrefix) }
+// isRewriteWarning reports whether a result warning says that query
+// rewriting was asked for but the search ran offline.
+func isRewriteWarning(w string) bool { return strings.HasPrefix(w, rewriteWarningPrefix) }
+
+// rewriteFallback is the warning of ws that says query rewriting fell
+// back to the offline search ("" when none does).
+func rewriteFallback(ws []string) string {
+	if i := slices.IndexFunc(ws, isRewriteWarning); i >= 0 {
+		return ws[i]
+	}
+	return ""
+}
 
 // rewriteQuery asks the configured model to rewrite q. On any failure it
 // returns nil and the warning to add to the result; it never returns an

@@ -118,15 +118,7 @@ func openRewriteFixture(t *testing.T) *Project {
 			t.Fatal(err)
 		}
 	}
-	p, err := Open(dir, Options{DBPath: filepath.Join(t.TempDir(), "index.db"), Config: &Config{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
-	if _, err := p.Index(context.Background(), IndexOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return openIndexed(t, dir)
 }
 
 func hitNames(res *SearchResult) []string {
@@ -137,7 +129,7 @@ func hitNames(res *SearchResult) []string {
 	return out
 }
 
-func hasRewriteWarning(ws []string) bool { return slices.ContainsFunc(ws, IsRewriteWarning) }
+func hasRewriteWarning(ws []string) bool { return slices.ContainsFunc(ws, isRewriteWarning) }
 
 func TestSearchRewrite(t *testing.T) {
 	ctx := context.Background()
@@ -160,6 +152,9 @@ func TestSearchRewrite(t *testing.T) {
 		}
 		if !slices.Equal(hitNames(res), hitNames(offline)) || !hasRewriteWarning(res.Warnings) {
 			t.Fatalf("results %v warnings %v; want the offline results %v and a rewrite warning", hitNames(res), res.Warnings, hitNames(offline))
+		}
+		if !isRewriteWarning(res.RewriteFallback) || !slices.Contains(res.Warnings, res.RewriteFallback) {
+			t.Fatalf("RewriteFallback %q, warnings %v: want the rewrite warning", res.RewriteFallback, res.Warnings)
 		}
 	})
 
@@ -262,7 +257,7 @@ func TestContextRewrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !hasRewriteWarning(res.Warnings) {
-		t.Fatalf("warnings %v", res.Warnings)
+	if !hasRewriteWarning(res.Warnings) || !isRewriteWarning(res.RewriteFallback) {
+		t.Fatalf("warnings %v, RewriteFallback %q", res.Warnings, res.RewriteFallback)
 	}
 }

@@ -4,36 +4,125 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"codectx/internal/eval"
 	"codectx/internal/query"
 	"codectx/internal/search"
 )
 
-// Search types re-exported for callers.
-type (
-	// SearchResult is a ranked answer with its summary.
-	SearchResult = search.Result
-	// SearchHit is one ranked chunk.
-	SearchHit = search.Hit
-)
+// SearchHit is one ranked chunk of a SearchResult.
+type SearchHit struct {
+	File      string  `json:"file"` // relative to the root, forward slashes
+	StartLine int     `json:"start_line"`
+	EndLine   int     `json:"end_line"`
+	Kind      string  `json:"kind"` // function, method, type, …
+	Name      string  `json:"name"` // the chunk's name with its parameters
+	Score     float64 `json:"score"`
+	Snippet   string  `json:"snippet"` // the chunk's first lines, white space collapsed
+	// Also lists the files of duplicates of this hit that were collapsed
+	// into it: the same chunk in another file, or the same file under
+	// another versioned directory (v3/ against v4/).
+	Also []string `json:"also,omitempty"`
+	// Symbol is the chunk's symbol (Name without parameters), as
+	// Feedback's "FILE#SYMBOL" names it.
+	Symbol string `json:"-"`
+}
+
+// SearchResult is a ranked answer with its summary.
+type SearchResult struct {
+	Query string `json:"query"`
+	// Summary says in a few lines where to start reading.
+	Summary  string      `json:"summary"`
+	Keywords []string    `json:"keywords"` // the keywords searched for
+	Results  []SearchHit `json:"results"`
+	// Confidence is the largest idf-weighted share of the query's keywords
+	// that one of the first results matches; 0 when the keyword channel
+	// was off.
+	Confidence float64 `json:"confidence"`
+	// NoConfidentMatch says the project probably has no code for the
+	// question: only the closest few results are kept, and GrepPattern is
+	// a case-insensitive regular expression of the query's rarest
+	// keywords for a text search.
+	NoConfidentMatch bool   `json:"no_confident_match,omitempty"`
+	GrepPattern      string `json:"grep_pattern,omitempty"`
+	// Warnings explain a degraded search (e.g. semantic channel off).
+	Warnings []string `json:"warnings,omitempty"`
+	// RewriteFallback is the warning of Warnings saying that Rewrite was
+	// asked for but the search ran offline ("" otherwise): a front end may
+	// show it only when verbose.
+	RewriteFallback string `json:"-"`
+	// Route is how the query was read: "lookup" (a question: chunks, up to
+	// three per file) or "change" (a change request or bug report: one
+	// entry per file, its best chunk as the evidence).
+	Route string `json:"route"`
+}
+
+// SearchStyle adapts SearchResult.Render to a front end.
+type SearchStyle struct {
+	// SnippetRunes cuts each snippet to this many runes, white space
+	// collapsed, with an ellipsis when cut; 0 shows it whole.
+	SnippetRunes int
+	// Paint decorates a part of a hit's line: "score", "kind", "name" or
+	// "path" (e.g. colours on a terminal); nil leaves it plain.
+	Paint func(part, text string) string
+	// GrepHint is the line offering a text search for GrepPattern when
+	// nothing matched confidently, named in the front end's own words
+	// (its command or tool); nil offers none.
+	GrepHint func(pattern string) string
+}
+
+// Render renders the result as every front end lists it: the summary, then
+// per hit "N. score  kind name  path:a-b", its snippet and the files of
+// its duplicates, then st.GrepHint's line when nothing matched confidently.
+func (r *SearchResult) Render(st SearchStyle) string {
+	paint := st.Paint
+	if paint == nil {
+		paint = func(_, text string) string { return text }
+	}
+	var b strings.Builder
+	b.WriteString(r.Summary)
+	b.WriteString("\n")
+	for i, h := range r.Results {
+		fmt.Fprintf(&b, "\n%2d. %s  %s %s  %s\n", i+1, paint("score", fmt.Sprintf("%.3f", h.Score)), paint("kind", fmt.Sprintf("%-8s", h.Kind)),
+			paint("name", h.Name), paint("path", fmt.Sprintf("%s:%d-%d", h.File, h.StartLine, h.EndLine)))
+		snippet := h.Snippet
+		if st.SnippetRunes > 0 {
+			snippet = search.Snippet(snippet, st.SnippetRunes)
+		}
+		fmt.Fprintf(&b, "    %s\n", snippet)
+		if len(h.Also) > 0 {
+			fmt.Fprintf(&b, "    also in: %s\n", strings.Join(h.Also, ", "))
+		}
+	}
+	if r.NoConfidentMatch && r.GrepPattern != "" && st.GrepHint != nil {
+		fmt.Fprintf(&b, "\n%s\n", st.GrepHint(r.GrepPattern))
+	}
+	return b.String()
+}
+
+func newSearchResult(r *search.Result) *SearchResult {
+	return &SearchResult{Query: r.Query, Summary: r.Summary, Keywords: r.Keywords, Confidence: r.Confidence,
+		NoConfidentMatch: r.NoConfidentMatch, GrepPattern: r.GrepPattern, Warnings: r.Warnings, Route: r.Route,
+		RewriteFallback: rewriteFallback(r.Warnings),
+		Results: convertSlice(r.Results, func(h search.Hit) SearchHit {
+			return SearchHit{File: h.File, StartLine: h.StartLine, EndLine: h.EndLine, Kind: h.Kind, Name: h.Name,
+				Score: h.Score, Snippet: h.Snippet, Also: h.Also, Symbol: h.Symbol}
+		})}
+}
 
 // Search modes and rankers.
 const (
-	ModeHybrid    = search.ModeHybrid
-	ModeKeyword   = search.ModeKeyword
-	ModeSemantic  = search.ModeSemantic
-	RankerDefault = search.RankerDefault
-	RankerSeed    = search.RankerSeed
+	ModeHybrid    = "hybrid"
+	ModeKeyword   = "keyword"
+	ModeSemantic  = "semantic"
+	RankerDefault = "default"
+	RankerSeed    = "seed"
 	// DefaultSearchK is the number of results when K is 0.
-	DefaultSearchK = search.DefaultK
+	DefaultSearchK = 5
 	// MaxSearchK is the largest number of results a search returns.
-	MaxSearchK = search.MaxK
+	MaxSearchK = 30
 )
-
-// Preview collapses white space in s and cuts it to n runes (with an
-// ellipsis when cut), as search snippets are made.
-func Preview(s string, n int) string { return search.Snippet(s, n) }
 
 // ErrEmptyQuery means the search had nothing to look for.
 var ErrEmptyQuery = search.ErrEmptyQuery
@@ -58,8 +147,8 @@ type SearchOptions struct {
 	// Rewrite first asks the chat model configured by LLM_BASE_URL,
 	// LLM_MODEL and LLM_API_KEY for likely identifiers and keywords, which
 	// are searched like Keywords. When that is not configured or fails, the
-	// search runs as without Rewrite and a warning for which
-	// IsRewriteWarning is true says so (see rewrite.go).
+	// search runs as without Rewrite and a warning says so
+	// (SearchResult.RewriteFallback; see rewrite.go).
 	Rewrite bool
 	// NoLexicon turns the query's expansions off: no Chinese→English
 	// lexicon translations and no English synonyms (for evaluation).
@@ -93,11 +182,15 @@ func (opt SearchOptions) options() (search.Options, error) {
 // ErrEmptyQuery for a blank query and ErrModelMismatch in semantic mode when
 // the embedder changed.
 func (p *Project) Search(ctx context.Context, opt SearchOptions) (*SearchResult, error) {
-	return p.search(ctx, opt, true)
+	res, err := p.search(ctx, opt, true)
+	if err != nil {
+		return nil, err
+	}
+	return newSearchResult(res), nil
 }
 
 // search runs a search, with or without recorded feedback.
-func (p *Project) search(ctx context.Context, opt SearchOptions, feedback bool) (*SearchResult, error) {
+func (p *Project) search(ctx context.Context, opt SearchOptions, feedback bool) (*search.Result, error) {
 	o, err := opt.options()
 	if err != nil {
 		return nil, err
@@ -145,20 +238,50 @@ func (p *Project) search(ctx context.Context, opt SearchOptions, feedback bool) 
 // feedbackExtra is how many results past K a search ranks for feedback.
 const feedbackExtra = 5
 
-// Evaluation types re-exported for callers.
-type (
-	// GoldenSet is a parsed golden set (see internal/eval for the format).
-	GoldenSet = eval.Set
-	// EvalReport is the outcome of Evaluate.
-	EvalReport = eval.Report
-	// EvalGroup is the metrics of one group of tasks.
-	EvalGroup = eval.Group
-)
+// GoldenTarget is what a task's answer must contain: a file, and a symbol
+// in it when the task names one.
+type GoldenTarget struct {
+	File   string `json:"file"`
+	Symbol string `json:"symbol,omitempty"`
+}
+
+// GoldenTask is one retrieval task of a golden set.
+type GoldenTask struct {
+	ID      string         `json:"id"`
+	Query   string         `json:"query"`
+	Lang    string         `json:"lang"` // the query's language: en, zh, …
+	Kind    string         `json:"kind"` // implementation, usage, location, …
+	Targets []GoldenTarget `json:"targets"`
+}
+
+// GoldenSet is a golden set: tasks to evaluate retrieval with (the JSON
+// Lines format is in docs/EVAL.md). ParseGoldenSet reads one; a caller may
+// also build one.
+type GoldenSet struct {
+	Root  string // the header's root, variables expanded; "" without a header
+	Note  string // the header's note
+	Tasks []GoldenTask
+}
 
 // ParseGoldenSet reads a golden set; lookup expands variables in its header
 // root (nil: none).
 func ParseGoldenSet(r io.Reader, lookup func(string) string) (*GoldenSet, error) {
-	return eval.Parse(r, lookup)
+	s, err := eval.Parse(r, lookup)
+	if err != nil {
+		return nil, err
+	}
+	return &GoldenSet{Root: s.Root, Note: s.Note, Tasks: convertSlice(s.Tasks, func(t eval.Task) GoldenTask {
+		return GoldenTask{ID: t.ID, Query: t.Query, Lang: t.Lang, Kind: t.Kind,
+			Targets: convertSlice(t.Targets, func(tg eval.Target) GoldenTarget { return GoldenTarget(tg) })}
+	})}, nil
+}
+
+// evalTasks are the set's tasks as internal/eval scores them.
+func (s *GoldenSet) evalTasks() []eval.Task {
+	return convertSlice(s.Tasks, func(t GoldenTask) eval.Task {
+		return eval.Task{ID: t.ID, Query: t.Query, Lang: t.Lang, Kind: t.Kind,
+			Targets: convertSlice(t.Targets, func(tg GoldenTarget) eval.Target { return eval.Target(tg) })}
+	})
 }
 
 // EvalOptions configure Evaluate.
@@ -181,8 +304,9 @@ func (p *Project) Evaluate(ctx context.Context, set *GoldenSet, opt EvalOptions)
 	if opt.K == 0 {
 		opt.K = 10
 	}
-	outs := make([]eval.Outcome, 0, len(set.Tasks))
-	for i, t := range set.Tasks {
+	tasks := set.evalTasks()
+	outs := make([]eval.Outcome, 0, len(tasks))
+	for i, t := range tasks {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("evaluate: %w", err)
 		}
@@ -202,5 +326,5 @@ func (p *Project) Evaluate(ctx context.Context, set *GoldenSet, opt EvalOptions)
 		}
 	}
 	r := eval.Evaluate(outs)
-	return &r, nil
+	return newEvalReport(&r), nil
 }

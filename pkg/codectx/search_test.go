@@ -56,14 +56,7 @@ func TestSearchAndEvaluateIndexedProject(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
-	p, err := Open(dir, Options{DBPath: filepath.Join(t.TempDir(), "index.db")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	if _, err := p.Index(ctx, IndexOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	p := openIndexed(t, dir)
 	for _, mode := range []string{ModeHybrid, ModeKeyword, ModeSemantic} {
 		res, err := p.Search(ctx, SearchOptions{Query: "when is a failed request retried on a new connection", Mode: mode})
 		if err != nil {
@@ -82,7 +75,7 @@ func TestSearchAndEvaluateIndexedProject(t *testing.T) {
 	if _, err := p.Feedback(ctx, q, "retry.go#shouldRetry", -1); err != nil {
 		t.Fatal(err)
 	}
-	res, err := p.Search(ctx, SearchOptions{Query: q, K: 1})
+	res, err := p.search(ctx, SearchOptions{Query: q, K: 1}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
