@@ -46,4 +46,18 @@ if [ -x "$staticcheck_bin" ]; then
 else
   echo "warning: staticcheck could not be installed; skipping it" >&2
 fi
+# A throw-away PostgreSQL server for the store's contract suite and the
+# end-to-end comparison with SQLite (scripts/pg-cluster.sh): installed when
+# missing (as root), stopped and removed on exit. Without it those tests skip.
+if [ -z "${CODECTX_TEST_PG:-}" ]; then
+  pgdir=$(mktemp -d "${TMPDIR:-/tmp}/codectx-pg.XXXXXX")
+  chmod 755 "$pgdir"
+  trap 'scripts/pg-cluster.sh stop "$pgdir"' EXIT
+  if pgenv=$(scripts/pg-cluster.sh start "$pgdir"); then
+    eval "$pgenv"
+    export CODECTX_TEST_PG
+  else
+    echo "warning: no PostgreSQL server; the PostgreSQL store tests will skip" >&2
+  fi
+fi
 go test -count=1 -timeout 20m ./... "$@"

@@ -53,7 +53,7 @@ func newRoot() *cobra.Command {
 		},
 	}
 	root.SetVersionTemplate("codectx {{.Version}}\n")
-	root.PersistentFlags().StringVar(&flagDB, "db", "", "database file (default $CODECTX_HOME/index.db, CODECTX_HOME defaults to ~/.codectx)")
+	root.PersistentFlags().StringVar(&flagDB, "db", "", "database file or postgres:// URL (default $CODECTX_DB, else $CODECTX_HOME/index.db, CODECTX_HOME defaults to ~/.codectx)")
 	root.PersistentFlags().BoolVarP(&flagVerbose, "verbose", "v", false, "log diagnostics to stderr")
 	pf := root.PersistentFlags()
 	pf.StringVar(&flagEmbed.provider, "embedding-provider", "", "embedding provider: local, ollama, openai (glm, zhipu); overrides EMBEDDING_PROVIDER")

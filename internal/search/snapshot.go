@@ -326,7 +326,7 @@ func (s *snapshot) vectorSource(ctx context.Context, db *store.DB, p *store.Proj
 		return vectorSource{}, err
 	}
 	if q == nil && m != nil {
-		if _, err := os.Stat(db.SideFilePath(p, store.SideVectors)); errors.Is(err, os.ErrNotExist) {
+		if !db.HasSideFile(ctx, p, store.SideVectors) {
 			if err := writeQuantized(ctx, db, p, m); err != nil {
 				slog.Warn("write the quantised vector file", "err", err)
 			}
@@ -376,7 +376,7 @@ func writeQuantized(ctx context.Context, db *store.DB, p *store.Project, m *veci
 // vectors) when they are missing, so that the next one-shot search reads
 // neither every chunk row nor every vector. Indexing calls it after a run.
 func Prepare(ctx context.Context, db *store.DB, p *store.Project) error {
-	if _, err := os.Stat(db.SideFilePath(p, store.SideMeta)); errors.Is(err, os.ErrNotExist) {
+	if !db.HasSideFile(ctx, p, store.SideMeta) {
 		chunks, fileSHA, err := readMeta(ctx, db, p.ID)
 		if err != nil {
 			return err
@@ -385,7 +385,7 @@ func Prepare(ctx context.Context, db *store.DB, p *store.Project) error {
 			return err
 		}
 	}
-	if _, err := os.Stat(db.SideFilePath(p, store.SideVectors)); err == nil || !errors.Is(err, os.ErrNotExist) {
+	if db.HasSideFile(ctx, p, store.SideVectors) {
 		return nil
 	}
 	n, err := db.ChunkCount(ctx, p.ID)

@@ -29,8 +29,13 @@ var deferredIndexes = []struct{ name, def string }{
 
 // BeginBulkLoad drops the deferred indexes of chunks and relations when the database holds no indexed file of any project, and
 // reports whether it did; the caller ends the load with EnsureIndexes.
-// When some project has files, nothing changes and it reports false.
+// When some project has files, nothing changes and it reports false. On
+// PostgreSQL it does nothing (other projects' writers may be loading into
+// the same tables at once; the server maintains its indexes as it goes).
 func (db *DB) BeginBulkLoad(ctx context.Context) (bool, error) {
+	if db.pg {
+		return false, nil
+	}
 	bulk := false
 	err := db.inTx(ctx, "begin bulk load", func(tx *sql.Tx) error {
 		var one int
@@ -62,8 +67,11 @@ func (db *DB) BeginBulkLoad(ctx context.Context) (bool, error) {
 // EnsureIndexes ends a bulk load, or one that was killed: it builds every
 // deferred index that is missing, merges the full-text segments into one
 // and gives the full-text index its default merge settings back. It only
-// reads when nothing is left to do.
+// reads when nothing is left to do. On PostgreSQL there is nothing to do.
 func (db *DB) EnsureIndexes(ctx context.Context) error {
+	if db.pg {
+		return nil
+	}
 	var missing int
 	var automerge sql.NullInt64
 	err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN ("+placeholders(len(deferredIndexes))+")",

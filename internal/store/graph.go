@@ -457,6 +457,12 @@ func (db *DB) SymbolsWithShortContaining(ctx context.Context, projectID int64, s
 		return nil, nil
 	}
 	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(sub)
+	if db.pg {
+		// ILIKE: SQLite's LIKE ignores ASCII case; the C collation keeps
+		// ILIKE's folding to ASCII.
+		return db.symbolList(ctx, `SELECT DISTINCT symbol FROM chunks
+			WHERE project_id = ? AND short ILIKE ? ESCAPE '\' AND kind != 'text' LIMIT ?`, projectID, "%"+esc+"%", limit)
+	}
 	return db.symbolList(ctx, `SELECT DISTINCT symbol FROM chunks INDEXED BY chunks_project_short
 		WHERE project_id = ? AND short LIKE ? ESCAPE '\' AND kind != 'text' LIMIT ?`, projectID, "%"+esc+"%", limit)
 }
@@ -648,13 +654,18 @@ func (db *DB) ApplyResolution(ctx context.Context, projectID int64, updates []Ed
 	slices.SortFunc(updates, func(a, b EdgeResolution) int { return cmp.Compare(a.ID, b.ID) }) // rowid order: sequential pages
 	return db.inTx(ctx, "resolve relations", func(tx *sql.Tx) error {
 		if len(updates) > 0 {
-			if _, err := tx.ExecContext(ctx, "CREATE TEMP TABLE IF NOT EXISTS resolved(id INTEGER PRIMARY KEY, dst INTEGER, res TEXT, detail TEXT)"); err != nil {
+			// The connection's temporary schema: temp on SQLite, pg_temp on PostgreSQL.
+			tmp, ddl := "temp", "CREATE TEMP TABLE IF NOT EXISTS resolved(id INTEGER PRIMARY KEY, dst INTEGER, res TEXT, detail TEXT)"
+			if db.pg {
+				tmp, ddl = "pg_temp", "CREATE TEMP TABLE IF NOT EXISTS resolved(id BIGINT PRIMARY KEY, dst BIGINT, res TEXT, detail TEXT)"
+			}
+			if _, err := tx.ExecContext(ctx, ddl); err != nil {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, "DELETE FROM temp.resolved"); err != nil {
+			if _, err := tx.ExecContext(ctx, "DELETE FROM "+tmp+".resolved"); err != nil {
 				return err
 			}
-			b := newBulk(tx, "INSERT INTO temp.resolved(id, dst, res, detail)", 4)
+			b := newBulk(tx, "INSERT INTO "+tmp+".resolved(id, dst, res, detail)", 4)
 			for _, u := range updates {
 				var v any
 				if u.DstChunk != 0 {
@@ -667,10 +678,18 @@ func (db *DB) ApplyResolution(ctx context.Context, projectID int64, updates []Ed
 			if err := b.flush(ctx); err != nil {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, "UPDATE relations SET dst_chunk = r.dst, resolution = r.res, detail = r.detail FROM temp.resolved AS r WHERE relations.id = r.id"); err != nil {
+			if db.pg {
+				// Temporary tables have no statistics until analysed.
+				if _, err := tx.ExecContext(ctx, "ANALYZE pg_temp.resolved"); err != nil {
+					return err
+				}
+			}
+			if _, err := tx.ExecContext(ctx, "UPDATE relations SET dst_chunk = r.dst, resolution = r.res, detail = r.detail FROM "+tmp+".resolved AS r WHERE relations.id = r.id"+
+				// Rows that keep their resolution are not rewritten (nor are their index entries).
+				" AND (relations.dst_chunk IS DISTINCT FROM r.dst OR relations.resolution IS DISTINCT FROM r.res OR relations.detail IS DISTINCT FROM r.detail)"); err != nil {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, "DELETE FROM temp.resolved"); err != nil {
+			if _, err := tx.ExecContext(ctx, "DELETE FROM "+tmp+".resolved"); err != nil {
 				return err
 			}
 		}

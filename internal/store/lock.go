@@ -39,8 +39,21 @@ func (h Holder) String() string {
 
 // WriterLock is a held writer lock; Release lets the next writer in.
 type WriterLock struct {
-	f    *os.File
-	path string
+	impl writerLock
+}
+
+// writerLock is one backend's per-project writer lock: a file lock beside
+// a SQLite database, a session advisory lock on PostgreSQL.
+type writerLock interface {
+	// try takes the lock without waiting; false means another holds it.
+	try(ctx context.Context) (bool, error)
+	// holder reads who holds it, false when not (yet) recorded.
+	holder(ctx context.Context) (Holder, bool)
+	// record names this process as the holder (best effort).
+	record(ctx context.Context, h Holder)
+	release() error
+	// where names the lock in errors.
+	where() string
 }
 
 // LockPath is the file whose lock guards writes to root's rows in the
@@ -65,40 +78,46 @@ func (e *BusyError) Is(target error) bool { return target == ErrBusy }
 // LockWriter takes the writer lock of project root, so that one process (or
 // one handle) at a time writes a project. When another holds it, onWait (if
 // set) is called once with the holder, and LockWriter waits until the lock
-// is free or ctx ends — or returns at once the error onWait returns. The lock is an advisory lock on a file (flock), so
-// the kernel releases it when its holder exits in any way, kill -9
-// included: there is no stale lock to clean up. Readers never take it.
+// is free or ctx ends — or returns at once the error onWait returns. The
+// lock is released by the system when its holder exits in any way, kill -9
+// included: there is no stale lock to clean up. On SQLite it is an
+// advisory lock on a file (flock) beside the database; on PostgreSQL a
+// session advisory lock (pg_try_advisory_lock) held on a connection of its
+// own, so writers on other machines exclude each other too. Readers never
+// take it.
 func (db *DB) LockWriter(ctx context.Context, root string, onWait func(Holder) error) (*WriterLock, error) {
 	if db.readOnly {
-		return nil, fmt.Errorf("lock %s for writing: %s is %w", root, db.path, ErrReadOnly)
+		return nil, fmt.Errorf("lock %s for writing: %s is %w", root, db.display, ErrReadOnly)
 	}
-	path := LockPath(db.path, root)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("writer lock %s: %w", path, readOnlyErr(err))
+	var l writerLock
+	var err error
+	if db.pg {
+		l, err = db.pgWriterLock(ctx, root)
+	} else {
+		l, err = fileWriterLock(db.path, root)
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("writer lock %s: %w", path, readOnlyErr(err))
+		return nil, err
 	}
 	told := false
 	tries := 0
 	for wait := 20 * time.Millisecond; ; wait = min(2*wait, 500*time.Millisecond) {
-		ok, err := tryLock(f)
+		ok, err := l.try(ctx)
 		if err != nil {
-			f.Close()
-			return nil, fmt.Errorf("writer lock %s: %w", path, err)
+			l.release()
+			return nil, fmt.Errorf("writer lock %s: %w", l.where(), err)
 		}
 		if ok {
 			break
 		}
 		if !told && onWait != nil {
 			// The holder writes its name right after locking: a blank
-			// file only means it has not done so yet.
-			h, known := readHolder(path)
+			// record only means it has not done so yet.
+			h, known := l.holder(ctx)
 			if tries++; known || tries > 5 {
 				told = true
 				if err := onWait(h); err != nil {
-					f.Close()
+					l.release()
 					return nil, err
 				}
 			}
@@ -106,26 +125,66 @@ func (db *DB) LockWriter(ctx context.Context, root string, onWait func(Holder) e
 		select {
 		case <-time.After(wait):
 		case <-ctx.Done():
-			f.Close()
-			h, _ := readHolder(path)
+			h, _ := l.holder(context.WithoutCancel(ctx))
+			l.release()
 			return nil, fmt.Errorf("waiting for %s to finish writing %s: %w", h, root, ctx.Err())
 		}
 	}
 	host, _ := os.Hostname()
-	h := Holder{PID: os.Getpid(), Host: host, Command: command(), Root: root, Since: time.Now()}
-	b, _ := json.Marshal(h)
-	if err := f.Truncate(0); err == nil {
-		f.WriteAt(b, 0) // best effort: only used to name the holder
-	}
-	return &WriterLock{f: f, path: path}, nil
+	l.record(ctx, Holder{PID: os.Getpid(), Host: host, Command: command(), Root: root, Since: time.Now()})
+	return &WriterLock{impl: l}, nil
 }
 
-// Release unlocks (closing the file releases the lock).
+// Release unlocks.
 func (l *WriterLock) Release() error {
-	if l == nil || l.f == nil {
+	if l == nil || l.impl == nil {
 		return nil
 	}
-	l.f.Truncate(0)
+	err := l.impl.release()
+	l.impl = nil
+	return err
+}
+
+// fileLock is the SQLite backend's lock: flock on a file per project.
+type fileLock struct {
+	f    *os.File
+	path string
+}
+
+func fileWriterLock(dbPath, root string) (*fileLock, error) {
+	path := LockPath(dbPath, root)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("writer lock %s: %w", path, readOnlyErr(err))
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("writer lock %s: %w", path, readOnlyErr(err))
+	}
+	return &fileLock{f: f, path: path}, nil
+}
+
+func (l *fileLock) try(context.Context) (bool, error) { return tryLock(l.f) }
+
+func (l *fileLock) holder(context.Context) (Holder, bool) { return readHolder(l.path) }
+
+func (l *fileLock) record(_ context.Context, h Holder) {
+	b, _ := json.Marshal(h)
+	if err := l.f.Truncate(0); err == nil {
+		l.f.WriteAt(b, 0) // best effort: only used to name the holder
+	}
+}
+
+func (l *fileLock) where() string { return l.path }
+
+// release unlocks (closing the file releases the lock); the holder's name
+// is cleared first when this handle holds it.
+func (l *fileLock) release() error {
+	if l.f == nil {
+		return nil
+	}
+	if ok, _ := tryLock(l.f); ok {
+		l.f.Truncate(0)
+	}
 	err := l.f.Close()
 	l.f = nil
 	return err

@@ -20,7 +20,7 @@ type Stats struct {
 
 // Stats counts files, chunks and relations of a project.
 func (db *DB) Stats(ctx context.Context, p *Project) (*Stats, error) {
-	s := &Stats{EmbeddingModel: p.Model, DB: db.path, IndexedAt: p.IndexedAt, ByLanguage: map[string]int{}, ByKind: map[string]int{}}
+	s := &Stats{EmbeddingModel: p.Model, DB: db.display, IndexedAt: p.IndexedAt, ByLanguage: map[string]int{}, ByKind: map[string]int{}}
 	q := []struct {
 		sql string
 		dst *int

@@ -101,9 +101,11 @@ func (db *DB) projectVectors(ctx context.Context, projectID int64, model string,
 	}
 	// Best effort: a build without mmap support keeps reading normally.
 	// The setting stays with the pooled connection, so it is set either way.
-	if mmap {
+	switch {
+	case db.pg: // a server: nothing to map
+	case mmap:
 		_, _ = conn.ExecContext(ctx, "PRAGMA mmap_size = 17179869184")
-	} else {
+	default:
 		_, _ = conn.ExecContext(ctx, "PRAGMA mmap_size = 0")
 	}
 	var all, mine int
@@ -210,6 +212,9 @@ func (r IDRange) sql() (string, []any) {
 // knows the database holds only one). The expression must already be
 // quoted by the caller; an FTS5 syntax error is returned wrapped.
 func (db *DB) FTSMatch(ctx context.Context, projectID int64, ids IDRange, match string, w FTSWeights, limit int) ([]FTSHit, error) {
+	if db.pg {
+		return db.pgFTSMatch(ctx, projectID, ids, match, w, limit)
+	}
 	rng, rargs := ids.sql()
 	q := `SELECT f.rowid, bm25(chunks_fts, ?, ?, ?), bm25(chunks_fts, 1, 0, 0), bm25(chunks_fts, 0, 1, 0), bm25(chunks_fts, 0, 0, 1)
 		FROM chunks_fts f`
@@ -250,7 +255,12 @@ func (db *DB) FTSMatch(ctx context.Context, projectID int64, ids IDRange, match 
 // (the N of its BM25 statistics).
 func (db *DB) FTSRows(ctx context.Context) (int, error) {
 	var n int
-	err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM chunks").Scan(&n)
+	q := "SELECT count(*) FROM chunks"
+	if db.pg {
+		// Maintained with every write: no scan of the chunks.
+		q = "SELECT COALESCE(sum(rows), 0) FROM fts_stats"
+	}
+	err := db.sql.QueryRowContext(ctx, q).Scan(&n)
 	return n, db.classify("count chunks", err)
 }
 
@@ -258,6 +268,9 @@ func (db *DB) FTSRows(ctx context.Context) (int, error) {
 // project when projectID is 0 (the n of BM25's idf), else within that
 // project (whose chunk ids ids covers, when set).
 func (db *DB) FTSCount(ctx context.Context, match string, projectID int64, ids IDRange) (int, error) {
+	if db.pg {
+		return db.pgFTSCount(ctx, match, projectID, ids)
+	}
 	var n int
 	var err error
 	if projectID == 0 {
@@ -279,6 +292,9 @@ func (db *DB) FTSDocFreq(ctx context.Context, tokens []string) (map[string]int, 
 	out := make(map[string]int, len(tokens))
 	if len(tokens) == 0 {
 		return out, nil
+	}
+	if db.pg {
+		return db.pgFTSDocFreq(ctx, tokens)
 	}
 	conn, err := db.sql.Conn(ctx)
 	if err != nil {

@@ -1,6 +1,9 @@
-// Package store owns the SQLite database: schema, migrations, every query
-// that reads or writes files, chunks, vectors, full-text rows and relations,
-// and the per-project writer lock beside the database file.
+// Package store owns the database: schema, migrations, every query that
+// reads or writes files, chunks, vectors, full-text rows and relations, and
+// the per-project writer lock. Two backends share one implementation: an
+// embedded SQLite file (the default) and a PostgreSQL server (a
+// postgres:// DSN); where their SQL differs (full-text index, locking,
+// migrations, side files) a method branches on the backend.
 //
 // It must not parse code, walk directories, call embedders or decide ranking:
 // it stores what the pipeline hands it and answers lookups through indexes.
@@ -40,8 +43,12 @@ var ErrLocked = errors.New("database is locked by another codectx process")
 // DB is an open codectx database.
 type DB struct {
 	sql      *sql.DB
-	path     string
+	path     string // SQLite file, or PostgreSQL DSN
+	display  string // path, with a DSN's password hidden
 	readOnly bool
+	// pg is set for the PostgreSQL backend.
+	pg       bool
+	pgSchema string // current_schema() of the PostgreSQL connections
 }
 
 // DefaultPath is the database file inside a codectx home directory (the
@@ -80,6 +87,9 @@ var ErrReadOnly = errors.New("read-only")
 func Open(ctx context.Context, path string, opt Options) (*DB, error) {
 	if opt.BusyTimeoutMS <= 0 {
 		opt.BusyTimeoutMS = 10000
+	}
+	if IsPostgres(path) {
+		return openPG(ctx, path, opt)
 	}
 	st, err := os.Stat(path)
 	switch {
@@ -125,7 +135,7 @@ func Open(ctx context.Context, path string, opt Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
-	db := &DB{sql: sdb, path: path, readOnly: opt.ReadOnly}
+	db := &DB{sql: sdb, path: path, display: path, readOnly: opt.ReadOnly}
 	// The first connections to a new file race to switch it to WAL, and
 	// SQLite answers some of them SQLITE_BUSY at once, without its busy
 	// handler: retry for as long as the busy timeout would have waited.
@@ -194,8 +204,15 @@ func immutable(path string) bool {
 	return true
 }
 
-// Path is the database file.
+// Path is the database file (or PostgreSQL DSN) as given to Open.
 func (db *DB) Path() string { return db.path }
+
+// Display names the database for people: the file, or the DSN without
+// its password.
+func (db *DB) Display() string { return db.display }
+
+// Postgres reports whether the database is a PostgreSQL server.
+func (db *DB) Postgres() bool { return db.pg }
 
 // Close closes the database.
 func (db *DB) Close() error { return db.sql.Close() }
@@ -208,6 +225,9 @@ func (db *DB) SQL() *sql.DB { return db.sql }
 func (db *DB) classify(op string, err error) error {
 	if err == nil {
 		return nil
+	}
+	if db.pg {
+		return db.classifyPG(op, err)
 	}
 	msg := err.Error()
 	switch {
@@ -450,6 +470,9 @@ func (db *DB) newerSchema(v int) error {
 // Remove deletes a database file, its WAL side files and its vector files (used by --rebuild
 // when the file cannot be opened).
 func Remove(path string) error {
+	if IsPostgres(path) {
+		return fmt.Errorf("remove %s: a PostgreSQL database is not removed by codectx; drop its tables or use another database", redactDSN(path))
+	}
 	for _, p := range []string{path, path + "-wal", path + "-shm"} {
 		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("remove %s: %w", p, err)

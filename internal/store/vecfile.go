@@ -1,8 +1,10 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -27,10 +29,31 @@ const (
 )
 
 // SideFilePath is where a project's side file of one kind lives for its
-// current generation and model.
+// current generation and model. On PostgreSQL the "file" is a row of the
+// side_files table (one per project and kind, named like the file), so
+// that processes on every machine share it; the path then only names it.
 func (db *DB) SideFilePath(p *Project, kind string) string {
+	if db.pg {
+		return "side_files:" + sideFileName(p, kind)
+	}
+	return filepath.Join(SideDir(db.path), sideFileName(p, kind))
+}
+
+func sideFileName(p *Project, kind string) string {
 	sum := sha256.Sum256([]byte(p.Model))
-	return filepath.Join(SideDir(db.path), fmt.Sprintf("p%d-g%d-%s.%s", p.ID, p.Generation, hex.EncodeToString(sum[:6]), kind))
+	return fmt.Sprintf("p%d-g%d-%s.%s", p.ID, p.Generation, hex.EncodeToString(sum[:6]), kind)
+}
+
+// HasSideFile reports whether the project's side file of a kind may exist
+// for its current generation and model (false only when it surely does not).
+func (db *DB) HasSideFile(ctx context.Context, p *Project, kind string) bool {
+	if db.pg {
+		var n int
+		err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM side_files WHERE project_id = ? AND kind = ? AND name = ?", p.ID, kind, sideFileName(p, kind)).Scan(&n)
+		return err != nil || n > 0
+	}
+	_, err := os.Stat(db.SideFilePath(p, kind))
+	return !errors.Is(err, os.ErrNotExist)
 }
 
 // MappedFile is a read-only file mapped into memory (or read whole where
@@ -53,6 +76,17 @@ func (m *MappedFile) Close() error {
 // OpenSideFile maps the project's side file of a kind; os.ErrNotExist
 // when there is none for the project's current generation.
 func (db *DB) OpenSideFile(p *Project, kind string) (*MappedFile, error) {
+	if db.pg {
+		var data []byte
+		err := db.sql.QueryRow("SELECT data FROM side_files WHERE project_id = ? AND kind = ? AND name = ?", p.ID, kind, sideFileName(p, kind)).Scan(&data)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, os.ErrNotExist
+		}
+		if err != nil {
+			return nil, db.classify("read side file "+sideFileName(p, kind), err)
+		}
+		return &MappedFile{Data: data}, nil
+	}
 	path := db.SideFilePath(p, kind)
 	f, err := os.Open(path)
 	if err != nil {
@@ -73,6 +107,17 @@ func (db *DB) OpenSideFile(p *Project, kind string) (*MappedFile, error) {
 func (db *DB) WriteSideFile(p *Project, kind string, write func(io.Writer) error) error {
 	if db.readOnly {
 		return nil
+	}
+	if db.pg {
+		var buf bytes.Buffer
+		if err := write(&buf); err != nil {
+			return fmt.Errorf("write side file %s: %w", sideFileName(p, kind), err)
+		}
+		// One row per project and kind: the new generation replaces the old.
+		_, err := db.sql.Exec(`INSERT INTO side_files(project_id, kind, name, data) VALUES (?, ?, ?, ?)
+			ON CONFLICT (project_id, kind) DO UPDATE SET name = excluded.name, data = excluded.data`,
+			p.ID, kind, sideFileName(p, kind), buf.Bytes())
+		return db.classify("write side file "+sideFileName(p, kind), err)
 	}
 	path := db.SideFilePath(p, kind)
 	dir := filepath.Dir(path)

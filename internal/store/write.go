@@ -1,10 +1,12 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -53,7 +55,7 @@ func (db *DB) EnsureProject(ctx context.Context, root string) (*Project, error) 
 // rows, relations) and resets it; cached vectors and feedback stay.
 func (db *DB) DeleteProject(ctx context.Context, id int64) error {
 	return db.inTx(ctx, "delete project", func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, "DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE project_id = ?)", id); err != nil {
+		if err := db.ftsDelete(ctx, tx, id, "SELECT id FROM chunks WHERE project_id = ?", id); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, "DELETE FROM relations WHERE project_id = ?", id); err != nil {
@@ -80,7 +82,7 @@ func (db *DB) DeleteProject(ctx context.Context, id int64) error {
 // cached for the project, in memory and in side files.
 func (db *DB) FinishRun(ctx context.Context, projectID int64, model string) error {
 	_, err := db.sql.ExecContext(ctx, `UPDATE projects SET model = ?, indexed_at = ?, dirty = 0,
-		generation = generation + (dirty != 0 OR model != ?) WHERE id = ?`,
+		generation = generation + CASE WHEN dirty != 0 OR model != ? THEN 1 ELSE 0 END WHERE id = ?`,
 		model, time.Now().Unix(), model, projectID)
 	return db.classify("finish run", err)
 }
@@ -176,7 +178,7 @@ func (db *DB) WriteBatch(ctx context.Context, projectID int64, model string, b B
 			}
 		}
 		for _, p := range b.Removed {
-			if err := removeFile(ctx, tx, projectID, p, names); err != nil {
+			if err := db.removeFile(ctx, tx, projectID, p, names); err != nil {
 				return fmt.Errorf("remove %s: %w", p, err)
 			}
 		}
@@ -186,24 +188,22 @@ func (db *DB) WriteBatch(ctx context.Context, projectID int64, model string, b B
 		if err := checkDims(ctx, tx, model, b.Files); err != nil {
 			return err
 		}
-		// Chunk ids are assigned here (the immediate transaction holds the
-		// write lock), so chunks, FTS rows, vectors and relations go in as
-		// multi-row INSERTs: far fewer statements than one per row.
-		var nextID int64
-		if err := tx.QueryRowContext(ctx, "SELECT COALESCE(max(id), 0) FROM chunks").Scan(&nextID); err != nil {
+		// Chunk ids are assigned here (chunkIDs), so chunks, FTS rows,
+		// vectors and relations go in as multi-row INSERTs: far fewer
+		// statements than one per row.
+		nextChunkID, err := db.chunkIDs(ctx, tx, b.Files)
+		if err != nil {
 			return err
 		}
 		chunks := newBulk(tx, "INSERT INTO chunks(id, project_id, file_id, path, lang, kind, name, symbol, short, start_line, end_line, container, extends, implements, decorators, content, model, text_hash)", 18)
-		fts := newBulk(tx, "INSERT INTO chunks_fts(rowid, name, path, body)", 4)
-		// A vector is only sent for a cache miss; REPLACE overwrites a
-		// cached vector of the wrong size (see CachedVectors).
-		vecs := newBulk(tx, "INSERT OR REPLACE INTO vectors(model, text_hash, vec)", 3)
+		fts := db.newFTSWriter(tx, projectID)
+		var vecs []vectorRow
 		rels := newBulk(tx, "INSERT INTO relations(project_id, file_id, kind, src_chunk, src_symbol, target, qualifier, line, recv)", 9)
 		facts := newBulk(tx, "INSERT INTO typefacts(project_id, file_id, kind, owner, name, type, sig)", 7)
 		now := time.Now().Unix()
 		for i := range b.Files {
 			f := &b.Files[i]
-			if err := clearFile(ctx, tx, projectID, f.Path, names); err != nil {
+			if err := db.clearFile(ctx, tx, projectID, f.Path, names); err != nil {
 				return fmt.Errorf("replace %s: %w", f.Path, err)
 			}
 			var fileID int64
@@ -222,7 +222,7 @@ func (db *DB) WriteBatch(ctx context.Context, projectID int64, model string, b B
 				c := &f.Chunks[j]
 				short := ShortName(c.Symbol)
 				names[short] = struct{}{}
-				nextID++
+				nextID := nextChunkID()
 				ids[j] = nextID
 				if err := chunks.add(ctx, nextID, projectID, fileID, f.Path, f.Lang, c.Kind, c.Name, c.Symbol, short,
 					c.StartLine, c.EndLine, c.Container, strings.Join(c.Extends, ","), strings.Join(c.Implements, ","),
@@ -233,9 +233,7 @@ func (db *DB) WriteBatch(ctx context.Context, projectID int64, model string, b B
 					return fmt.Errorf("write fts row %s: %w", f.Path, err)
 				}
 				if c.Vector != nil {
-					if err := vecs.add(ctx, model, c.TextHash, vecindex.EncodeVector(c.Vector)); err != nil {
-						return fmt.Errorf("write vector %s: %w", f.Path, err)
-					}
+					vecs = append(vecs, vectorRow{hash: c.TextHash, vec: c.Vector})
 				}
 			}
 			for _, rel := range f.Relations {
@@ -253,12 +251,12 @@ func (db *DB) WriteBatch(ctx context.Context, projectID int64, model string, b B
 				}
 			}
 		}
-		for _, b := range []*bulk{chunks, fts, vecs, rels, facts} {
+		for _, b := range []interface{ flush(context.Context) error }{chunks, fts, rels, facts} {
 			if err := b.flush(ctx); err != nil {
 				return err
 			}
 		}
-		return nil
+		return db.writeVectors(ctx, tx, model, vecs)
 	})
 	if err != nil {
 		return nil, err
@@ -302,7 +300,7 @@ func sourceChunk(chunks []ChunkRecord, ids []int64, rel lang.Relation) int64 {
 
 // clearFile deletes the chunks, FTS rows and relations of one file (keeping
 // its files row), unlinking edges from other files that pointed into it.
-func clearFile(ctx context.Context, tx *sql.Tx, projectID int64, path string, names map[string]struct{}) error {
+func (db *DB) clearFile(ctx context.Context, tx *sql.Tx, projectID int64, path string, names map[string]struct{}) error {
 	var fileID int64
 	err := tx.QueryRowContext(ctx, "SELECT id FROM files WHERE project_id = ? AND path = ?", projectID, path).Scan(&fileID)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -324,9 +322,11 @@ func clearFile(ctx context.Context, tx *sql.Tx, projectID int64, path string, na
 		names[s] = struct{}{}
 	}
 	rows.Close()
+	if err := db.ftsDelete(ctx, tx, projectID, "SELECT id FROM chunks WHERE file_id = ?", fileID); err != nil {
+		return err
+	}
 	stmts := []string{
 		"UPDATE relations SET dst_chunk = NULL WHERE dst_chunk IN (SELECT id FROM chunks WHERE file_id = ?1) AND file_id != ?1",
-		"DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE file_id = ?1)",
 		"DELETE FROM relations WHERE file_id = ?1",
 		"DELETE FROM typefacts WHERE file_id = ?1",
 		"DELETE FROM chunks WHERE file_id = ?1",
@@ -339,8 +339,8 @@ func clearFile(ctx context.Context, tx *sql.Tx, projectID int64, path string, na
 	return nil
 }
 
-func removeFile(ctx context.Context, tx *sql.Tx, projectID int64, path string, names map[string]struct{}) error {
-	if err := clearFile(ctx, tx, projectID, path, names); err != nil {
+func (db *DB) removeFile(ctx context.Context, tx *sql.Tx, projectID int64, path string, names map[string]struct{}) error {
+	if err := db.clearFile(ctx, tx, projectID, path, names); err != nil {
 		return err
 	}
 	_, err := tx.ExecContext(ctx, "DELETE FROM files WHERE project_id = ? AND path = ?", projectID, path)
@@ -429,7 +429,8 @@ func checkDims(ctx context.Context, tx *sql.Tx, model string, files []FileRecord
 		}
 	}
 	if !recorded && want > 0 {
-		_, err := tx.ExecContext(ctx, "INSERT INTO embedding_models(model, dims) VALUES (?, ?)", model, want)
+		// Two writers (of different projects) may record it at once.
+		_, err := tx.ExecContext(ctx, "INSERT INTO embedding_models(model, dims) VALUES (?, ?) ON CONFLICT DO NOTHING", model, want)
 		return err
 	}
 	return nil
@@ -476,6 +477,7 @@ func (db *DB) CachedVectors(ctx context.Context, model string, hashes [][]byte) 
 type bulk struct {
 	tx     *sql.Tx
 	prefix string
+	suffix string // after the VALUES rows (an ON CONFLICT clause)
 	cols   int
 	args   []any
 	rows   int
@@ -505,7 +507,7 @@ func (b *bulk) flush(ctx context.Context) error {
 	st, ok := b.stmts[b.rows]
 	if !ok {
 		row := "(" + placeholders(b.cols) + ")"
-		q := b.prefix + " VALUES " + strings.Repeat(row+",", b.rows-1) + row
+		q := b.prefix + " VALUES " + strings.Repeat(row+",", b.rows-1) + row + b.suffix
 		var err error
 		if st, err = b.tx.PrepareContext(ctx, q); err != nil {
 			return err
@@ -515,4 +517,67 @@ func (b *bulk) flush(ctx context.Context) error {
 	_, err := st.ExecContext(ctx, b.args...)
 	b.args, b.rows = b.args[:0], 0
 	return err
+}
+
+// chunkIDs returns the allocator of the ids of a batch's new chunks. SQLite
+// counts up from the largest id (its write transaction excludes every
+// other writer); PostgreSQL, whose writers of different projects run at
+// once, draws them from the chunk_ids sequence.
+func (db *DB) chunkIDs(ctx context.Context, tx *sql.Tx, files []FileRecord) (func() int64, error) {
+	if !db.pg {
+		var next int64
+		if err := tx.QueryRowContext(ctx, "SELECT COALESCE(max(id), 0) FROM chunks").Scan(&next); err != nil {
+			return nil, err
+		}
+		return func() int64 { next++; return next }, nil
+	}
+	n := 0
+	for i := range files {
+		n += len(files[i].Chunks)
+	}
+	rows, err := tx.QueryContext(ctx, "SELECT nextval('chunk_ids') FROM generate_series(1, ?)", n)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	ids := make([]int64, 0, n)
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	slices.Sort(ids)
+	i := 0
+	return func() int64 { i++; return ids[i-1] }, nil
+}
+
+// vectorRow is a new vector of a batch.
+type vectorRow struct {
+	hash []byte
+	vec  []float32
+}
+
+// writeVectors stores a batch's new vectors, once per text hash and in
+// hash order (so that writers of two projects sharing texts lock the rows
+// in the same order). A vector is only sent for a cache miss; the upsert
+// overwrites a cached vector of the wrong size (see CachedVectors).
+func (db *DB) writeVectors(ctx context.Context, tx *sql.Tx, model string, rows []vectorRow) error {
+	slices.SortStableFunc(rows, func(a, b vectorRow) int { return bytes.Compare(a.hash, b.hash) })
+	rows = slices.CompactFunc(rows, func(a, b vectorRow) bool { return bytes.Equal(a.hash, b.hash) })
+	vecs := newBulk(tx, "INSERT OR REPLACE INTO vectors(model, text_hash, vec)", 3)
+	if db.pg {
+		vecs = newBulk(tx, "INSERT INTO vectors(model, text_hash, vec)", 3)
+		vecs.suffix = " ON CONFLICT (model, text_hash) DO UPDATE SET vec = excluded.vec"
+	}
+	for _, r := range rows {
+		if err := vecs.add(ctx, model, r.hash, vecindex.EncodeVector(r.vec)); err != nil {
+			return fmt.Errorf("write vector: %w", err)
+		}
+	}
+	return vecs.flush(ctx)
 }

@@ -23,6 +23,10 @@ type Config struct {
 	// Home is the directory of the default database (index.db);
 	// "" means ~/.codectx. CODECTX_HOME.
 	Home string
+	// DB is the database used when none is given: a SQLite file or a
+	// PostgreSQL URL (postgres://user@host/db); "" means Home/index.db.
+	// CODECTX_DB.
+	DB string
 	// Threads is the number of parse workers of Index; 0 means
 	// min(4, NumCPU). CODECTX_INDEX_THREADS.
 	Threads int
@@ -76,8 +80,11 @@ func (c RewriteConfig) String() string {
 // GoString is String, so %#v never shows the key either.
 func (c RewriteConfig) GoString() string { return c.String() }
 
-// DBPath is the database used when no path is given: Home/index.db.
+// DBPath is the database used when no path is given: DB, else Home/index.db.
 func (c Config) DBPath() (string, error) {
+	if c.DB != "" {
+		return c.DB, nil
+	}
 	home := c.Home
 	if home == "" {
 		h, err := os.UserHomeDir()
@@ -102,6 +109,7 @@ func Variables() []Variable { return slices.Clone(variables) }
 
 var variables = []Variable{
 	{"CODECTX_HOME", "directory of the default database (index.db)", "~/.codectx"},
+	{"CODECTX_DB", "database when --db is not given: a SQLite file or a PostgreSQL URL (postgres://user@host/db)", "$CODECTX_HOME/index.db"},
 	{"CODECTX_INDEX_THREADS", "parse workers of index (a positive whole number)", "min(4, NumCPU)"},
 	{"CODECTX_GREP_ENGINE", "auto, rg or native: the engine of grep when --engine is not given", "auto"},
 	{"CODECTX_CJK_SEGMENT", "off leaves runs of Chinese characters of indexed text whole (on segments them into words)", "on"},
@@ -142,7 +150,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		return n
 	}
 
-	c := Config{Home: get("CODECTX_HOME"), Token: get("CODECTX_TOKEN")}
+	c := Config{Home: get("CODECTX_HOME"), DB: get("CODECTX_DB"), Token: get("CODECTX_TOKEN")}
 	c.Threads = positive("CODECTX_INDEX_THREADS")
 	switch v := get("CODECTX_GREP_ENGINE"); strings.ToLower(v) {
 	case "", exact.EngineAuto:

@@ -46,7 +46,7 @@ func FindRoot(ctx context.Context, dir, dbPath string) (string, error) {
 // indexedRoots lists the indexed roots of an existing database; any failure
 // (no file, unreadable, corrupt) means none: the caller falls back.
 func indexedRoots(ctx context.Context, dbPath string) []string {
-	if st, err := os.Stat(dbPath); err != nil || st.IsDir() {
+	if st, err := os.Stat(dbPath); !store.IsPostgres(dbPath) && (err != nil || st.IsDir()) {
 		return nil
 	}
 	db, err := store.Open(ctx, dbPath, store.Options{ReadOnly: true})
