@@ -16,6 +16,14 @@ import (
 // per matching row instead of four, for a caller that does not need to
 // know in which column a term matched.
 func (db *DB) FTSMatchWeighted(ctx context.Context, projectID int64, ids IDRange, match string, w FTSWeights, limit int) ([]FTSHit, error) {
+	if db.pg {
+		// The postings query computes the weighted score in one pass.
+		hits, err := db.pgFTSMatch(ctx, projectID, ids, match, w, limit)
+		for i := range hits {
+			hits[i].Name, hits[i].Path, hits[i].Body = 0, 0, 0
+		}
+		return hits, err
+	}
 	rng, rargs := ids.sql()
 	q := `SELECT f.rowid, bm25(chunks_fts, ?, ?, ?) FROM chunks_fts f`
 	args := []any{w.Name, w.Path, w.Body}
@@ -54,6 +62,9 @@ func (db *DB) FTSMatchWeighted(ctx context.Context, projectID int64, ids IDRange
 // primary-key read instead of a count over every chunk. An index whose
 // record is missing or empty (nothing ever written) has 0 rows.
 func (db *DB) FTSRowCount(ctx context.Context) (int, error) {
+	if db.pg {
+		return db.FTSRows(ctx) // one row per project in fts_stats
+	}
 	var block []byte
 	err := db.sql.QueryRowContext(ctx, "SELECT block FROM chunks_fts_data WHERE id = 1").Scan(&block)
 	if errors.Is(err, sql.ErrNoRows) {
