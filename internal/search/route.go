@@ -44,6 +44,10 @@ type route struct {
 	// paths are file paths named in the query (exact lookup by path suffix).
 	paths  []string
 	frames []frame
+	// area is the last component of a commit-style area prefix, lower
+	// case ("internal/store: …" → "store", "fix(http): …" → "http"): the
+	// directory, package or file the change is in.
+	area string
 }
 
 var (
@@ -60,6 +64,14 @@ var (
 	rePath = regexp.MustCompile(`(?:^|[\s"'(\x60])((?:[A-Za-z0-9_.-]+/)+[A-Za-z0-9_.-]+\.[A-Za-z0-9]{1,5}|[A-Za-z0-9_-]+\.(?:go|py|java|kt|js|jsx|ts|tsx|rs|c|h|cc|cpp|hpp|cs|rb|php|swift|scala|lua|dart|sh))\b`)
 	// Error-message shapes.
 	reError = regexp.MustCompile(`(?i)(\b(panic|traceback|exception|segfault|stack ?trace|nil pointer|null ?pointer|undefined is not|cannot read propert|unexpected|crash(es|ed)?|regression|broken)\b|\b\w*(error|exception):\s|\bfail(s|ed|ing)? (to|with|on|when)\b)`)
+	// A commit-style change description: an area prefix ("store: …",
+	// "fix(http): …", "net/http: …") or an imperative change verb first
+	// ("add …", "fix …", "remove …"), as commit subjects and task titles
+	// are written.
+	reAreaPrefix = regexp.MustCompile(`^([A-Za-z][\w./-]*)(?:\(([\w./-]+)\))?!?: +\S`)
+	reImperative = regexp.MustCompile(`(?i)^(add|fix|remove|drop|delete|support|make|allow|avoid|handle|implement|refactor|rename|move|replace|skip|keep|stop|ensure|prevent|improve|update|change|expose|introduce|deprecate|reduce|simplify|split|reject|rewrite|speed up|clean up)(s|es|ed|d)?\b`)
+	// A prefix that is a message level or error name, not an area.
+	reMessageLevel = regexp.MustCompile(`(?i)(error|exception|panic|fatal|warning|warn|traceback|note|info|debug)$`)
 	// Change-request phrasing.
 	reChange = regexp.MustCompile(`(?i)(\bshould(n't| not)?\b|\binstead of\b|\bexpected\b.*\b(got|but|instead)\b|\bdoes(n't| not)\b|\bdo(n't| not) (work|handle|support)|\bwhen\b.{3,120}\bthen\b|\bno longer\b|\bwrong(ly)?\b|\bincorrect(ly)?\b|\bbug\b|\badd support for\b|\ballow (users? )?to\b|应该|而不是|报错|异常|崩溃)`)
 )
@@ -147,10 +159,39 @@ func routeQuery(raw string, groups []termGroup) route {
 		r.idents = appendNew(r.idents, id)
 	}
 	words := len(strings.Fields(raw))
-	if words >= longProseWords || len(r.frames) > 0 || reError.MatchString(raw) || reChange.MatchString(raw) {
+	if m := reAreaPrefix.FindStringSubmatch(raw); m != nil && !reMessageLevel.MatchString(m[1]) {
+		a := m[1]
+		if m[2] != "" {
+			a = m[2] // "fix(http): …": the scope names the area
+		}
+		a = strings.ToLower(strings.TrimRight(a, "/."))
+		r.area = a[strings.LastIndexByte(a, '/')+1:]
+	}
+	if words >= longProseWords || len(r.frames) > 0 || reError.MatchString(raw) || reChange.MatchString(raw) ||
+		reAreaPrefix.MatchString(raw) || reImperative.MatchString(raw) {
 		r.kind = RouteChange
 	}
 	return r
+}
+
+// pathWords are the lower-case words of a path's directories and file
+// stem, each whole and split at "_", "-" and ".": "internal/store/read_go.go"
+// gives internal, store, read_go, read, go.
+func pathWords(p string) map[string]bool {
+	out := map[string]bool{}
+	dir, base := path.Split(strings.ToLower(p))
+	parts := strings.Split(strings.Trim(dir, "/"), "/")
+	parts = append(parts, strings.TrimSuffix(base, path.Ext(base)))
+	for _, part := range parts {
+		if part == "" {
+			continue
+		}
+		out[part] = true
+		for _, w := range strings.FieldsFunc(part, func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
+			out[w] = true
+		}
+	}
+	return out
 }
 
 // looksLikeHostPort reports whether s (before a ":NNN") is a host name or
