@@ -165,8 +165,7 @@ type params struct {
 	// mentions tests: the change is still made in the code under test.
 	ChangeTestDemo float64
 	// WArea is added, in a change request with an area prefix ("store: …",
-	// "fix(http): …"), to chunks whose path has the area as a directory
-	// name or file stem.
+	// "fix(http): …"), to chunks of files in that area (route.inArea).
 	WArea float64
 	// ChangeFileDecay: in a change request the file aggregate is
 	// WFile × Σ ChangeFileDecay^i × (i-th best score of the file), over
@@ -289,7 +288,7 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 		if in.route.kind == RouteChange && in.route.area != "" {
 			v, ok := areaBonus[path]
 			if !ok {
-				if pathWords(path)[in.route.area] {
+				if in.route.inArea(path) {
 					v = p.WArea
 				}
 				areaBonus[path] = v

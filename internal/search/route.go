@@ -46,8 +46,10 @@ type route struct {
 	frames []frame
 	// area is the last component of a commit-style area prefix, lower
 	// case ("internal/store: …" → "store", "fix(http): …" → "http"): the
-	// directory, package or file the change is in.
-	area string
+	// directory or package the change is in; areaParent is the component
+	// before it, if any ("mm/slub: …" → "mm"), when the area may be a
+	// file of that directory.
+	area, areaParent string
 }
 
 var (
@@ -164,8 +166,11 @@ func routeQuery(raw string, groups []termGroup) route {
 		if m[2] != "" {
 			a = m[2] // "fix(http): …": the scope names the area
 		}
-		a = strings.ToLower(strings.TrimRight(a, "/."))
-		r.area = a[strings.LastIndexByte(a, '/')+1:]
+		parts := strings.Split(strings.ToLower(strings.Trim(a, "/.")), "/")
+		r.area = parts[len(parts)-1]
+		if len(parts) > 1 {
+			r.areaParent = parts[len(parts)-2]
+		}
 	}
 	if words >= longProseWords || len(r.frames) > 0 || reError.MatchString(raw) || reChange.MatchString(raw) ||
 		reAreaPrefix.MatchString(raw) || reImperative.MatchString(raw) {
@@ -192,6 +197,23 @@ func pathWords(p string) map[string]bool {
 		}
 	}
 	return out
+}
+
+// inArea reports whether a path lies in the query's area: a directory of
+// the path is named like the area (or one of its "_", "-", "." parts is),
+// or the area has a parent component and names the file's stem in a
+// directory of that name ("mm/slub" → mm/slub.c). A file stem alone does
+// not count: "serve: …" is about the serve package, not every serve.go.
+func (r route) inArea(p string) bool {
+	if r.area == "" {
+		return false
+	}
+	dir, base := path.Split(strings.ToLower(p))
+	dir = strings.TrimSuffix(dir, "/")
+	if dir != "" && pathWords(dir + "/")[r.area] {
+		return true
+	}
+	return r.areaParent != "" && path.Base(dir) == r.areaParent && strings.TrimSuffix(base, path.Ext(base)) == r.area
 }
 
 // looksLikeHostPort reports whether s (before a ":NNN") is a host name or

@@ -294,3 +294,25 @@ func TestAddFileEvidence(t *testing.T) {
 		t.Errorf("file with more evidence not ahead: %v", list)
 	}
 }
+
+func TestInArea(t *testing.T) {
+	tests := []struct {
+		q, path string
+		want    bool
+	}{
+		{"serve: graph takes a confidence", "internal/serve/api.go", true},
+		{"serve: graph takes a confidence", "cmd/tool/serve.go", false}, // a file stem alone is not the area
+		{"net/http: keep the header order", "src/net/http/header.go", true},
+		{"mm/slub: free the slab once", "mm/slub.c", true},
+		{"mm/slub: free the slab once", "fs/slub.c", false},
+		{"fix(graph-oracle): count callers", "internal/tools/graph-oracle/main.go", true},
+		{"store: read rows once", "internal/storage/read.go", false},
+		{"how are rows read", "internal/store/read.go", false},
+	}
+	for _, tt := range tests {
+		r := routeQuery(tt.q, buildQuery(tt.q, nil, query.DefaultOptions).groups)
+		if got := r.inArea(tt.path); got != tt.want {
+			t.Errorf("%q: inArea(%q) = %v, want %v (area %q, parent %q)", tt.q, tt.path, got, tt.want, r.area, r.areaParent)
+		}
+	}
+}
