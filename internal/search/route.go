@@ -71,7 +71,7 @@ var (
 	// ("add …", "fix …", "remove …"), as commit subjects and task titles
 	// are written.
 	reAreaPrefix = regexp.MustCompile(`^([A-Za-z][\w./-]*)(?:\(([\w./-]+)\))?!?: +\S`)
-	reImperative = regexp.MustCompile(`(?i)^(add|fix|remove|drop|delete|support|make|allow|avoid|handle|implement|refactor|rename|move|replace|skip|keep|stop|ensure|prevent|improve|update|change|expose|introduce|deprecate|reduce|simplify|split|reject|rewrite|speed up|clean up)(s|es|ed|d)?\b`)
+	reImperative = regexp.MustCompile(`(?i)^(add|fix|remove|drop|delete|support|make|allow|avoid|handle|implement|refactor|rename|move|replace|skip|keep|stop|ensure|prevent|improve|update|change|expose|introduce|deprecate|reduce|simplify|split|reject|rewrite|speed up|clean up)(s|es|ed|d)?\s`)
 	// A prefix that is a message level or error name, not an area.
 	reMessageLevel = regexp.MustCompile(`(?i)(error|exception|panic|fatal|warning|warn|traceback|note|info|debug)$`)
 	// Change-request phrasing.

@@ -38,6 +38,7 @@ func TestRouteQuery(t *testing.T) {
 		{q: "Add retries to the uploader", kind: RouteChange},
 		{q: "Removes the cache of resolved names", kind: RouteChange},
 		{q: "addresses of the listeners in the server", kind: RouteLookup},
+		{q: "keep-alive connections in the transport", kind: RouteLookup},
 		{q: "what does the store: prefix mean", kind: RouteLookup},
 		{q: "panic: runtime error in web.(*Server).serve(0x1)\n\t/src/web/server.go:120 +0x1f", kind: RouteChange,
 			frames: []frame{{file: "/src/web/server.go", line: 120}}, idents: []string{"serve"}},
