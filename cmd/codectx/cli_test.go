@@ -53,6 +53,8 @@ func TestCLIBadInput(t *testing.T) {
 		{name: "eval without a set", args: []string{"eval", "--db", db}, usage: true, wantErr: "--from-git"},
 		{name: "from-git with -k", args: []string{"eval", "--from-git", "-k", "5", proj, "--db", db}, usage: true},
 		{name: "max without from-git", args: []string{"eval", file, "--max", "5", "--db", db}, usage: true},
+		{name: "before without from-git", args: []string{"eval", file, "--before", "2026-01-02", "--db", db}, usage: true},
+		{name: "from-git with a bad --before", args: []string{"eval", "--from-git", "--before", "yesterday", proj, "--db", db}, usage: true, wantErr: "RFC 3339"},
 		{name: "from-git without history", args: []string{"eval", "--from-git", proj, "--db", db}, usage: true, wantErr: "git repository"},
 	}
 	for _, tc := range cases {

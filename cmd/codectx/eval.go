@@ -26,7 +26,7 @@ func evalCmd() *cobra.Command {
 		k                  int
 		asJSON, noLexicon  bool
 		fromGit            bool
-		since              string
+		since, before      string
 		maxTasks, maxFiles int
 		seed               uint64
 	)
@@ -58,19 +58,28 @@ apart as leaky.`,
 				if err := checkSearch(codectx.SearchOptions{Query: "flags", K: k, Mode: mode, Ranker: ranker}); err != nil {
 					return err
 				}
+				var cut time.Time
+				if before != "" {
+					var err error
+					if cut, err = time.Parse(time.RFC3339, before); err != nil {
+						if cut, err = time.Parse("2006-01-02", before); err != nil {
+							return usagef("--before %q: want a date (2006-01-02) or an RFC 3339 time (2006-01-02T15:04:05Z)", before)
+						}
+					}
+				}
 				path, err := pathArg(args, "")
 				if err != nil {
 					return err
 				}
 				return runGitEval(cmd, path, codectx.GitEvalOptions{
-					Since: since, Max: maxTasks, Seed: seed, MaxFiles: maxFiles, Mode: mode, Ranker: ranker,
+					Since: since, Before: cut, Max: maxTasks, Seed: seed, MaxFiles: maxFiles, Mode: mode, Ranker: ranker,
 				}, asJSON)
 			}
 			if len(args) != 1 {
 				return usagef("eval needs a golden set (GOLDEN.jsonl), or --from-git")
 			}
-			if since != "" || maxTasks != 0 || maxFiles != 0 || seed != 0 {
-				return usagef("--since, --max, --max-files and --seed only apply with --from-git")
+			if since != "" || before != "" || maxTasks != 0 || maxFiles != 0 || seed != 0 {
+				return usagef("--since, --before, --max, --max-files and --seed only apply with --from-git")
 			}
 			if err := checkSearch(codectx.SearchOptions{Query: "flags", K: k, Mode: mode, Ranker: ranker}); err != nil {
 				return err
@@ -108,6 +117,7 @@ apart as leaky.`,
 	f.BoolVar(&noLexicon, "no-lexicon", false, "parse queries without expansions: no Chinese→English lexicon translations, no English synonyms")
 	f.BoolVar(&fromGit, "from-git", false, "mine the tasks from the git history of PATH (default .) instead of a golden set")
 	f.StringVar(&since, "since", "", "with --from-git: only commits newer than this (git log --since, e.g. \"2 years ago\")")
+	f.StringVar(&before, "before", "", "with --from-git: only commits older than this become tasks (2006-01-02 or RFC 3339; newer ones are still read for renames)")
 	f.IntVar(&maxTasks, "max", 0, "with --from-git: sample this many tasks (fixed sample; 0 = all)")
 	f.IntVar(&maxFiles, "max-files", 0, "with --from-git: most non-test source files a commit may change (0 = 3)")
 	f.Uint64Var(&seed, "seed", 0, fmt.Sprintf("with --from-git: sampling seed (0 = %d)", codectx.DefaultGitSeed))
@@ -150,8 +160,12 @@ func printGitReport(w io.Writer, root string, opt codectx.GitEvalOptions, r *cod
 	if m.Sampled > 0 {
 		fmt.Fprintf(w, ", %d sampled (--max %d)", len(r.Outcomes), opt.Max)
 	}
-	fmt.Fprintf(w, "\nskipped: %d without a non-test source file, %d with too many, %d with a vague subject, %d whose files are gone\n\n",
+	fmt.Fprintf(w, "\nskipped: %d without a non-test source file, %d with too many, %d with a vague subject, %d whose files are gone",
 		m.NoSource, m.TooMany, m.Vague, m.Gone)
+	if m.Later > 0 {
+		fmt.Fprintf(w, ", %d made at or after --before", m.Later)
+	}
+	fmt.Fprint(w, "\n\n")
 	if len(r.Outcomes) == 0 {
 		fmt.Fprintln(w, "no tasks: nothing to score")
 		return

@@ -93,17 +93,23 @@ type MineOptions struct {
 	Max int
 	// Seed seeds the sampling.
 	Seed uint64
+	// Before, when not 0, keeps commits made at or after this Unix time
+	// (committer time) out of the tasks; they are still read to follow
+	// later renames. With git's --since on another run it splits a history
+	// into an older part to develop on and a newer part held out.
+	Before int64
 }
 
 // MineStats count why commits were kept or not.
 type MineStats struct {
-	Commits    int `json:"commits"`               // commits read
-	NoSource   int `json:"no_source_files"`       // changed no non-test source file
-	TooMany    int `json:"too_many_files"`        // changed more than MaxFiles non-test source files
-	Vague      int `json:"vague_subject"`         // subject not descriptive
-	Gone       int `json:"targets_gone"`          // no changed file still exists
-	Candidates int `json:"candidates"`            // commits that qualified
-	Sampled    int `json:"sampled_out,omitempty"` // candidates left out by --max
+	Commits    int `json:"commits"`                      // commits read
+	NoSource   int `json:"no_source_files"`              // changed no non-test source file
+	TooMany    int `json:"too_many_files"`               // changed more than MaxFiles non-test source files
+	Vague      int `json:"vague_subject"`                // subject not descriptive
+	Gone       int `json:"targets_gone"`                 // no changed file still exists
+	Candidates int `json:"candidates"`                   // commits that qualified
+	Sampled    int `json:"sampled_out,omitempty"`        // candidates left out by --max
+	Later      int `json:"at_or_after_before,omitempty"` // made at or after MineOptions.Before
 }
 
 // MineGitTasks turns commits (newest first, as ParseGitLog returns them)
@@ -163,6 +169,9 @@ func MineGitTasks(commits []GitCommit, opt MineOptions) ([]Task, MineStats) {
 		}
 		q := CommitQuery(c.Message)
 		switch {
+		case opt.Before != 0 && c.Time >= opt.Before:
+			st.Later++
+			continue
 		case nsrc == 0:
 			st.NoSource++
 			continue

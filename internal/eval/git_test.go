@@ -118,6 +118,17 @@ func TestMineGitTasks(t *testing.T) {
 		t.Fatalf("stats %+v, want %+v", st, wantSt)
 	}
 
+	// Before: newer commits are no tasks, but their renames are followed.
+	for i := range commits {
+		commits[i].Time = int64(100 * (len(commits) - i)) // c1 at 100 … c6 at 600
+	}
+	opt.Before = 500
+	tasks, st = MineGitTasks(commits, opt)
+	if len(tasks) != 1 || tasks[0].ID != "git-c1" || !reflect.DeepEqual(tasks[0].Targets, []Target{{File: "net/retry.go"}}) || st.Later != 2 {
+		t.Fatalf("before 500: tasks %+v, stats %+v", tasks, st)
+	}
+	opt.Before = 0
+
 	// Sampling is deterministic and keeps history order.
 	var many []GitCommit
 	for i := range 40 {

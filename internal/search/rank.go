@@ -161,6 +161,18 @@ type params struct {
 	// the query names.
 	DirectFrame, DirectSymbol, DirectPath float64
 	DirectMaxDefs                         int
+	// ChangeTestDemo is the test demotion of a change request that
+	// mentions tests: the change is still made in the code under test.
+	ChangeTestDemo float64
+	// WArea is added, in a change request with an area prefix ("store: …",
+	// "fix(http): …"), to chunks of files in that area (route.inArea).
+	WArea float64
+	// ChangeFileDecay: in a change request the file aggregate is
+	// WFile × Σ ChangeFileDecay^i × (i-th best score of the file), over
+	// ChangeFileTop chunks, instead of the mean of FileTop: a file with
+	// many matching chunks carries more evidence than one with a single one.
+	ChangeFileDecay float64
+	ChangeFileTop   int
 }
 
 var defaultParams = params{
@@ -183,6 +195,11 @@ var defaultParams = params{
 	DirectSymbol:  0.3,
 	DirectPath:    0.2,
 	DirectMaxDefs: 8,
+
+	ChangeTestDemo:  0.30,
+	WArea:           0.10,
+	ChangeFileDecay: 0.5,
+	ChangeFileTop:   5,
 }
 
 // rankDefault scores each candidate (keyword hits and the semantic
@@ -243,7 +260,11 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 	testDemo := p.TestDemo
 	if in.asksTests {
 		testDemo = 0
+		if in.route.kind == RouteChange {
+			testDemo = p.ChangeTestDemo
+		}
 	}
+	areaBonus := map[string]float64{}
 	var direct map[int32]float64
 	if in.route.kind == RouteChange {
 		direct = directHits(in.snap, in.route, cands, p)
@@ -263,6 +284,16 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 		}
 		if in.route.demotesClass(cl) {
 			s -= p.NonSourceDemo
+		}
+		if in.route.kind == RouteChange && in.route.area != "" {
+			v, ok := areaBonus[path]
+			if !ok {
+				if in.route.inArea(path) {
+					v = p.WArea
+				}
+				areaBonus[path] = v
+			}
+			s += v
 		}
 		if kc := in.kw.chunk(idx); kc != nil {
 			if bmMax > 0 {
@@ -300,7 +331,11 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 		sortScored(in.snap, list)
 	}
 	if p.WFile != 0 && p.FileTop > 0 {
-		addFileScores(in.snap, list, p)
+		if in.route.kind == RouteChange && p.ChangeFileTop > 0 {
+			addFileEvidence(in.snap, list, p)
+		} else {
+			addFileScores(in.snap, list, p)
+		}
 		sortScored(in.snap, list)
 	}
 	limit := p.PerFile
@@ -457,6 +492,25 @@ func addFileScores(snap *snapshot, list []scored, p params) {
 	for i := range list {
 		f := snap.chunks[list[i].idx].FileID
 		list[i].score += p.WFile * sum[f] / float64(max(p.FileTop, 1))
+	}
+}
+
+// addFileEvidence adds WFile × Σ ChangeFileDecay^i × s_i over the file's
+// ChangeFileTop best scores s_0 ≥ s_1 ≥ … (list must be sorted): the file
+// aggregate of a change request, where evidence spread over several chunks
+// of one file adds up with diminishing weight. Negative scores add nothing.
+func addFileEvidence(snap *snapshot, list []scored, p params) {
+	sum := map[int64]float64{}
+	n := map[int64]int{}
+	for _, c := range list {
+		f := snap.chunks[c.idx].FileID
+		if n[f] < p.ChangeFileTop {
+			sum[f] += math.Pow(p.ChangeFileDecay, float64(n[f])) * max(c.score, 0)
+			n[f]++
+		}
+	}
+	for i := range list {
+		list[i].score += p.WFile * sum[snap.chunks[list[i].idx].FileID]
 	}
 }
 

@@ -44,6 +44,12 @@ type route struct {
 	// paths are file paths named in the query (exact lookup by path suffix).
 	paths  []string
 	frames []frame
+	// area is the last component of a commit-style area prefix, lower
+	// case ("internal/store: …" → "store", "fix(http): …" → "http"): the
+	// directory or package the change is in; areaParent is the component
+	// before it, if any ("mm/slub: …" → "mm"), when the area may be a
+	// file of that directory.
+	area, areaParent string
 }
 
 var (
@@ -60,6 +66,14 @@ var (
 	rePath = regexp.MustCompile(`(?:^|[\s"'(\x60])((?:[A-Za-z0-9_.-]+/)+[A-Za-z0-9_.-]+\.[A-Za-z0-9]{1,5}|[A-Za-z0-9_-]+\.(?:go|py|java|kt|js|jsx|ts|tsx|rs|c|h|cc|cpp|hpp|cs|rb|php|swift|scala|lua|dart|sh))\b`)
 	// Error-message shapes.
 	reError = regexp.MustCompile(`(?i)(\b(panic|traceback|exception|segfault|stack ?trace|nil pointer|null ?pointer|undefined is not|cannot read propert|unexpected|crash(es|ed)?|regression|broken)\b|\b\w*(error|exception):\s|\bfail(s|ed|ing)? (to|with|on|when)\b)`)
+	// A commit-style change description: an area prefix ("store: …",
+	// "fix(http): …", "net/http: …") or an imperative change verb first
+	// ("add …", "fix …", "remove …"), as commit subjects and task titles
+	// are written.
+	reAreaPrefix = regexp.MustCompile(`^([A-Za-z][\w./-]*)(?:\(([\w./-]+)\))?!?: +\S`)
+	reImperative = regexp.MustCompile(`(?i)^(add|fix|remove|drop|delete|support|make|allow|avoid|handle|implement|refactor|rename|move|replace|skip|keep|stop|ensure|prevent|improve|update|change|expose|introduce|deprecate|reduce|simplify|split|reject|rewrite|speed up|clean up)(s|es|ed|d)?\s`)
+	// A prefix that is a message level or error name, not an area.
+	reMessageLevel = regexp.MustCompile(`(?i)(error|exception|panic|fatal|warning|warn|traceback|note|info|debug)$`)
 	// Change-request phrasing.
 	reChange = regexp.MustCompile(`(?i)(\bshould(n't| not)?\b|\binstead of\b|\bexpected\b.*\b(got|but|instead)\b|\bdoes(n't| not)\b|\bdo(n't| not) (work|handle|support)|\bwhen\b.{3,120}\bthen\b|\bno longer\b|\bwrong(ly)?\b|\bincorrect(ly)?\b|\bbug\b|\badd support for\b|\ballow (users? )?to\b|应该|而不是|报错|异常|崩溃)`)
 )
@@ -147,10 +161,59 @@ func routeQuery(raw string, groups []termGroup) route {
 		r.idents = appendNew(r.idents, id)
 	}
 	words := len(strings.Fields(raw))
-	if words >= longProseWords || len(r.frames) > 0 || reError.MatchString(raw) || reChange.MatchString(raw) {
+	if m := reAreaPrefix.FindStringSubmatch(raw); m != nil && !reMessageLevel.MatchString(m[1]) {
+		a := m[1]
+		if m[2] != "" {
+			a = m[2] // "fix(http): …": the scope names the area
+		}
+		parts := strings.Split(strings.ToLower(strings.Trim(a, "/.")), "/")
+		r.area = parts[len(parts)-1]
+		if len(parts) > 1 {
+			r.areaParent = parts[len(parts)-2]
+		}
+	}
+	if words >= longProseWords || len(r.frames) > 0 || reError.MatchString(raw) || reChange.MatchString(raw) ||
+		reAreaPrefix.MatchString(raw) || reImperative.MatchString(raw) {
 		r.kind = RouteChange
 	}
 	return r
+}
+
+// pathWords are the lower-case words of a path's directories and file
+// stem, each whole and split at "_", "-" and ".": "internal/store/read_go.go"
+// gives internal, store, read_go, read, go.
+func pathWords(p string) map[string]bool {
+	out := map[string]bool{}
+	dir, base := path.Split(strings.ToLower(p))
+	parts := strings.Split(strings.Trim(dir, "/"), "/")
+	parts = append(parts, strings.TrimSuffix(base, path.Ext(base)))
+	for _, part := range parts {
+		if part == "" {
+			continue
+		}
+		out[part] = true
+		for _, w := range strings.FieldsFunc(part, func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
+			out[w] = true
+		}
+	}
+	return out
+}
+
+// inArea reports whether a path lies in the query's area: a directory of
+// the path is named like the area (or one of its "_", "-", "." parts is),
+// or the area has a parent component and names the file's stem in a
+// directory of that name ("mm/slub" → mm/slub.c). A file stem alone does
+// not count: "serve: …" is about the serve package, not every serve.go.
+func (r route) inArea(p string) bool {
+	if r.area == "" {
+		return false
+	}
+	dir, base := path.Split(strings.ToLower(p))
+	dir = strings.TrimSuffix(dir, "/")
+	if dir != "" && pathWords(dir + "/")[r.area] {
+		return true
+	}
+	return r.areaParent != "" && path.Base(dir) == r.areaParent && strings.TrimSuffix(base, path.Ext(base)) == r.area
 }
 
 // looksLikeHostPort reports whether s (before a ":NNN") is a host name or

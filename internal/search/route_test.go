@@ -2,12 +2,14 @@ package search
 
 import (
 	"context"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"codectx/internal/query"
+	"codectx/internal/store"
 )
 
 func TestRouteQuery(t *testing.T) {
@@ -19,6 +21,7 @@ func TestRouteQuery(t *testing.T) {
 		idents    []string
 		paths     []string
 		docs, bld bool
+		area      string
 	}{
 		{q: "how are cookies parsed from a header", kind: RouteLookup},
 		{q: "where is DetectContentType called", kind: RouteLookup, idents: []string{"DetectContentType"}},
@@ -27,7 +30,16 @@ func TestRouteQuery(t *testing.T) {
 		{q: "return an empty list instead of nil", kind: RouteChange},
 		{q: "when the body is empty then the length header is wrong", kind: RouteChange},
 		{q: "error: unexpected EOF reading the chunked body", kind: RouteChange},
-		{q: "fix the retry logic in net/retry.go", kind: RouteLookup, paths: []string{"net/retry.go"}},
+		{q: "fix the retry logic in net/retry.go", kind: RouteChange, paths: []string{"net/retry.go"}},
+		// Commit-style descriptions: an area prefix or an imperative verb first.
+		{q: "store: apply resolved targets in one update", kind: RouteChange, area: "store"},
+		{q: "net/http: keep the header order on redirects", kind: RouteChange, area: "http"},
+		{q: "fix(client): resend idempotent requests once", kind: RouteChange, area: "client"},
+		{q: "Add retries to the uploader", kind: RouteChange},
+		{q: "Removes the cache of resolved names", kind: RouteChange},
+		{q: "addresses of the listeners in the server", kind: RouteLookup},
+		{q: "keep-alive connections in the transport", kind: RouteLookup},
+		{q: "what does the store: prefix mean", kind: RouteLookup},
 		{q: "panic: runtime error in web.(*Server).serve(0x1)\n\t/src/web/server.go:120 +0x1f", kind: RouteChange,
 			frames: []frame{{file: "/src/web/server.go", line: 120}}, idents: []string{"serve"}},
 		{q: "Traceback (most recent call last):\n  File \"app/models.py\", line 42, in save_user\nValueError: bad",
@@ -35,13 +47,13 @@ func TestRouteQuery(t *testing.T) {
 		{q: "java.lang.NullPointerException\n\tat com.acme.Cart.total(Cart.java:17)", kind: RouteChange,
 			frames: []frame{{file: "Cart.java", line: 17, fn: "total"}}, idents: []string{"total"}, paths: []string{"Cart.java"}},
 		{q: "connect to localhost:8080 fails with a timeout", kind: RouteChange},
-		{q: "update the README with the build steps", kind: RouteLookup, docs: true, bld: true},
+		{q: "update the README with the build steps", kind: RouteChange, docs: true, bld: true},
 	}
 	for _, tt := range tests {
 		q := buildQuery(tt.q, nil, query.DefaultOptions)
 		r := routeQuery(tt.q, q.groups)
 		if r.kind != tt.kind || !reflect.DeepEqual(r.frames, tt.frames) || r.aboutDocs != tt.docs || r.aboutBuild != tt.bld ||
-			!reflect.DeepEqual(r.paths, tt.paths) {
+			!reflect.DeepEqual(r.paths, tt.paths) || r.area != tt.area {
 			t.Errorf("routeQuery(%q) = %+v", tt.q, r)
 		}
 		for _, id := range tt.idents {
@@ -206,5 +218,102 @@ func TestTranslationsStandIn(t *testing.T) {
 	en := termGroup{keyword: "retry", terms: []query.Term{{Text: "retry", Weight: 1, Source: query.SourceWord}}}
 	if translationsStandIn(en, byText, silent) {
 		t.Error("an English group has no translations to raise")
+	}
+}
+
+func TestPathWords(t *testing.T) {
+	got := pathWords("internal/store/read_only.go")
+	for _, w := range []string{"internal", "store", "read_only", "read", "only"} {
+		if !got[w] {
+			t.Errorf("pathWords lacks %q: %v", w, got)
+		}
+	}
+	if got["go"] || got["read_only.go"] {
+		t.Errorf("pathWords kept the extension: %v", got)
+	}
+}
+
+// A change request that mentions tests is still answered with the code to
+// change (test files stay demoted), and its area prefix points into the
+// directory it names.
+func TestChangeRequestTestsAndArea(t *testing.T) {
+	body := func(name string) string {
+		return "func " + name + "(req *Request) bool {\n\t// rewind the request body before a retry: a resent request carries its payload\n\tif req.GetBody == nil {\n\t\treturn false\n\t}\n\tbody, err := req.GetBody()\n\tif err != nil {\n\t\treturn false\n\t}\n\treq.Body = body\n\treturn true\n}"
+	}
+	chunks := []tchunk{
+		{path: "client/retry.go", kind: "function", name: "canRewind(req *Request)", cos: 0.5, content: body("canRewind")},
+		{path: "client/retry_test.go", kind: "function", name: "TestRetry(t *testing.T)", cos: 0.5,
+			content: "func TestRetry(t *testing.T) {\n\tif !canRewind(newRequest()) {\n\t\tt.Fatal(\"body not rewound before a retry\")\n\t}\n}"},
+		// Names the server, but lies outside it.
+		{path: "proxy/retry.go", kind: "function", name: "serverRewind(req *Request)", cos: 0.5, content: body("serverRewind")},
+		{path: "server/retry.go", kind: "function", name: "mayRewind(req *Request)", cos: 0.5, content: body("mayRewind")},
+	}
+	ix := buildIndex(t, chunks)
+	ctx := context.Background()
+	first := func(q string) string {
+		t.Helper()
+		res, err := Search(ctx, ix, Options{Query: q, K: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Results) == 0 {
+			t.Fatalf("%q: no results", q)
+		}
+		return res.Results[0].File
+	}
+	// A question about tests finds the test.
+	if f := first("test that the body is rewound before a retry"); f != "client/retry_test.go" {
+		t.Errorf("question about tests: first %s", f)
+	}
+	// The same words as a change request: the code under test.
+	if f := first("client: rewind the request body before a retry so that a resent request carries its payload; test it"); f != "client/retry.go" {
+		t.Errorf("change request mentioning tests: first %s", f)
+	}
+	// The area prefix points into its directory.
+	if f := first("server: rewind the retry body before a retry"); f != "server/retry.go" {
+		t.Errorf("area server: first %s", f)
+	}
+	if f := first("client: rewind the retry body before a retry"); f != "client/retry.go" {
+		t.Errorf("area client: first %s", f)
+	}
+}
+
+func TestAddFileEvidence(t *testing.T) {
+	snap := &snapshot{chunks: []store.ChunkMeta{{ID: 1, FileID: 1}, {ID: 2, FileID: 2}, {ID: 3, FileID: 2}, {ID: 4, FileID: 2}}}
+	list := []scored{{idx: 0, score: 1.0}, {idx: 1, score: 0.95}, {idx: 2, score: 0.9}, {idx: 3, score: -0.5}}
+	p := defaultParams
+	p.WFile, p.ChangeFileDecay, p.ChangeFileTop = 0.2, 0.5, 5
+	addFileEvidence(snap, list, p)
+	// File 1: 1.0 + 0.2·1.0; file 2's best: 0.95 + 0.2·(0.95 + 0.5·0.9 + 0) — more evidence, ranked first.
+	want := []float64{1.2, 0.95 + 0.2*1.4, 0.9 + 0.2*1.4, -0.5 + 0.2*1.4}
+	for i, w := range want {
+		if math.Abs(list[i].score-w) > 1e-9 {
+			t.Errorf("chunk %d: score %v, want %v", i, list[i].score, w)
+		}
+	}
+	if list[1].score <= list[0].score {
+		t.Errorf("file with more evidence not ahead: %v", list)
+	}
+}
+
+func TestInArea(t *testing.T) {
+	tests := []struct {
+		q, path string
+		want    bool
+	}{
+		{"serve: graph takes a confidence", "internal/serve/api.go", true},
+		{"serve: graph takes a confidence", "cmd/tool/serve.go", false}, // a file stem alone is not the area
+		{"net/http: keep the header order", "src/net/http/header.go", true},
+		{"mm/slub: free the slab once", "mm/slub.c", true},
+		{"mm/slub: free the slab once", "fs/slub.c", false},
+		{"fix(graph-oracle): count callers", "internal/tools/graph-oracle/main.go", true},
+		{"store: read rows once", "internal/storage/read.go", false},
+		{"how are rows read", "internal/store/read.go", false},
+	}
+	for _, tt := range tests {
+		r := routeQuery(tt.q, buildQuery(tt.q, nil, query.DefaultOptions).groups)
+		if got := r.inArea(tt.path); got != tt.want {
+			t.Errorf("%q: inArea(%q) = %v, want %v (area %q, parent %q)", tt.q, tt.path, got, tt.want, r.area, r.areaParent)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+	"time"
 
 	"codectx/internal/eval"
 	"codectx/internal/scan"
@@ -19,6 +20,10 @@ type GitEvalOptions struct {
 	// Since limits the history read (git log --since, e.g. "2 years ago",
 	// "2024-01-01"); "" reads it all.
 	Since string
+	// Before, when not zero, keeps commits made at or after it (committer
+	// time) out of the tasks; they are still read to follow renames. Since
+	// on one run and Before on another split the history in two.
+	Before time.Time
 	// Max is the number of tasks to sample from the qualifying commits
 	// (0: all). The sample is fixed for a given history and Seed.
 	Max int
@@ -80,6 +85,10 @@ func (p *Project) EvaluateGit(ctx context.Context, opt GitEvalOptions) (*GitEval
 	if err != nil {
 		return nil, err
 	}
+	var before int64
+	if !opt.Before.IsZero() {
+		before = opt.Before.Unix()
+	}
 	seed := opt.Seed
 	if seed == 0 {
 		seed = DefaultGitSeed
@@ -91,6 +100,7 @@ func (p *Project) EvaluateGit(ctx context.Context, opt GitEvalOptions) (*GitEval
 		MaxFiles: opt.MaxFiles,
 		Max:      opt.Max,
 		Seed:     seed,
+		Before:   before,
 	})
 	outs := make([]eval.GitOutcome, 0, len(tasks))
 	for i, t := range tasks {
