@@ -77,9 +77,10 @@ if [[ " $langs " == *" python "* ]]; then
     find "$root" -name __pycache__ -prune -exec rm -rf {} +
     db="$work/py-$p.db"
     "$work/codectx" index "$root" --db "$db" >/dev/null 2>"$work/index.log" || { cat "$work/index.log" >&2; exit 1; }
+    printf '{"typeshedPath": "%s"}\n' "$typeshed" >"$root/pyrightconfig.json"
     echo "package $p"
     "$work/graphoracle" -lang python -root "$root" -db "$db" -pyright "$pdir/node_modules/.bin/pyright-langserver" \
-      -typeshed "$typeshed" -n "$n" -seed "$seed" "${v[@]}"
+      -n "$n" -seed "$seed" "${v[@]}"
     echo
   done
 fi

@@ -38,7 +38,6 @@ func main() {
 	gopls := flag.String("gopls", "gopls", "gopls binary (-lang go)")
 	pyright := flag.String("pyright", "pyright-langserver", "pyright language server (-lang python), run with --stdio")
 	language := flag.String("lang", "go", "language measured: go (gopls) or python (pyright)")
-	typeshed := flag.String("typeshed", "", "typeshed directory pyright reads instead of its own (-lang python)")
 	n := flag.Int("n", 40, "functions to sample")
 	seed := flag.Int64("seed", 1, "sampling seed")
 	ifaces := flag.Int("ifaces", 40, "interfaces to sample for implements")
@@ -48,7 +47,7 @@ func main() {
 	switch *language {
 	case "go":
 	case "python":
-		srv.bin, srv.args, srv.typeshed = *pyright, []string{"--stdio"}, *typeshed
+		srv.bin, srv.args = *pyright, []string{"--stdio"}
 	default:
 		fmt.Fprintln(os.Stderr, "graphoracle: -lang must be go or python")
 		os.Exit(2)
@@ -64,10 +63,6 @@ type server struct {
 	lang string // "go" or "python"
 	bin  string
 	args []string
-	// typeshed, when set, replaces pyright's bundled typeshed (setting
-	// python.analysis.typeshedPaths): the measured packages' stubs are
-	// removed from it so that pyright reads their source
-	typeshed string
 }
 
 type chunk struct {
@@ -159,7 +154,6 @@ func (ix *index) enclosing(path string, line int, types bool) (int64, bool) {
 // ---- a minimal LSP client over stdio ----
 
 type lsp struct {
-	srv     server
 	cmd     *exec.Cmd
 	in      io.WriteCloser
 	out     *bufio.Reader
@@ -185,7 +179,7 @@ func startLSP(srv server, root string) (*lsp, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	l := &lsp{srv: srv, cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20), pending: map[int]chan json.RawMessage{}, errs: map[int]string{}, dead: make(chan struct{})}
+	l := &lsp{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20), pending: map[int]chan json.RawMessage{}, errs: map[int]string{}, dead: make(chan struct{})}
 	go l.readLoop()
 	uri := "file://" + root
 	_, err = l.call("initialize", map[string]any{
@@ -278,18 +272,12 @@ func (l *lsp) readLoop() {
 				if m.Method == "workspace/configuration" {
 					// one (empty) settings object per item asked for
 					var p struct {
-						Items []struct {
-							Section string `json:"section"`
-						} `json:"items"`
+						Items []json.RawMessage `json:"items"`
 					}
 					json.Unmarshal(m.Params, &p)
 					list := make([]any, len(p.Items))
-					for k, it := range p.Items {
-						v := map[string]any{}
-						if it.Section == "python.analysis" && l.srv.typeshed != "" {
-							v["typeshedPaths"] = []string{l.srv.typeshed}
-						}
-						list[k] = v
+					for k := range list {
+						list[k] = map[string]any{}
 					}
 					result = list
 				}
@@ -593,6 +581,9 @@ func run(root, dbPath string, srv server, n, nIfaces int, seed int64, verbose bo
 			}
 		}
 		for _, x := range outgoing {
+			if verbose && os.Getenv("ORACLE_DEBUG") != "" {
+				fmt.Printf("debug %s -> %s %s:%d\n", c.sym, x.To.Name, x.To.URI, x.To.SelectionRange.Start.Line+1)
+			}
 			if id, ok := toChunk(x.To.URI, x.To.SelectionRange.Start.Line, true); ok {
 				if py && isProperty(root, &ix.chunks[ix.byID[id]], lines) {
 					continue // a property read, not a call
