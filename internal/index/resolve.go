@@ -77,6 +77,7 @@ func Resolve(ctx context.Context, db *store.DB, projectID int64, root string) (i
 	}
 	r := newResolver(syms, imports, files)
 	r.goInit(root, facts)
+	r.pyInit(files, facts)
 	facts = nil
 	var updates []store.EdgeResolution
 	var derived []store.DerivedRelation
@@ -181,6 +182,7 @@ type resolver struct {
 	fileLang map[int64]string
 	imports  map[int64]map[string]bool // file → last segments of its imports
 	g        *goResolver
+	py       *pyResolver
 	details  map[string]string // interned detail strings
 	byPath   map[string]int    // file path → its first chunk
 	byDir    map[string]int    // directory → first chunk of its first file (lazy)
@@ -225,6 +227,11 @@ func newResolver(syms []store.SymbolRow, imports map[int64][]string, files map[i
 func (r *resolver) resolve(e store.EdgeRow) edgeOut {
 	if r.fileLang[e.FileID] == "go" || (r.fileLang[e.FileID] == "" && r.g.goFile(e.FileID)) {
 		if o, ok := r.goResolve(e); ok {
+			return o
+		}
+	}
+	if r.fileLang[e.FileID] == "python" {
+		if o, ok := r.pyResolve(e); ok {
 			return o
 		}
 	}
@@ -474,33 +481,8 @@ func (r *resolver) resolveImport(e store.EdgeRow) edgeOut {
 		}
 		return external(name)
 	case "python":
-		mod := target
-		base := ""
-		if strings.HasPrefix(mod, ".") {
-			n := len(mod) - len(strings.TrimLeft(mod, "."))
-			base = dir
-			for range n - 1 {
-				base = path.Dir(base)
-			}
-			mod = mod[n:]
-		}
-		rel := strings.ReplaceAll(mod, ".", "/")
-		var cands []string
-		if base != "" || strings.HasPrefix(target, ".") {
-			cands = []string{path.Join(base, rel) + ".py", path.Join(base, rel, "__init__.py")}
-		} else {
-			// absolute: from the project root or from a source folder above the file
-			for d := dir; ; d = path.Dir(d) {
-				cands = append(cands, path.Join(d, rel)+".py", path.Join(d, rel, "__init__.py"))
-				if d == "." || d == "/" || d == "" {
-					break
-				}
-			}
-		}
-		for _, c := range cands {
-			if i, ok := first(c); ok {
-				return exact(r.syms[i].ID).with("module")
-			}
+		if f, ok := pyModuleFile(func(p string) bool { _, ok := r.byPath[p]; return ok }, dir, target); ok {
+			return exact(r.syms[r.byPath[f]].ID).with("module")
 		}
 		if strings.HasPrefix(target, ".") {
 			return unresolved("module not in the index")
