@@ -207,13 +207,13 @@ func (r *resolver) pyName(fileID int64, dotted string, depth int) pyEnt {
 	p := r.py
 	segs := strings.Split(dotted, ".")
 	file := r.filePath(fileID)
-	var cur pyEnt
+	cur := pyUnknown
 	if i := r.pyTopLevel(file, segs[0]); i >= 0 {
 		cur = pyEnt{sym: i}
 	} else if b, ok := p.binds[fileID][segs[0]]; ok {
 		cur = r.pyImport(path.Dir(file), b, depth)
 	} else if ty, ok := p.vars[fileID][segs[0]]; ok {
-		cur = r.pyInstance(fileID, ty, depth)
+		cur = r.pyInstance(fileID, ty, pyUnknown, depth)
 	} else if lang.PythonBuiltin(segs[0]) {
 		cur = pyEnt{sym: -1, ext: "builtin"}
 	} else {
@@ -235,9 +235,28 @@ func (r *resolver) pyName(fileID int64, dotted string, depth int) pyEnt {
 	return cur
 }
 
-// pyInstance is an instance of the class a type expression names in
-// fileID, or unknown.
-func (r *resolver) pyInstance(fileID int64, expr string, depth int) pyEnt {
+// pyInstance is the instance a type expression of fileID denotes: a class
+// ("T", "mod.T"), or "=" and a name whose value it is ("=compat32",
+// "=self.policy", self being the instance self), or unknown.
+func (r *resolver) pyInstance(fileID int64, expr string, self pyEnt, depth int) pyEnt {
+	if v, ok := strings.CutPrefix(expr, "="); ok {
+		first, rest, _ := strings.Cut(v, ".")
+		var e pyEnt
+		if first == "self" {
+			e = self
+			for _, seg := range strings.Split(rest, ".") {
+				if seg != "" && e.known() {
+					e = r.pyMember(e, seg, depth+1)
+				}
+			}
+		} else {
+			e = r.pyName(fileID, v, depth+1)
+		}
+		if e.inst || e.ext != "" {
+			return e
+		}
+		return pyUnknown
+	}
 	e := r.pyName(fileID, expr, depth+1)
 	switch {
 	case e.ext != "":
@@ -271,7 +290,7 @@ func (r *resolver) pyMember(e pyEnt, name string, depth int) pyEnt {
 				return r.pyImport(path.Dir(e.file), b, depth+1)
 			}
 			if ty, ok := r.py.vars[id][name]; ok {
-				return r.pyInstance(id, ty, depth+1)
+				return r.pyInstance(id, ty, pyUnknown, depth+1)
 			}
 		}
 		return pyUnknown
@@ -284,7 +303,7 @@ func (r *resolver) pyMember(e pyEnt, name string, depth int) pyEnt {
 				if ty == "" {
 					return pyUnknown
 				}
-				return r.pyInstance(fid, ty, depth+1)
+				return r.pyInstance(fid, ty, e, depth+1)
 			}
 		}
 	}
@@ -400,7 +419,7 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 		return edgeOut{}, false
 	case strings.HasPrefix(recv, ":"):
 		ty, rest, _ := strings.Cut(recv[1:], " ")
-		ent := r.pyInstance(e.FileID, ty, 0)
+		ent := r.pyInstance(e.FileID, ty, r.pySelf(e), 0)
 		for _, seg := range strings.Split(strings.TrimPrefix(rest, "."), ".") {
 			if seg != "" && ent.known() {
 				ent = r.pyMember(ent, seg, 0)
@@ -414,12 +433,8 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 		segs := strings.Split(recv[1:], ".")
 		var ent pyEnt
 		if segs[0] == "self" || segs[0] == "cls" {
-			ent = pyUnknown
-			if si, ok := r.byID[e.SrcChunk]; ok {
-				if ti := r.ownType(&r.syms[si]); ti >= 0 {
-					ent = pyEnt{sym: ti, inst: segs[0] == "self"}
-				}
-			}
+			ent = r.pySelf(e)
+			ent.inst = ent.sym >= 0 && segs[0] == "self"
 		} else {
 			ent = r.pyName(e.FileID, segs[0], 0)
 		}
@@ -482,6 +497,17 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 		return exact(r.syms[ent.sym].ID).with("import"), true
 	}
 	return unresolved("name not bound in the file"), true
+}
+
+// pySelf is the instance of the class whose method makes call e, or
+// unknown.
+func (r *resolver) pySelf(e store.EdgeRow) pyEnt {
+	if si, ok := r.byID[e.SrcChunk]; ok {
+		if ti := r.ownType(&r.syms[si]); ti >= 0 {
+			return pyEnt{sym: ti, inst: true}
+		}
+	}
+	return pyUnknown
 }
 
 // pyWithin reports whether chunk i is chunk outer or nested in it.

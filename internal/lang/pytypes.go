@@ -95,6 +95,12 @@ func pyPrepare(x *extractor) {
 				if r >= 0 && t.kind(r) == "none" && t.field(i, "type") < 0 {
 					continue // a placeholder, typed by the other assignments
 				}
+				if r >= 0 && t.kind(r) == "identifier" && t.field(i, "type") < 0 {
+					// self.x = x: the local's type, when the function tells
+					if local, lt := x.pyLocal(i, t.text(r)); local {
+						ty = lt
+					}
+				}
 				setAttr(attrKey{pyClassSymbol(t, cls), t.text(t.field(l, "attribute"))}, ty)
 			}
 		}
@@ -113,15 +119,24 @@ func pyPrepare(x *extractor) {
 
 // pyValueType is the class an assigned value has as far as the syntax
 // tells: the annotation when there is one, else the callee of a call
-// (`T(...)`, `mod.T(...)`: resolution decides whether it is a class); ""
+// (`T(...)`, `mod.T(...)`: resolution decides whether it is a class), or
+// "=" and a name whose value it is (`= compat32`, `= self.policy`); ""
 // when unknown.
 func pyValueType(t *tree, r, ann int32) string {
 	if ann >= 0 {
 		return pyAnnotation(t.text(ann))
 	}
-	if r >= 0 && t.kind(r) == "call" {
+	if r < 0 {
+		return ""
+	}
+	switch t.kind(r) {
+	case "call":
 		if f := t.field(r, "function"); f >= 0 && (t.kind(f) == "identifier" || t.kind(f) == "attribute") && pyDotted(t, f) {
 			return t.text(f)
+		}
+	case "identifier", "attribute":
+		if pyDotted(t, r) {
+			return "=" + t.text(r)
 		}
 	}
 	return ""
@@ -268,7 +283,12 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 				}
 				set(n, pyAnnotation(t.text(t.field(c, "type"))))
 			case "default_parameter":
-				set(t.field(c, "name"), "")
+				// the default's type (as pyright infers an unannotated one)
+				ty := pyValueType(t, t.field(c, "value"), -1)
+				if ty == "=None" || ty == "=True" || ty == "=False" {
+					ty = ""
+				}
+				set(t.field(c, "name"), ty)
 			case "list_splat_pattern", "dictionary_splat_pattern":
 				set(t.childKind(c, "identifier"), "")
 			}
@@ -307,6 +327,24 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 	}
 	for n := range global {
 		delete(locals, n)
+	}
+	// "=y": the value of another local is that local's type (a name
+	// resolution would look up at module level otherwise); self.x stays
+	for n, ty := range locals {
+		v, ok := strings.CutPrefix(ty, "=")
+		if !ok {
+			continue
+		}
+		first, _, dotted := strings.Cut(v, ".")
+		if first == "self" || first == "cls" {
+			continue
+		}
+		if lt, local := locals[first]; local {
+			if dotted || strings.HasPrefix(lt, "=") {
+				lt = ""
+			}
+			locals[n] = lt
+		}
 	}
 	x.pyLocals[fn] = locals
 	return locals
