@@ -448,7 +448,12 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 		}
 		return r.pyCallOn(ent, e.Target, "receiver type"), true
 	case e.Qualifier == "self" || e.Qualifier == "cls":
-		return edgeOut{}, false
+		ent := r.pySelf(e)
+		if !ent.known() {
+			return edgeOut{}, false // self outside a method: the scope rules
+		}
+		ent.inst = e.Qualifier == "self"
+		return r.pyCallOn(ent, e.Target, "own type"), true
 	case e.Qualifier != "":
 		ent := r.pyName(e.FileID, e.Qualifier, 0)
 		if !ent.known() {
@@ -467,10 +472,10 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 	best, bestDepth := -1, -1
 	for _, i := range r.byShort[e.Target] {
 		s := &r.syms[i]
-		if s.Path != file || s.Container != "" || (s.Kind != "function" && s.Kind != "type") {
+		outer, nested := r.py.nest[i]
+		if s.Path != file || (s.Container != "" && !nested) || (s.Kind != "function" && s.Kind != "type") {
 			continue
 		}
-		outer, nested := r.py.nest[i]
 		depth := 0
 		if nested {
 			// visible only inside the function that defines it
