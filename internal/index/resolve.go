@@ -76,6 +76,7 @@ func Resolve(ctx context.Context, db *store.DB, projectID int64, root string) (i
 		return 0, err
 	}
 	r := newResolver(syms, imports, files)
+	r.root = root
 	r.goInit(root, facts)
 	r.pyInit(files, facts)
 	facts = nil
@@ -174,18 +175,20 @@ func ambiguous(n int) edgeOut {
 func (o edgeOut) with(d string) edgeOut { o.detail = d; return o }
 
 type resolver struct {
-	syms     []store.SymbolRow // in (path, start line, id) order
-	byID     map[int64]int
-	byShort  map[string][]int
-	bySymbol map[string][]int
-	fileDir  map[int64]string
-	fileLang map[int64]string
-	imports  map[int64]map[string]bool // file → last segments of its imports
-	g        *goResolver
-	py       *pyResolver
-	details  map[string]string // interned detail strings
-	byPath   map[string]int    // file path → its first chunk
-	byDir    map[string]int    // directory → first chunk of its first file (lazy)
+	syms      []store.SymbolRow // in (path, start line, id) order
+	byID      map[int64]int
+	byShort   map[string][]int
+	bySymbol  map[string][]int
+	fileDir   map[int64]string
+	fileLang  map[int64]string
+	imports   map[int64]map[string]bool // file → last segments of its imports
+	g         *goResolver
+	py        *pyResolver
+	root      string               // project directory (go.mod, tsconfig.json files are read from it)
+	tsConfigs map[string]*tsConfig // directory → nearest tsconfig.json (lazy)
+	details   map[string]string    // interned detail strings
+	byPath    map[string]int       // file path → its first chunk
+	byDir     map[string]int       // directory → first chunk of its first file (lazy)
 }
 
 func newResolver(syms []store.SymbolRow, imports map[int64][]string, files map[int64]string) *resolver {
@@ -444,15 +447,12 @@ func (r *resolver) pick(e store.EdgeRow, ok func(*store.SymbolRow) bool, call bo
 // the imported type) it names: Go import paths through go.mod; Java
 // package + type to the type's file; Python modules and packages, relative
 // imports included; TypeScript/JavaScript relative paths, a compiled ".js"
-// extension standing for ".ts"/".tsx", and index files. Anything else that
-// names no project file is external.
+// extension standing for ".ts"/".tsx", index files, and the path aliases
+// and baseUrl of the nearest tsconfig.json. Anything else that names no
+// project file is external.
 func (r *resolver) resolveImport(e store.EdgeRow) edgeOut {
 	target := strings.TrimSpace(e.Target)
 	dir := r.fileDir[e.FileID]
-	first := func(p string) (int, bool) {
-		i, ok := r.byPath[path.Clean(p)]
-		return i, ok
-	}
 	switch r.fileLang[e.FileID] {
 	case "go":
 		if r.g != nil {
@@ -490,25 +490,16 @@ func (r *resolver) resolveImport(e store.EdgeRow) edgeOut {
 		return external(target)
 	case "typescript", "tsx", "javascript":
 		if !strings.HasPrefix(target, ".") {
+			// a path alias or baseUrl of the tsconfig.json above the file
+			for _, p := range r.tsAliases(dir, target) {
+				if i, ok := r.tsModule(p); ok {
+					return exact(r.syms[i].ID).with("path alias")
+				}
+			}
 			return external(target)
 		}
-		p := path.Join(dir, target)
-		stem := p
-		switch ext := path.Ext(p); ext {
-		case ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts":
-			stem = strings.TrimSuffix(p, ext)
-		}
-		cands := []string{p}
-		for _, ext := range []string{".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mts", ".mjs", ".cjs"} {
-			cands = append(cands, stem+ext)
-		}
-		for _, idx := range []string{"index.ts", "index.tsx", "index.js", "index.jsx"} {
-			cands = append(cands, path.Join(p, idx))
-		}
-		for _, c := range cands {
-			if i, ok := first(c); ok {
-				return exact(r.syms[i].ID).with("module")
-			}
+		if i, ok := r.tsModule(path.Join(dir, target)); ok {
+			return exact(r.syms[i].ID).with("module")
 		}
 		return unresolved("module not in the index")
 	}

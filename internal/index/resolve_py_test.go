@@ -13,6 +13,10 @@ import (
 // name is defined once in the project).
 var pyTree = map[string]string{
 	"app/__init__.py": `from .models import Model
+
+
+def version():
+    return 1
 `,
 	"app/models.py": `import os
 
@@ -126,8 +130,22 @@ func TestPythonResolution(t *testing.T) {
 			t.Errorf("missing %q", want)
 		}
 	}
+	// imports: relative modules, a package's __init__.py, absolute from the root
+	imps := querySet(t, db, `SELECT f.path, r.target, COALESCE(df.path, ''), r.resolution
+		FROM relations r JOIN files f ON f.id = r.file_id LEFT JOIN chunks dc ON dc.id = r.dst_chunk
+		LEFT JOIN files df ON df.id = dc.file_id WHERE r.kind = 'imports'`, 4)
+	for _, want := range []string{
+		"app/store.py | .models | app/models.py | exact",
+		"app/store.py | .util | app/util.py | exact",
+		"app/store.py | app | app/__init__.py | exact",
+		"app/__init__.py | .models | app/models.py | exact",
+	} {
+		if !slices.Contains(imps, want) {
+			t.Errorf("missing import %q", want)
+		}
+	}
 	if t.Failed() {
-		for _, g := range got {
+		for _, g := range append(got, imps...) {
 			t.Log(g)
 		}
 	}
