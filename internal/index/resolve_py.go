@@ -34,6 +34,7 @@ type pyResolver struct {
 	stars map[int64][]*store.FactRow          // file → star imports
 	vars  map[int64]map[string]string         // file → module variable → type expression
 	attrs map[string]*string                  // file\x00class\x00attr → type expression ("" unknown)
+	bases map[string][]string                 // file\x00class → its bases as written, in order
 	nest  map[int]int                         // chunk → innermost function chunk enclosing it
 }
 
@@ -54,7 +55,8 @@ func (e pyEnt) known() bool { return e.file != "" || e.sym >= 0 || e.ext != "" }
 // pyInit builds the Python tables from the file paths and type facts.
 func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 	p := &pyResolver{paths: files, files: map[string]bool{}, binds: map[int64]map[string]*store.FactRow{},
-		stars: map[int64][]*store.FactRow{}, vars: map[int64]map[string]string{}, attrs: map[string]*string{}, nest: map[int]int{}}
+		stars: map[int64][]*store.FactRow{}, vars: map[int64]map[string]string{}, attrs: map[string]*string{}, nest: map[int]int{},
+		bases: map[string][]string{}}
 	for id, f := range files {
 		if r.fileLang[id] == "python" || strings.HasSuffix(f, ".py") {
 			p.files[f] = true
@@ -90,6 +92,9 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 				p.vars[f.FileID] = m
 			}
 			m[f.Name] = f.Type
+		case lang.FactBase:
+			k := key2(files[f.FileID], f.Owner)
+			p.bases[k] = append(p.bases[k], f.Type)
 		case lang.FactField:
 			ty := f.Type
 			p.attrs[key3(files[f.FileID], f.Owner, f.Name)] = &ty
@@ -312,10 +317,75 @@ func (r *resolver) pyMember(e pyEnt, name string, depth int) pyEnt {
 
 // pyMethod is method (or nested class) m of class ti or of its bases, or -1.
 func (r *resolver) pyMethod(ti int, m string) int {
-	if k := r.member(ti, m); k >= 0 {
-		return k
+	k, _ := r.pyLookup(ti, m)
+	return k
+}
+
+// pyBases is what the bases of class ti denote, in order: a project class
+// (sym), a class outside the project (ext), or unknown.
+func (r *resolver) pyBases(ti int) []pyEnt {
+	t := &r.syms[ti]
+	var out []pyEnt
+	exprs, ok := r.py.bases[key2(t.Path, t.Symbol)]
+	if !ok {
+		// no base facts: the chunk's base names, as the scope rules find them
+		for _, b := range strings.Split(t.Extends, ",") {
+			if b = strings.TrimSpace(b); b == "" {
+				continue
+			}
+			if bi := r.findType(b, t.FileID, r.imports[t.FileID]); bi >= 0 {
+				out = append(out, pyEnt{sym: bi})
+			} else {
+				out = append(out, pyEnt{sym: -1, ext: b})
+			}
+		}
+		return out
 	}
-	return r.inBases(ti, m, 0, map[int]bool{})
+	for _, x := range exprs {
+		e := r.pyName(t.FileID, x, 1)
+		switch {
+		case e.sym >= 0 && !e.inst && r.syms[e.sym].Kind == "type" && e.sym != ti:
+			out = append(out, pyEnt{sym: e.sym})
+		case e.ext != "":
+			out = append(out, pyEnt{sym: -1, ext: x})
+		default:
+			out = append(out, pyUnknown)
+		}
+	}
+	return out
+}
+
+// pyLookup finds method m in class ti and its bases (depth first, left to
+// right): the chunk, or -1 and the first base outside the project ("" when
+// none; "?" when a base is unknown) on the way.
+func (r *resolver) pyLookup(ti int, m string) (int, string) {
+	seen := map[int]bool{}
+	outside := ""
+	var walk func(ti, depth int) int
+	walk = func(ti, depth int) int {
+		if depth > 8 || seen[ti] {
+			return -1
+		}
+		seen[ti] = true
+		if k := r.member(ti, m); k >= 0 {
+			return k
+		}
+		for _, b := range r.pyBases(ti) {
+			switch {
+			case b.sym >= 0:
+				if k := walk(b.sym, depth+1); k >= 0 {
+					return k
+				}
+			case b.ext != "" && b.ext != "object" && outside == "":
+				outside = b.ext
+			case !b.known() && outside == "":
+				outside = "?"
+			}
+		}
+		return -1
+	}
+	k := walk(ti, 0)
+	return k, outside
 }
 
 // pyAttr is the type expression of instance attribute name of class ti
@@ -329,39 +399,14 @@ func (r *resolver) pyAttr(ti int, name string, depth int, seen map[int]bool) (st
 	if ty, ok := r.py.attrs[key3(t.Path, t.Symbol, name)]; ok {
 		return *ty, t.FileID, true
 	}
-	if t.Extends == "" {
-		return "", 0, false
-	}
-	for _, b := range strings.Split(t.Extends, ",") {
-		if bi := r.findType(b, t.FileID, r.imports[t.FileID]); bi >= 0 && bi != ti {
-			if ty, fid, ok := r.pyAttr(bi, name, depth+1, seen); ok {
+	for _, b := range r.pyBases(ti) {
+		if b.sym >= 0 {
+			if ty, fid, ok := r.pyAttr(b.sym, name, depth+1, seen); ok {
 				return ty, fid, true
 			}
 		}
 	}
 	return "", 0, false
-}
-
-// pyExternalBase is the first base of class ti (or of its project bases)
-// outside the project, or "".
-func (r *resolver) pyExternalBase(ti int, depth int) string {
-	t := &r.syms[ti]
-	if depth > 8 || t.Extends == "" {
-		return ""
-	}
-	for _, b := range strings.Split(t.Extends, ",") {
-		b = strings.TrimSpace(b)
-		bi := r.findType(b, t.FileID, r.imports[t.FileID])
-		switch {
-		case bi < 0 && b != "object" && b != "":
-			return b
-		case bi >= 0 && bi != ti:
-			if x := r.pyExternalBase(bi, depth+1); x != "" {
-				return x
-			}
-		}
-	}
-	return ""
 }
 
 // pyCallOn resolves a call of target on what e denotes.
@@ -383,13 +428,15 @@ func (r *resolver) pyCallOn(e pyEnt, target, rule string) edgeOut {
 		if k := r.member(e.sym, target); k >= 0 {
 			return exact(r.syms[k].ID).with(rule)
 		}
-		if k := r.inBases(e.sym, target, 0, map[int]bool{}); k >= 0 {
+		k, outside := r.pyLookup(e.sym, target)
+		switch {
+		case k >= 0:
 			return exact(r.syms[k].ID).with("base class")
-		}
-		if b := r.pyExternalBase(e.sym, 0); b != "" {
-			return external(b)
-		}
-		if builtinMethods["python"][target] {
+		case outside == "?":
+			return unresolved("base class of unknown origin")
+		case outside != "":
+			return external(outside)
+		case builtinMethods["python"][target]:
 			return external("builtin")
 		}
 		return unresolved("no such method")

@@ -14,6 +14,10 @@ import "strings"
 // `import M` / `import M as N`, "*" for a star import).
 const FactImport = "import"
 
+// FactBase is a base class of Python class Owner as written (Type "mod.Base"),
+// in order: resolution follows it through the file's imports.
+const FactBase = "base"
+
 // pyPrepare records the file's import bindings, module variables and
 // instance attributes as facts.
 func pyPrepare(x *extractor) {
@@ -35,6 +39,19 @@ func pyPrepare(x *extractor) {
 	}
 	for i := int32(0); i < int32(len(t.nodes)); i++ {
 		switch t.kind(i) {
+		case "class_definition":
+			if sc := t.field(i, "superclasses"); sc >= 0 {
+				owner := pyClassSymbol(t, i)
+				for c := t.first(sc); c >= 0; c = t.next(c) {
+					b := c
+					if t.kind(b) == "subscript" { // Generic[T]
+						b = t.field(b, "value")
+					}
+					if (t.kind(b) == "identifier" || t.kind(b) == "attribute") && pyDotted(t, b) {
+						x.facts = append(x.facts, Fact{Kind: FactBase, Owner: owner, Type: t.text(b)})
+					}
+				}
+			}
 		case "import_statement":
 			for c := t.first(i); c >= 0; c = t.next(c) {
 				switch t.kind(c) {
