@@ -267,13 +267,19 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 	t := x.t
 	locals := map[string]string{}
 	global := map[string]bool{}
+	const none = "\x00none" // None: a placeholder the other assignments type
 	set := func(n int32, ty string) {
 		if n < 0 || t.kind(n) != "identifier" {
 			return
 		}
 		name := t.text(n)
 		if old, seen := locals[name]; seen && old != ty {
-			ty = ""
+			switch {
+			case ty == none:
+				ty = old
+			case old != none:
+				ty = ""
+			}
 		}
 		locals[name] = ty
 	}
@@ -301,9 +307,10 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 				set(n, pyAnnotation(t.text(t.field(c, "type"))))
 			case "default_parameter":
 				// the default's type (as pyright infers an unannotated one)
-				ty := pyValueType(t, t.field(c, "value"), -1)
-				if ty == "=None" || ty == "=True" || ty == "=False" {
-					ty = ""
+				v := t.field(c, "value")
+				ty := pyValueType(t, v, -1)
+				if v >= 0 && t.kind(v) == "none" {
+					ty = none
 				}
 				set(t.field(c, "name"), ty)
 			case "list_splat_pattern", "dictionary_splat_pattern":
@@ -319,9 +326,13 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 			case "function_definition", "class_definition", "lambda":
 				j = t.subtreeEnd(j) - 1 // a scope of its own
 			case "assignment":
-				l := t.field(j, "left")
+				l, r := t.field(j, "left"), t.field(j, "right")
 				if t.kind(l) == "identifier" {
-					set(l, pyValueType(t, t.field(j, "right"), t.field(j, "type")))
+					ty := pyValueType(t, r, t.field(j, "type"))
+					if r >= 0 && t.kind(r) == "none" && t.field(j, "type") < 0 {
+						ty = none
+					}
+					set(l, ty)
 				} else {
 					setAll(l)
 				}
@@ -344,6 +355,11 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 	}
 	for n := range global {
 		delete(locals, n)
+	}
+	for n, ty := range locals {
+		if ty == none {
+			locals[n] = ""
+		}
 	}
 	// "=y": the value of another local is that local's type (a name
 	// resolution would look up at module level otherwise); self.x stays

@@ -53,6 +53,9 @@ class Box(Base):
         (items or []).count(1)
         for row in items:
             row.emit()
+        tmp = None
+        tmp = Parser()
+        tmp.parse()
         return T.make()
 `)
 	res := strictParse(t, "pkg/box.py", "python", src)
