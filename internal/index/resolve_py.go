@@ -28,14 +28,15 @@ import (
 
 // pyResolver holds the Python tables.
 type pyResolver struct {
-	paths map[int64]string                    // file id → path
-	files map[string]bool                     // Python file paths of the project
-	binds map[int64]map[string]*store.FactRow // file → bound name → import
-	stars map[int64][]*store.FactRow          // file → star imports
-	vars  map[int64]map[string]string         // file → module variable → type expression
-	attrs map[string]*string                  // file\x00class\x00attr → type expression ("" unknown)
-	bases map[string][]string                 // file\x00class → its bases as written, in order
-	nest  map[int]int                         // chunk → innermost function chunk enclosing it
+	paths   map[int64]string                    // file id → path
+	files   map[string]bool                     // Python file paths of the project
+	binds   map[int64]map[string]*store.FactRow // file → bound name → import
+	stars   map[int64][]*store.FactRow          // file → star imports
+	vars    map[int64]map[string]string         // file → module variable → type expression
+	attrs   map[string]*string                  // file\x00class\x00attr → type expression ("" unknown)
+	bases   map[string][]string                 // file\x00class → its bases as written, in order
+	results map[string]string                   // file\x00owner\x00function → the class it returns
+	nest    map[int]int                         // chunk → innermost function chunk enclosing it
 }
 
 // pyEnt is what a Python name denotes: a project module (file), a chunk
@@ -56,7 +57,7 @@ func (e pyEnt) known() bool { return e.file != "" || e.sym >= 0 || e.ext != "" }
 func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 	p := &pyResolver{paths: files, files: map[string]bool{}, binds: map[int64]map[string]*store.FactRow{},
 		stars: map[int64][]*store.FactRow{}, vars: map[int64]map[string]string{}, attrs: map[string]*string{}, nest: map[int]int{},
-		bases: map[string][]string{}}
+		bases: map[string][]string{}, results: map[string]string{}}
 	for id, f := range files {
 		if r.fileLang[id] == "python" || strings.HasSuffix(f, ".py") {
 			p.files[f] = true
@@ -92,6 +93,8 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 				p.vars[f.FileID] = m
 			}
 			m[f.Name] = f.Type
+		case lang.FactResult:
+			p.results[key3(files[f.FileID], f.Owner, f.Name)] = f.Type
 		case lang.FactBase:
 			k := key2(files[f.FileID], f.Owner)
 			p.bases[k] = append(p.bases[k], f.Type)
@@ -269,6 +272,12 @@ func (r *resolver) pyInstance(fileID int64, expr string, self pyEnt, depth int) 
 	case e.sym >= 0 && !e.inst && r.syms[e.sym].Kind == "type":
 		e.inst = true
 		return e
+	case e.sym >= 0 && !e.inst && depth < 8:
+		// a function's result: the class it returns, in its own file
+		s := &r.syms[e.sym]
+		if ty, ok := r.py.results[key3(s.Path, s.Container, s.Short)]; ok {
+			return r.pyInstance(s.FileID, ty, pyUnknown, depth+1)
+		}
 	}
 	return pyUnknown
 }

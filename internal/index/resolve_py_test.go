@@ -79,6 +79,8 @@ class Store:
         j.dumps(rows)
         shared()
         DEFAULT.render()
+        made = models.build()
+        made.check()
 `,
 	"app/util.py": `def shared():
     return 1
@@ -125,6 +127,8 @@ func TestPythonResolution(t *testing.T) {
 		"app/store.py | Store.put | dumps | 35 |  | external | json",
 		"app/store.py | Store.put | shared | 36 | shared | exact | import",
 		"app/store.py | Store.put | render | 37 | Model.render | exact | receiver type",
+		// the class a function returns
+		"app/store.py | Store.put | check | 39 | Model.check | exact | receiver type",
 	} {
 		if !slices.Contains(got, want) {
 			t.Errorf("missing %q", want)

@@ -39,6 +39,14 @@ func pyPrepare(x *extractor) {
 	}
 	for i := int32(0); i < int32(len(t.nodes)); i++ {
 		switch t.kind(i) {
+		case "function_definition":
+			if ty := pyResult(t, i); ty != "" {
+				owner := ""
+				if _, cls := pyMethodOf(t, t.field(i, "body")); cls >= 0 {
+					owner = pyClassSymbol(t, cls)
+				}
+				x.facts = append(x.facts, Fact{Kind: FactResult, Owner: owner, Name: t.text(t.field(i, "name")), Type: ty})
+			}
 		case "class_definition":
 			if sc := t.field(i, "superclasses"); sc >= 0 {
 				owner := pyClassSymbol(t, i)
@@ -132,6 +140,40 @@ func pyPrepare(x *extractor) {
 		// bases' attribute of the same name
 		x.facts = append(x.facts, Fact{Kind: FactField, Owner: k.owner, Name: k.name, Type: attrs[k]})
 	}
+}
+
+// pyResult is the class function fn returns as far as the syntax tells:
+// its return annotation, else the class every return statement constructs
+// (`return T(...)`); "" when unknown.
+func pyResult(t *tree, fn int32) string {
+	if rt := t.field(fn, "return_type"); rt >= 0 {
+		return pyAnnotation(t.text(rt))
+	}
+	body := t.field(fn, "body")
+	if body < 0 {
+		return ""
+	}
+	ty := ""
+	end := t.subtreeEnd(body)
+	for j := body; j < end; j++ {
+		switch t.kind(j) {
+		case "function_definition", "class_definition", "lambda":
+			j = t.subtreeEnd(j) - 1
+		case "yield":
+			return "" // a generator
+		case "return_statement":
+			v := t.firstNamed(j)
+			if v < 0 || t.kind(v) != "call" {
+				return ""
+			}
+			f := t.field(v, "function")
+			if f < 0 || !pyDotted(t, f) || ty != "" && ty != t.text(f) {
+				return ""
+			}
+			ty = t.text(f)
+		}
+	}
+	return ty
 }
 
 // pyValueType is the class an assigned value has as far as the syntax

@@ -20,6 +20,21 @@ DEFAULT = Config()
 EMPTY = ''
 
 
+def factory(flag):
+    if flag:
+        return Box(1)
+    return Box(2)
+
+
+def annotated() -> "Optional[Box]":
+    return make()
+
+
+def generator():
+    yield Box(1)
+    return Box(2)
+
+
 class Box(Base):
     size: "Size"
 
@@ -120,14 +135,16 @@ class Box(Base):
 		"field|Box|policy|=DEFAULT|", // self.x = parameter whose default is DEFAULT
 		"field|Box|fmt|Formatter|",   // None is a placeholder
 		"field|Box|mixed||",          // two classes: unknown
+		"result||factory|Box|",       // every return constructs Box
+		"result||annotated|Box|",     // the return annotation
 	} {
 		if !slices.Contains(facts, want) {
 			t.Errorf("missing fact %q in %v", want, facts)
 		}
 	}
 	for _, f := range facts {
-		if strings.HasPrefix(f, "var||EMPTY") {
-			t.Errorf("a literal is not a class: %q", f)
+		if strings.HasPrefix(f, "var||EMPTY") || strings.HasPrefix(f, "result||generator") {
+			t.Errorf("not a class: %q", f)
 		}
 	}
 }
