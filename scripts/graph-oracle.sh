@@ -1,38 +1,86 @@
 #!/usr/bin/env bash
-# Graph accuracy against gopls (run on demand, not part of go test).
-# Installs gopls at an exact version from the Go module proxy, builds codectx
-# and the oracle (build tag "oracle"), indexes each tree into a fresh
-# database and prints caller/callee/implements precision and recall and the
-# share of in-project call edges left unresolved or at name level.
-# Usage: scripts/graph-oracle.sh [ROOT...]
-#   default roots: $GOROOT/src/net/http $GOROOT/src/encoding and this repository
-# Environment: GOPLS_VERSION (default v0.21.1), ORACLE_N (40), ORACLE_SEED (1),
-#   ORACLE_VERBOSE=1 prints every mismatch.
+# Graph accuracy against language servers (run on demand, not part of go test).
+# Installs gopls at an exact version from the Go module proxy and pyright at an
+# exact version from npm (both into a cache directory), builds codectx and the
+# oracle (build tag "oracle"), indexes each tree into a fresh database and
+# prints caller/callee/implements precision and recall and the share of
+# in-project call edges left unresolved or at name level.
+# Usage: scripts/graph-oracle.sh [ROOT...]   (Go trees)
+#   default: $GOROOT/src/net/http $GOROOT/src/encoding and this repository,
+#   then Python's standard library packages email, http, json and logging
+# Environment: GOPLS_VERSION (default v0.21.1), PYRIGHT_VERSION (1.1.414),
+#   ORACLE_LANGS ("go python"), ORACLE_N (40), ORACLE_SEED (1),
+#   ORACLE_PYTHON (python3: whose standard library is measured),
+#   ORACLE_PY_PACKAGES ("email http json logging"), ORACLE_VERBOSE=1 prints
+#   every mismatch.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
-version=${GOPLS_VERSION:-v0.21.1}
-cache=${XDG_CACHE_HOME:-$HOME/.cache}/codectx-oracle/gopls-$version
-if [ ! -x "$cache/gopls" ]; then
-  echo "installing gopls $version into $cache" >&2
-  mkdir -p "$cache"
-  (cd /tmp && GOFLAGS= GOBIN="$cache" go install "golang.org/x/tools/gopls@$version")
-fi
+langs=${ORACLE_LANGS:-go python}
+cachedir=${XDG_CACHE_HOME:-$HOME/.cache}/codectx-oracle
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/codectx" ./cmd/codectx
 go build -tags oracle -o "$work/graphoracle" ./internal/tools/graphoracle
-if [ $# -eq 0 ]; then
-  goroot=$(go env GOROOT)
-  set -- "$goroot/src/net/http" "$goroot/src/encoding" "$repo"
-fi
 v=()
 [ "${ORACLE_VERBOSE:-}" = 1 ] && v=(-v)
-for root in "$@"; do
-  root=$(cd "$root" && pwd)
-  db="$work/$(basename "$root").db"
-  "$work/codectx" index "$root" --db "$db" >/dev/null
-  "$work/graphoracle" -root "$root" -db "$db" -gopls "$cache/gopls" \
-    -n "${ORACLE_N:-40}" -seed "${ORACLE_SEED:-1}" "${v[@]}"
-  echo
-done
+n=${ORACLE_N:-40}
+seed=${ORACLE_SEED:-1}
+
+if [[ " $langs " == *" go "* ]]; then
+  version=${GOPLS_VERSION:-v0.21.1}
+  gopls=$cachedir/gopls-$version/gopls
+  if [ ! -x "$gopls" ]; then
+    echo "installing gopls $version into $(dirname "$gopls")" >&2
+    mkdir -p "$(dirname "$gopls")"
+    (cd /tmp && GOFLAGS= GOBIN="$(dirname "$gopls")" go install "golang.org/x/tools/gopls@$version")
+  fi
+  if [ $# -eq 0 ]; then
+    goroot=$(go env GOROOT)
+    set -- "$goroot/src/net/http" "$goroot/src/encoding" "$repo"
+  fi
+  for root in "$@"; do
+    root=$(cd "$root" && pwd)
+    db="$work/$(basename "$root").db"
+    "$work/codectx" index "$root" --db "$db" >/dev/null 2>"$work/index.log" || { cat "$work/index.log" >&2; exit 1; }
+    "$work/graphoracle" -root "$root" -db "$db" -gopls "$gopls" -n "$n" -seed "$seed" "${v[@]}"
+    echo
+  done
+fi
+
+if [[ " $langs " == *" python "* ]]; then
+  version=${PYRIGHT_VERSION:-1.1.414}
+  pdir=$cachedir/pyright-$version
+  if [ ! -x "$pdir/node_modules/.bin/pyright-langserver" ]; then
+    echo "installing pyright $version into $pdir" >&2
+    mkdir -p "$pdir"
+    npm install --no-save --no-audit --no-fund --prefix "$pdir" "pyright@$version" >&2
+  fi
+  python=${ORACLE_PYTHON:-python3}
+  stdlib=$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
+  pyver=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+  packages=${ORACLE_PY_PACKAGES:-email http json logging}
+  # pyright reads the standard library from its bundled typeshed stubs: a
+  # copy without the measured packages' stubs makes it read their source
+  typeshed=$work/typeshed
+  cp -r "$pdir/node_modules/pyright/dist/typeshed-fallback" "$typeshed"
+  for p in $packages; do
+    rm -rf "$typeshed/stdlib/$p" "$typeshed/stdlib/$p.pyi"
+  done
+  echo "python $pyver standard library at $stdlib, pyright $version"
+  for p in $packages; do
+    # each package alone in a root of its own, so that its absolute
+    # imports ("from email import utils") are project imports
+    root=$work/py-$p
+    mkdir -p "$root"
+    cp -r "$stdlib/$p" "$root/"
+    find "$root" -name __pycache__ -prune -exec rm -rf {} +
+    db="$work/py-$p.db"
+    "$work/codectx" index "$root" --db "$db" >/dev/null 2>"$work/index.log" || { cat "$work/index.log" >&2; exit 1; }
+    printf '{"typeshedPath": "%s"}\n' "$typeshed" >"$root/pyrightconfig.json"
+    echo "package $p"
+    "$work/graphoracle" -lang python -root "$root" -db "$db" -pyright "$pdir/node_modules/.bin/pyright-langserver" \
+      -n "$n" -seed "$seed" "${v[@]}"
+    echo
+  done
+fi

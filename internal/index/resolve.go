@@ -77,7 +77,9 @@ func Resolve(ctx context.Context, db *store.DB, projectID int64, root string) (i
 		return 0, err
 	}
 	r := newResolver(syms, imports, files)
+	r.root = root
 	r.goInit(root, facts)
+	r.pyInit(files, facts)
 	facts = nil
 	var updates []store.EdgeResolution
 	var derived []store.DerivedRelation
@@ -224,17 +226,20 @@ func ambiguous(n int) edgeOut {
 func (o edgeOut) with(d string) edgeOut { o.detail = d; return o }
 
 type resolver struct {
-	syms     []store.SymbolRow // in (path, start line, id) order
-	byID     map[int64]int
-	byShort  map[string][]int
-	bySymbol map[string][]int
-	fileDir  map[int64]string
-	fileLang map[int64]string
-	imports  map[int64]map[string]bool // file → last segments of its imports
-	g        *goResolver
-	details  map[string]string // interned detail strings
-	byPath   map[string]int    // file path → its first chunk
-	byDir    map[string]int    // directory → first chunk of its first file (lazy)
+	syms      []store.SymbolRow // in (path, start line, id) order
+	byID      map[int64]int
+	byShort   map[string][]int
+	bySymbol  map[string][]int
+	fileDir   map[int64]string
+	fileLang  map[int64]string
+	imports   map[int64]map[string]bool // file → last segments of its imports
+	g         *goResolver
+	py        *pyResolver
+	root      string               // project directory (go.mod, tsconfig.json files are read from it)
+	tsConfigs map[string]*tsConfig // directory → nearest tsconfig.json (lazy)
+	details   map[string]string    // interned detail strings
+	byPath    map[string]int       // file path → its first chunk
+	byDir     map[string]int       // directory → first chunk of its first file (lazy)
 }
 
 func newResolver(syms []store.SymbolRow, imports map[int64][]string, files map[int64]string) *resolver {
@@ -276,6 +281,11 @@ func newResolver(syms []store.SymbolRow, imports map[int64][]string, files map[i
 func (r *resolver) resolve(e store.EdgeRow) edgeOut {
 	if r.fileLang[e.FileID] == "go" || (r.fileLang[e.FileID] == "" && r.g.goFile(e.FileID)) {
 		if o, ok := r.goResolve(e); ok {
+			return o
+		}
+	}
+	if r.fileLang[e.FileID] == "python" {
+		if o, ok := r.pyResolve(e); ok {
 			return o
 		}
 	}
@@ -488,15 +498,12 @@ func (r *resolver) pick(e store.EdgeRow, ok func(*store.SymbolRow) bool, call bo
 // the imported type) it names: Go import paths through go.mod; Java
 // package + type to the type's file; Python modules and packages, relative
 // imports included; TypeScript/JavaScript relative paths, a compiled ".js"
-// extension standing for ".ts"/".tsx", and index files. Anything else that
-// names no project file is external.
+// extension standing for ".ts"/".tsx", index files, and the path aliases
+// and baseUrl of the nearest tsconfig.json. Anything else that names no
+// project file is external.
 func (r *resolver) resolveImport(e store.EdgeRow) edgeOut {
 	target := strings.TrimSpace(e.Target)
 	dir := r.fileDir[e.FileID]
-	first := func(p string) (int, bool) {
-		i, ok := r.byPath[path.Clean(p)]
-		return i, ok
-	}
 	switch r.fileLang[e.FileID] {
 	case "go":
 		if r.g != nil {
@@ -525,33 +532,8 @@ func (r *resolver) resolveImport(e store.EdgeRow) edgeOut {
 		}
 		return external(name)
 	case "python":
-		mod := target
-		base := ""
-		if strings.HasPrefix(mod, ".") {
-			n := len(mod) - len(strings.TrimLeft(mod, "."))
-			base = dir
-			for range n - 1 {
-				base = path.Dir(base)
-			}
-			mod = mod[n:]
-		}
-		rel := strings.ReplaceAll(mod, ".", "/")
-		var cands []string
-		if base != "" || strings.HasPrefix(target, ".") {
-			cands = []string{path.Join(base, rel) + ".py", path.Join(base, rel, "__init__.py")}
-		} else {
-			// absolute: from the project root or from a source folder above the file
-			for d := dir; ; d = path.Dir(d) {
-				cands = append(cands, path.Join(d, rel)+".py", path.Join(d, rel, "__init__.py"))
-				if d == "." || d == "/" || d == "" {
-					break
-				}
-			}
-		}
-		for _, c := range cands {
-			if i, ok := first(c); ok {
-				return exact(r.syms[i].ID).with("module")
-			}
+		if f, ok := pyModuleFile(func(p string) bool { _, ok := r.byPath[p]; return ok }, dir, target); ok {
+			return exact(r.syms[r.byPath[f]].ID).with("module")
 		}
 		if strings.HasPrefix(target, ".") {
 			return unresolved("module not in the index")
@@ -559,25 +541,16 @@ func (r *resolver) resolveImport(e store.EdgeRow) edgeOut {
 		return external(target)
 	case "typescript", "tsx", "javascript":
 		if !strings.HasPrefix(target, ".") {
+			// a path alias or baseUrl of the tsconfig.json above the file
+			for _, p := range r.tsAliases(dir, target) {
+				if i, ok := r.tsModule(p); ok {
+					return exact(r.syms[i].ID).with("path alias")
+				}
+			}
 			return external(target)
 		}
-		p := path.Join(dir, target)
-		stem := p
-		switch ext := path.Ext(p); ext {
-		case ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts":
-			stem = strings.TrimSuffix(p, ext)
-		}
-		cands := []string{p}
-		for _, ext := range []string{".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mts", ".mjs", ".cjs"} {
-			cands = append(cands, stem+ext)
-		}
-		for _, idx := range []string{"index.ts", "index.tsx", "index.js", "index.jsx"} {
-			cands = append(cands, path.Join(p, idx))
-		}
-		for _, c := range cands {
-			if i, ok := first(c); ok {
-				return exact(r.syms[i].ID).with("module")
-			}
+		if i, ok := r.tsModule(path.Join(dir, target)); ok {
+			return exact(r.syms[i].ID).with("module")
 		}
 		return unresolved("module not in the index")
 	}

@@ -9,7 +9,14 @@ var pythonSpec = &spec{
 	builtins: wordSet(`abs all any ascii bin bool bytearray bytes callable chr classmethod compile complex delattr dict dir divmod
 		enumerate eval exec filter float format frozenset getattr globals hasattr hash hex id input int isinstance
 		issubclass iter len list locals map max memoryview min next object oct open ord pow print property range repr
-		reversed round set setattr slice sorted staticmethod str sum super tuple type vars zip`),
+		reversed round set setattr slice sorted staticmethod str sum super tuple type vars zip
+		BaseException Exception ArithmeticError AssertionError AttributeError BlockingIOError BrokenPipeError BufferError
+		ConnectionError ConnectionResetError EOFError FileExistsError FileNotFoundError FloatingPointError ImportError
+		IndexError InterruptedError IsADirectoryError KeyError KeyboardInterrupt LookupError MemoryError
+		ModuleNotFoundError NameError NotADirectoryError NotImplementedError OSError OverflowError PermissionError
+		RecursionError ReferenceError RuntimeError StopIteration StopAsyncIteration SyntaxError SystemError SystemExit
+		TimeoutError TypeError UnboundLocalError UnicodeDecodeError UnicodeEncodeError UnicodeError ValueError
+		ZeroDivisionError Warning DeprecationWarning UserWarning RuntimeWarning`),
 	roles: map[string]role{
 		"class_definition":        roleType,
 		"function_definition":     roleFunc,
@@ -35,6 +42,7 @@ var pythonSpec = &spec{
 		return false
 	},
 	declNames: pyDeclNames,
+	prepare:   pyPrepare,
 	stdlib: func(target string) bool {
 		if strings.HasPrefix(target, ".") {
 			return false
@@ -97,18 +105,53 @@ func pyCall(x *extractor, i int32, fn string) {
 				}
 			}
 		}
-		x.addCall(fn, name, "", t.line(i))
+		recv := ""
+		if local, _ := x.pyLocal(i, name); local {
+			recv = "?local" // a parameter or local variable holding a callable
+		}
+		x.addCallRecv(fn, name, "", recv, t.line(i))
 	case "attribute":
 		q, recv := "", ""
 		o := t.field(f, "object")
 		switch {
 		case o >= 0 && t.kind(o) == "identifier":
 			q = t.text(o)
-			if ty := x.pyLocalType(i, q); ty != "" {
-				recv = ":" + ty
+			if q != "self" && q != "cls" {
+				if local, ty := x.pyLocal(i, q); local {
+					recv = "?" // a local of unknown type
+					if ty != "" {
+						recv = ":" + ty
+					}
+				}
 			}
 		case o >= 0 && t.kind(o) == "call" && t.text(t.field(o, "function")) == "super":
 			recv = "super"
+		case o >= 0 && t.kind(o) == "call" && pyDotted(t, t.field(o, "function")):
+			// T(...).m(): an instance of T when T is a class
+			recv = "?"
+			callee := t.field(o, "function")
+			first := callee
+			for t.kind(first) == "attribute" {
+				first = t.field(first, "object")
+			}
+			if local, _ := x.pyLocal(i, t.text(first)); !local {
+				recv = ":" + t.text(callee)
+			}
+		case o >= 0 && t.kind(o) == "attribute" && pyDotted(t, o):
+			// a.b.c: from a name that is not a local (self, a module, a
+			// class, a module variable), or a typed local
+			recv = "?"
+			first := o
+			for t.kind(first) == "attribute" {
+				first = t.field(first, "object")
+			}
+			rest := t.text(o)[len(t.text(first)):]
+			switch local, ty := x.pyLocal(i, t.text(first)); {
+			case !local || t.text(first) == "self" || t.text(first) == "cls":
+				recv = "." + t.text(o)
+			case ty != "":
+				recv = ":" + ty + " " + rest
+			}
 		default:
 			recv = "?" // an expression: its type is not known here
 		}
@@ -180,62 +223,4 @@ func pyDeclNames(x *extractor, i int32, out []string) []string {
 		}
 	}
 	return out
-}
-
-// pyLocalType is the class a local name of the function enclosing node i
-// holds, as far as the function tells: a parameter annotation (x: T) or an
-// assignment from a call (x = T(...)); "" when unknown or ambiguous.
-// Resolution decides whether the name is a project class.
-func (x *extractor) pyLocalType(i int32, name string) string {
-	t := x.t
-	fn := t.parent(i)
-	for fn >= 0 && t.kind(fn) != "function_definition" {
-		fn = t.parent(fn)
-	}
-	if fn < 0 {
-		return ""
-	}
-	if x.pyLocals == nil {
-		x.pyLocals = map[int32]map[string]string{}
-	}
-	locals, ok := x.pyLocals[fn]
-	if !ok {
-		locals = map[string]string{}
-		set := func(n, ty string) {
-			if old, seen := locals[n]; seen && old != ty {
-				ty = ""
-			}
-			locals[n] = ty
-		}
-		end := t.subtreeEnd(fn)
-		for j := fn + 1; j < end; j++ {
-			switch t.kind(j) {
-			case "typed_parameter", "typed_default_parameter":
-				n := t.field(j, "name")
-				if n < 0 {
-					n = t.childKind(j, "identifier")
-				}
-				ty := t.field(j, "type")
-				if c := t.firstNamed(ty); c >= 0 && (t.kind(c) == "identifier" || t.kind(c) == "attribute") {
-					set(t.text(n), simpleName(t.text(c)))
-				} else {
-					set(t.text(n), "")
-				}
-			case "assignment":
-				l, r := t.field(j, "left"), t.field(j, "right")
-				if t.kind(l) != "identifier" {
-					continue
-				}
-				ty := ""
-				if t.kind(r) == "call" {
-					if f := t.field(r, "function"); t.kind(f) == "identifier" || t.kind(f) == "attribute" {
-						ty = simpleName(t.text(f))
-					}
-				}
-				set(t.text(l), ty)
-			}
-		}
-		x.pyLocals[fn] = locals
-	}
-	return locals[name]
 }

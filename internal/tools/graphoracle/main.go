@@ -1,9 +1,9 @@
 //go:build oracle
 
-// Command graphoracle measures codectx's relation graph against gopls, the
-// Go language server, used as an oracle: for a fixed-seed sample of
-// functions it compares direct callers and callees (matched on file and
-// enclosing function), for the project's interfaces it compares
+// Command graphoracle measures codectx's relation graph against a language
+// server used as an oracle (gopls for Go, pyright for Python): for a
+// fixed-seed sample of functions it compares direct callers and callees
+// (matched on file and enclosing function), for Go interfaces it compares
 // implementations, and it reports the share of in-project call edges left
 // unresolved or at name level. It is run on demand by scripts/graph-oracle.sh
 // (build tag "oracle"), never by go test.
@@ -35,16 +35,34 @@ import (
 func main() {
 	root := flag.String("root", "", "project root (absolute), indexed into -db")
 	dbPath := flag.String("db", "", "codectx index database")
-	gopls := flag.String("gopls", "gopls", "gopls binary")
+	gopls := flag.String("gopls", "gopls", "gopls binary (-lang go)")
+	pyright := flag.String("pyright", "pyright-langserver", "pyright language server (-lang python), run with --stdio")
+	language := flag.String("lang", "go", "language measured: go (gopls) or python (pyright)")
 	n := flag.Int("n", 40, "functions to sample")
 	seed := flag.Int64("seed", 1, "sampling seed")
 	ifaces := flag.Int("ifaces", 40, "interfaces to sample for implements")
 	verbose := flag.Bool("v", false, "print every mismatch")
 	flag.Parse()
-	if err := run(*root, *dbPath, *gopls, *n, *ifaces, *seed, *verbose); err != nil {
+	srv := server{lang: *language, bin: *gopls}
+	switch *language {
+	case "go":
+	case "python":
+		srv.bin, srv.args = *pyright, []string{"--stdio"}
+	default:
+		fmt.Fprintln(os.Stderr, "graphoracle: -lang must be go or python")
+		os.Exit(2)
+	}
+	if err := run(*root, *dbPath, srv, *n, *ifaces, *seed, *verbose); err != nil {
 		fmt.Fprintln(os.Stderr, "graphoracle:", err)
 		os.Exit(1)
 	}
+}
+
+// server is the language server used as the oracle.
+type server struct {
+	lang string // "go" or "python"
+	bin  string
+	args []string
 }
 
 type chunk struct {
@@ -63,7 +81,7 @@ type index struct {
 	byID   map[int64]int
 }
 
-func loadIndex(ctx context.Context, dbPath, root string) (*index, error) {
+func loadIndex(ctx context.Context, dbPath, root, language string) (*index, error) {
 	db, err := store.Open(ctx, dbPath, store.Options{ReadOnly: true})
 	if err != nil {
 		return nil, err
@@ -86,7 +104,7 @@ func loadIndex(ctx context.Context, dbPath, root string) (*index, error) {
 		if err := rows.Scan(&c.id, &c.path, &c.kind, &c.sym, &c.short, &c.start, &c.end, &c.lang); err != nil {
 			return nil, err
 		}
-		if c.lang != "go" || !inBuild(root, c.path) {
+		if c.lang != language || language == "go" && !inBuild(root, c.path) {
 			continue // gopls does not load files the default build excludes
 		}
 		ix.byID[c.id] = len(ix.chunks)
@@ -146,8 +164,8 @@ type lsp struct {
 	dead    chan struct{}
 }
 
-func startLSP(bin, root string) (*lsp, error) {
-	cmd := exec.Command(bin)
+func startLSP(srv server, root string) (*lsp, error) {
+	cmd := exec.Command(srv.bin, srv.args...)
 	cmd.Dir = root
 	cmd.Stderr = io.Discard
 	in, err := cmd.StdinPipe()
@@ -209,7 +227,7 @@ func (l *lsp) call(method string, params any, timeout time.Duration) (json.RawMe
 		}
 		return r, nil
 	case <-l.dead:
-		return nil, fmt.Errorf("%s: gopls exited", method)
+		return nil, fmt.Errorf("%s: language server exited", method)
 	case <-time.After(timeout):
 		return nil, fmt.Errorf("%s: timeout", method)
 	}
@@ -239,6 +257,7 @@ func (l *lsp) readLoop() {
 		var m struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
 			Result json.RawMessage `json:"result"`
 			Error  *struct {
 				Message string `json:"message"`
@@ -251,7 +270,16 @@ func (l *lsp) readLoop() {
 			if len(m.ID) > 0 { // a request from the server: answer null
 				var result any
 				if m.Method == "workspace/configuration" {
-					result = []any{map[string]any{}}
+					// one (empty) settings object per item asked for
+					var p struct {
+						Items []json.RawMessage `json:"items"`
+					}
+					json.Unmarshal(m.Params, &p)
+					list := make([]any, len(p.Items))
+					for k := range list {
+						list[k] = map[string]any{}
+					}
+					result = list
 				}
 				b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": result})
 				l.mu.Lock()
@@ -317,8 +345,14 @@ func namePos(root string, c *chunk, lines map[string][]string) (position, bool) 
 	for ln := c.start; ln <= c.end && ln <= len(ls); ln++ {
 		s := ls[ln-1]
 		var k int
-		switch c.kind {
-		case "type":
+		switch {
+		case c.lang == "python":
+			t := strings.TrimSpace(s)
+			if !strings.HasPrefix(t, "def ") && !strings.HasPrefix(t, "async def ") && !strings.HasPrefix(t, "class ") {
+				continue
+			}
+			k = indexWord(s, name)
+		case c.kind == "type":
 			if !strings.Contains(s, "type ") && !strings.HasPrefix(strings.TrimSpace(s), name) {
 				continue
 			}
@@ -387,13 +421,15 @@ func (p pr) String() string {
 	return fmt.Sprintf("precision %.3f recall %.3f (tp %d, fp %d, fn %d)", prec, rec, p.tp, p.fp, p.fn)
 }
 
-func run(root, dbPath, goplsBin string, n, nIfaces int, seed int64, verbose bool) error {
+func run(root, dbPath string, srv server, n, nIfaces int, seed int64, verbose bool) error {
 	ctx := context.Background()
 	root, _ = filepath.Abs(root)
-	ix, err := loadIndex(ctx, dbPath, root)
+	ix, err := loadIndex(ctx, dbPath, root, srv.lang)
 	if err != nil {
 		return err
 	}
+	py := srv.lang == "python"
+	lines := map[string][]string{}
 	// sample: half functions with a common short name (3+ chunks), half rare
 	count := map[string]int{}
 	for _, c := range ix.chunks {
@@ -401,8 +437,8 @@ func run(root, dbPath, goplsBin string, n, nIfaces int, seed int64, verbose bool
 	}
 	var common, rare []int
 	for i, c := range ix.chunks {
-		if c.kind == "type" {
-			continue
+		if c.kind == "type" || py && isProperty(root, &c, lines) {
+			continue // a property is read, not called: pyright lists reads as calls
 		}
 		if count[c.short] >= 3 {
 			common = append(common, i)
@@ -415,12 +451,16 @@ func run(root, dbPath, goplsBin string, n, nIfaces int, seed int64, verbose bool
 	rng.Shuffle(len(rare), func(a, b int) { rare[a], rare[b] = rare[b], rare[a] })
 	sample := append(common[:min(n/2, len(common))], rare[:min(n-n/2, len(rare))]...)
 
-	l, err := startLSP(goplsBin, root)
+	l, err := startLSP(srv, root)
 	if err != nil {
-		return fmt.Errorf("start gopls: %w", err)
+		return fmt.Errorf("start %s: %w", srv.bin, err)
 	}
 	defer func() { l.close() }()
-	lines := map[string][]string{}
+	if py {
+		// pyright finds the workspace's files after initialisation: wait
+		// until a request that needs the whole program has been answered
+		l.call("workspace/symbol", map[string]any{"query": "__init__"}, 10*time.Minute)
+	}
 	toChunk := func(uri string, line int, types bool) (int64, bool) {
 		p := strings.TrimPrefix(uri, "file://")
 		rel, err := filepath.Rel(root, p)
@@ -433,7 +473,7 @@ func run(root, dbPath, goplsBin string, n, nIfaces int, seed int64, verbose bool
 		c := ix.chunks[ix.byID[id]]
 		return c.path + ":" + strconv.Itoa(c.start) + " " + c.sym
 	}
-	var callersP, callersR, callersAll, callees pr
+	var callersP, callersR, refsR, callersAll, callees pr
 	skipped := 0
 	for _, si := range sample {
 		c := &ix.chunks[si]
@@ -450,7 +490,7 @@ func run(root, dbPath, goplsBin string, n, nIfaces int, seed int64, verbose bool
 		}
 		if err != nil || len(items) == 0 {
 			if err != nil && strings.Contains(err.Error(), "exited") {
-				if l, err = startLSP(goplsBin, root); err != nil {
+				if l, err = startLSP(srv, root); err != nil {
 					return err
 				}
 			}
@@ -458,6 +498,12 @@ func run(root, dbPath, goplsBin string, n, nIfaces int, seed int64, verbose bool
 			continue
 		}
 		it := items[0]
+		if id, ok := toChunk(it.URI, it.SelectionRange.Start.Line, false); !ok || id != c.id {
+			// the server answered for another declaration of the name
+			// (a function defined twice, in the branches of an if)
+			skipped++
+			continue
+		}
 		// gopls: callers
 		in, err := l.call("callHierarchy/incomingCalls", map[string]any{"item": it}, 5*time.Minute)
 		var incoming []struct {
@@ -477,7 +523,7 @@ func run(root, dbPath, goplsBin string, n, nIfaces int, seed int64, verbose bool
 		if err != nil || err2 != nil {
 			// gopls v0.20.0 dies on outgoing calls through universe methods
 			// (err.Error()): restart and skip the function
-			if l, err = startLSP(goplsBin, root); err != nil {
+			if l, err = startLSP(srv, root); err != nil {
 				return err
 			}
 			skipped++
@@ -488,29 +534,66 @@ func run(root, dbPath, goplsBin string, n, nIfaces int, seed int64, verbose bool
 		// callers are checked with textDocument/definition at the first
 		// call site of up to maxChecked callers (in gopls' order): recall
 		// is measured on those; precision against every gopls caller.
-		wantIn, wantAll, wantOut := map[int64]bool{}, map[int64]bool{}, map[int64]bool{}
+		wantIn, wantRef, wantAll, wantOut := map[int64]bool{}, map[int64]bool{}, map[int64]bool{}, map[int64]bool{}
 		checked := 0
 		for _, x := range incoming {
+			if py && x.From.Kind == symbolKindModule {
+				continue // module-level code (a class body too): no function chunk
+			}
 			id, ok := toChunk(x.From.URI, x.From.Range.Start.Line, false)
 			if !ok {
 				continue
 			}
 			wantAll[id] = true
-			if checked >= maxChecked || len(x.FromRanges) == 0 {
+			// Both servers list references that are not calls among the
+			// incoming calls (gopls: any reference, a function passed as a
+			// value; pyright: any attribute read of a method, an
+			// assignment to it too). A caller counts as a direct one when
+			// one of its ranges is followed by "(": recall is measured on
+			// those, and separately on every reference.
+			site, isCall := -1, false
+			for k, rg := range x.FromRanges {
+				if callAt(root, x.From.URI, rg, lines) {
+					site, isCall = k, true
+					break
+				}
+			}
+			if site < 0 && len(x.FromRanges) > 0 {
+				site = 0
+			}
+			if py {
+				// pyright resolves by type and lists no interface callers:
+				// every caller is a direct one
+				wantRef[id] = true
+				if isCall {
+					wantIn[id] = true
+				}
+				continue
+			}
+			if checked >= maxChecked || site < 0 {
 				continue
 			}
 			checked++
-			res, err := l.call("textDocument/definition", map[string]any{"textDocument": map[string]string{"uri": x.From.URI}, "position": x.FromRanges[0].Start}, time.Minute)
+			res, err := l.call("textDocument/definition", map[string]any{"textDocument": map[string]string{"uri": x.From.URI}, "position": x.FromRanges[site].Start}, time.Minute)
 			var locs []struct {
 				URI   string   `json:"uri"`
 				Range lspRange `json:"range"`
 			}
 			if err == nil && json.Unmarshal(res, &locs) == nil && len(locs) > 0 && locs[0].URI == uri && locs[0].Range.Start.Line == pos.Line {
-				wantIn[id] = true
+				wantRef[id] = true
+				if isCall {
+					wantIn[id] = true
+				}
 			}
 		}
 		for _, x := range outgoing {
+			if verbose && os.Getenv("ORACLE_DEBUG") != "" {
+				fmt.Printf("debug %s -> %s %s:%d\n", c.sym, x.To.Name, x.To.URI, x.To.SelectionRange.Start.Line+1)
+			}
 			if id, ok := toChunk(x.To.URI, x.To.SelectionRange.Start.Line, true); ok {
+				if py && isProperty(root, &ix.chunks[ix.byID[id]], lines) {
+					continue // a property read, not a call
+				}
 				wantOut[id] = true
 			}
 		}
@@ -521,12 +604,22 @@ func run(root, dbPath, goplsBin string, n, nIfaces int, seed int64, verbose bool
 		}
 		for _, r := range rels {
 			if r.SrcChunk != 0 && (r.Resolution == store.ResExact || r.Resolution == store.ResInferred) {
-				if _, ok := ix.byID[r.SrcChunk]; ok {
+				if k, ok := ix.byID[r.SrcChunk]; ok && !(py && ix.chunks[k].kind == "type") {
 					gotIn[r.SrcChunk] = true
 				}
 			}
 		}
-		rels, err = ix.db.RelationsFrom(ctx, []int64{c.id}, "calls")
+		from := []int64{c.id}
+		if py {
+			// pyright's outgoing calls of a function include those of
+			// the functions defined inside it
+			for _, k := range ix.byFile[c.path] {
+				if n := &ix.chunks[k]; n.id != c.id && n.kind != "type" && n.start >= c.start && n.end <= c.end {
+					from = append(from, n.id)
+				}
+			}
+		}
+		rels, err = ix.db.RelationsFrom(ctx, from, "calls")
 		if err != nil {
 			return err
 		}
@@ -535,8 +628,8 @@ func run(root, dbPath, goplsBin string, n, nIfaces int, seed int64, verbose bool
 				continue
 			}
 			k, ok := ix.byID[r.DstChunk]
-			if !ok || (ix.chunks[k].kind == "type" && r.Detail != "interface method") {
-				continue // conversions are not calls
+			if !ok || (!py && ix.chunks[k].kind == "type" && r.Detail != "interface method") {
+				continue // Go conversions are not calls (a Python class call constructs)
 			}
 			gotOut[r.DstChunk] = true
 		}
@@ -568,6 +661,17 @@ func run(root, dbPath, goplsBin string, n, nIfaces int, seed int64, verbose bool
 				mi = append(mi, id)
 			}
 		}
+		var refOnly []int64
+		for id := range wantRef {
+			if gotIn[id] {
+				refsR.tp++
+			} else {
+				refsR.fn++
+				if !wantIn[id] {
+					refOnly = append(refOnly, id)
+				}
+			}
+		}
 		ex2, mi2 := callees.add(gotOut, wantOut)
 		if verbose {
 			for _, id := range ex {
@@ -575,6 +679,9 @@ func run(root, dbPath, goplsBin string, n, nIfaces int, seed int64, verbose bool
 			}
 			for _, id := range mi {
 				fmt.Printf("caller missing %s <- %s\n", c.sym, name(id))
+			}
+			for _, id := range refOnly {
+				fmt.Printf("reference only %s <- %s\n", c.sym, name(id))
 			}
 			for _, id := range ex2 {
 				fmt.Printf("callee extra   %s -> %s\n", c.sym, name(id))
@@ -585,9 +692,9 @@ func run(root, dbPath, goplsBin string, n, nIfaces int, seed int64, verbose bool
 		}
 	}
 
-	// implements: sampled interfaces
+	// implements: sampled interfaces (Go only; Python bases are extends)
 	var ifaceIdx []int
-	rows, err := ix.db.SQL().QueryContext(ctx, "SELECT DISTINCT c.id FROM chunks c JOIN typefacts f ON f.file_id = c.file_id AND f.owner = c.symbol AND f.kind IN ('imethod','iembed') WHERE c.project_id = ? AND c.kind = 'type' ORDER BY c.id", ix.projID)
+	rows, err := ix.db.SQL().QueryContext(ctx, "SELECT DISTINCT c.id FROM chunks c JOIN typefacts f ON f.file_id = c.file_id AND f.owner = c.symbol AND f.kind IN ('imethod','iembed') WHERE c.project_id = ? AND c.kind = 'type' AND c.lang = 'go' ORDER BY c.id", ix.projID)
 	if err != nil {
 		return err
 	}
@@ -612,7 +719,7 @@ func run(root, dbPath, goplsBin string, n, nIfaces int, seed int64, verbose bool
 		res, err := l.call("textDocument/implementation", map[string]any{"textDocument": map[string]string{"uri": uri}, "position": pos}, 5*time.Minute)
 		if err != nil {
 			if strings.Contains(err.Error(), "exited") {
-				if l, err = startLSP(goplsBin, root); err != nil {
+				if l, err = startLSP(srv, root); err != nil {
 					return err
 				}
 			}
@@ -654,17 +761,19 @@ func run(root, dbPath, goplsBin string, n, nIfaces int, seed int64, verbose bool
 	}
 
 	// in-project call edges left unresolved or at name level
-	var total, open, ext, local int
-	q := `SELECT resolution, detail, count(*) FROM relations r JOIN files f ON f.id = r.file_id
-		WHERE r.project_id = ? AND r.kind = 'calls' AND f.lang = 'go' GROUP BY 1, 2`
-	rows, err = ix.db.SQL().QueryContext(ctx, q, ix.projID)
+	var total, open, ext, local, openDefined int
+	q := `SELECT resolution, detail, EXISTS (SELECT 1 FROM chunks c WHERE c.project_id = r.project_id AND c.short = r.target AND c.kind IN ('function','method','type')), count(*)
+		FROM relations r JOIN files f ON f.id = r.file_id
+		WHERE r.project_id = ? AND r.kind = 'calls' AND f.lang = ? GROUP BY 1, 2, 3`
+	rows, err = ix.db.SQL().QueryContext(ctx, q, ix.projID, srv.lang)
 	if err != nil {
 		return err
 	}
 	for rows.Next() {
 		var res, detail string
+		var defined bool
 		var cnt int
-		rows.Scan(&res, &detail, &cnt)
+		rows.Scan(&res, &detail, &defined, &cnt)
 		switch {
 		case res == store.ResExternal:
 			ext += cnt
@@ -673,23 +782,94 @@ func run(root, dbPath, goplsBin string, n, nIfaces int, seed int64, verbose bool
 		case res == store.ResUnresolved || res == store.ResName:
 			open += cnt
 			total += cnt
+			if defined {
+				openDefined += cnt
+			}
 		default:
 			total += cnt
 		}
 	}
 	rows.Close()
 	fmt.Printf("root %s, seed %d, %d functions sampled (%d skipped), %d interfaces\n", root, seed, len(sample), skipped, len(ifaceIdx))
-	fmt.Printf("direct callers: precision %.3f (tp %d, fp %d: ours not among gopls' callers), recall %.3f (%d of %d callers gopls resolves to it statically, first %d per function)\n",
-		ratio(callersP.tp, callersP.tp+callersP.fp), callersP.tp, callersP.fp, ratio(callersR.tp, callersR.tp+callersR.fn), callersR.tp, callersR.tp+callersR.fn, maxChecked)
-	fmt.Printf("callers with dispatch: %s\n", callersAll)
+	if py {
+		fmt.Printf("callers: precision %.3f (tp %d, fp %d: ours not among pyright's callers), recall %.3f (%d of %d pyright callers with a call site)\n",
+			ratio(callersP.tp, callersP.tp+callersP.fp), callersP.tp, callersP.fp, ratio(callersR.tp, callersR.tp+callersR.fn), callersR.tp, callersR.tp+callersR.fn)
+	} else {
+		fmt.Printf("direct callers: precision %.3f (tp %d, fp %d: ours not among gopls' callers), recall %.3f (%d of %d callers gopls resolves to it statically, first %d per function)\n",
+			ratio(callersP.tp, callersP.tp+callersP.fp), callersP.tp, callersP.fp, ratio(callersR.tp, callersR.tp+callersR.fn), callersR.tp, callersR.tp+callersR.fn, maxChecked)
+		fmt.Printf("callers with dispatch: %s\n", callersAll)
+	}
+	fmt.Printf("callers counting references that are not calls: recall %.3f (%d of %d)\n", ratio(refsR.tp, refsR.tp+refsR.fn), refsR.tp, refsR.tp+refsR.fn)
 	fmt.Printf("direct callees: %s\n", callees)
-	fmt.Printf("implements:     %s\n", impl)
+	if !py {
+		fmt.Printf("implements:     %s\n", impl)
+	}
 	share := 0.0
 	if total > 0 {
 		share = float64(open) / float64(total)
 	}
 	fmt.Printf("call edges: %d in project or unknown, %.1f%% unresolved or name; %d external; %d calls of local function values or function-typed fields\n", total, 100*share, ext, local)
+	fmt.Printf("call edges unresolved or name whose name the project defines: %d, %.1f%% of the %d in project or unknown\n", openDefined, 100*ratio(openDefined, total), total)
 	return nil
+}
+
+// callAt reports whether the reference at rg (the name's range) is called:
+// the next non-blank character after it is "(".
+func callAt(root, uri string, rg lspRange, lines map[string][]string) bool {
+	rel, err := filepath.Rel(root, strings.TrimPrefix(uri, "file://"))
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return false
+	}
+	rel = filepath.ToSlash(rel)
+	ls, ok := lines[rel]
+	if !ok {
+		b, err := os.ReadFile(filepath.Join(root, rel))
+		if err != nil {
+			return false
+		}
+		ls = strings.Split(string(b), "\n")
+		lines[rel] = ls
+	}
+	for ln, col := rg.End.Line, rg.End.Character; ln < len(ls); ln, col = ln+1, 0 {
+		s := ls[ln]
+		if col > len(s) {
+			col = len(s) // UTF-16 columns: close enough on ASCII source
+		}
+		if t := strings.TrimLeft(s[col:], " \t"); t != "" {
+			return t[0] == '('
+		}
+	}
+	return false
+}
+
+// symbolKindModule is the LSP SymbolKind pyright gives module-level callers.
+const symbolKindModule = 2
+
+// isProperty reports whether a Python function chunk is decorated as a
+// property (read, set or deleted, never called).
+func isProperty(root string, c *chunk, lines map[string][]string) bool {
+	if c.lang != "python" || c.kind == "type" {
+		return false
+	}
+	ls, ok := lines[c.path]
+	if !ok {
+		b, err := os.ReadFile(filepath.Join(root, c.path))
+		if err != nil {
+			return false
+		}
+		ls = strings.Split(string(b), "\n")
+		lines[c.path] = ls
+	}
+	for ln := c.start; ln <= c.end && ln <= len(ls); ln++ {
+		t := strings.TrimSpace(ls[ln-1])
+		if strings.HasPrefix(t, "def ") || strings.HasPrefix(t, "async def ") {
+			return false
+		}
+		if strings.HasPrefix(t, "@") && (strings.Contains(t, "property") || strings.HasSuffix(t, ".setter") || strings.HasSuffix(t, ".getter") || strings.HasSuffix(t, ".deleter")) {
+			return true
+		}
+	}
+	return false
 }
 
 // maxChecked bounds the gopls callers per function checked for being direct.

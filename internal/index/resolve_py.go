@@ -1,0 +1,601 @@
+package index
+
+import (
+	"path"
+	"strings"
+
+	"codectx/internal/lang"
+	"codectx/internal/store"
+)
+
+// Python resolution by the names a file binds: imports (standard library
+// included, recorded as facts by the extractor), module-level definitions
+// (a nested def only inside the function that defines it), module
+// variables and instance attributes assigned from a class call or
+// annotated, and the project's class hierarchy. The extractor's receiver
+// notation (lang.Relation.Recv) for Python:
+//
+//	""        a bare call, or a call qualified by a name that is not a local
+//	          (a module, a class, a module variable; "self"/"cls")
+//	"?local"  a call of a parameter or local variable
+//	"?"       a receiver of unknown type (an untyped local, an expression)
+//	"super"   super().m()
+//	":T"      a local of class T (annotation or T(...)); ":T .a.b" its attributes
+//	".a.b"    attributes of a name that is not a local (self.x, mod.Class)
+//
+// A call on a value whose type is not known is unresolved, never guessed
+// by name; a call on a module or class outside the project is external.
+
+// pyResolver holds the Python tables.
+type pyResolver struct {
+	paths   map[int64]string                    // file id → path
+	files   map[string]bool                     // Python file paths of the project
+	binds   map[int64]map[string]*store.FactRow // file → bound name → import
+	stars   map[int64][]*store.FactRow          // file → star imports
+	vars    map[int64]map[string]string         // file → module variable → type expression
+	attrs   map[string]*string                  // file\x00class\x00attr → type expression ("" unknown)
+	bases   map[string][]string                 // file\x00class → its bases as written, in order
+	results map[string]string                   // file\x00owner\x00function → the class it returns
+	nest    map[int]int                         // chunk → innermost function chunk enclosing it
+}
+
+// pyEnt is what a Python name denotes: a project module (file), a chunk
+// (class or function; inst: an instance of the class), or something
+// outside the project (ext: module name or "builtin").
+type pyEnt struct {
+	file string
+	sym  int
+	inst bool
+	ext  string
+}
+
+var pyUnknown = pyEnt{sym: -1}
+
+func (e pyEnt) known() bool { return e.file != "" || e.sym >= 0 || e.ext != "" }
+
+// pyInit builds the Python tables from the file paths and type facts.
+func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
+	p := &pyResolver{paths: files, files: map[string]bool{}, binds: map[int64]map[string]*store.FactRow{},
+		stars: map[int64][]*store.FactRow{}, vars: map[int64]map[string]string{}, attrs: map[string]*string{}, nest: map[int]int{},
+		bases: map[string][]string{}, results: map[string]string{}}
+	for id, f := range files {
+		if r.fileLang[id] == "python" || strings.HasSuffix(f, ".py") {
+			p.files[f] = true
+		}
+	}
+	if len(p.files) == 0 {
+		return
+	}
+	r.py = p
+	for i := range facts {
+		f := &facts[i]
+		if r.fileLang[f.FileID] != "python" {
+			continue
+		}
+		switch f.Kind {
+		case lang.FactImport:
+			if f.Sig == "*" {
+				p.stars[f.FileID] = append(p.stars[f.FileID], f)
+				continue
+			}
+			m := p.binds[f.FileID]
+			if m == nil {
+				m = map[string]*store.FactRow{}
+				p.binds[f.FileID] = m
+			}
+			if _, dup := m[f.Name]; !dup {
+				m[f.Name] = f
+			}
+		case lang.FactVar:
+			m := p.vars[f.FileID]
+			if m == nil {
+				m = map[string]string{}
+				p.vars[f.FileID] = m
+			}
+			m[f.Name] = f.Type
+		case lang.FactResult:
+			p.results[key3(files[f.FileID], f.Owner, f.Name)] = f.Type
+		case lang.FactBase:
+			k := key2(files[f.FileID], f.Owner)
+			p.bases[k] = append(p.bases[k], f.Type)
+		case lang.FactField:
+			ty := f.Type
+			p.attrs[key3(files[f.FileID], f.Owner, f.Name)] = &ty
+		}
+	}
+	// nested defs: the innermost function chunk holding each chunk
+	var stack []int
+	for i := range r.syms {
+		s := &r.syms[i]
+		if s.Lang != "python" {
+			continue
+		}
+		for len(stack) > 0 {
+			top := &r.syms[stack[len(stack)-1]]
+			if top.Path == s.Path && s.StartLine >= top.StartLine && s.EndLine <= top.EndLine {
+				break
+			}
+			stack = stack[:len(stack)-1]
+		}
+		if len(stack) > 0 {
+			p.nest[i] = stack[len(stack)-1]
+		}
+		if s.Kind == "function" || s.Kind == "method" {
+			stack = append(stack, i)
+		}
+	}
+}
+
+// filePath is the path of a file.
+func (r *resolver) filePath(fileID int64) string { return r.py.paths[fileID] }
+
+// pyModuleFile is the project file of module mod imported from a file in
+// dir: relative modules from dir, absolute ones from the project root or a
+// source folder above the file; M.py or M/__init__.py.
+func pyModuleFile(files func(string) bool, dir, mod string) (string, bool) {
+	var cands []string
+	if strings.HasPrefix(mod, ".") {
+		n := len(mod) - len(strings.TrimLeft(mod, "."))
+		base := dir
+		for range n - 1 {
+			base = path.Dir(base)
+		}
+		rel := strings.ReplaceAll(mod[n:], ".", "/")
+		cands = []string{path.Join(base, rel) + ".py", path.Join(base, rel, "__init__.py")}
+	} else {
+		rel := strings.ReplaceAll(mod, ".", "/")
+		for d := dir; ; d = path.Dir(d) {
+			cands = append(cands, path.Join(d, rel)+".py", path.Join(d, rel, "__init__.py"))
+			if d == "." || d == "/" || d == "" {
+				break
+			}
+		}
+	}
+	for _, c := range cands {
+		if c = path.Clean(c); files(c) {
+			return c, true
+		}
+	}
+	return "", false
+}
+
+func (p *pyResolver) isFile(f string) bool { return p.files[f] }
+
+// topLevel is the first module-level function or class named name in file
+// (a name defined twice, in the branches of an if, is its first
+// definition), or -1.
+func (r *resolver) pyTopLevel(file, name string) int {
+	for _, i := range r.byShort[name] {
+		s := &r.syms[i]
+		if s.Path == file && s.Container == "" && (s.Kind == "function" || s.Kind == "type") {
+			if _, nested := r.py.nest[i]; !nested {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// pyImport is what an import binding denotes.
+func (r *resolver) pyImport(dir string, f *store.FactRow, depth int) pyEnt {
+	p := r.py
+	if f.Sig == "" {
+		if file, ok := pyModuleFile(p.isFile, dir, f.Type); ok {
+			return pyEnt{file: file, sym: -1}
+		}
+		return pyEnt{sym: -1, ext: f.Type}
+	}
+	sub := f.Type + "." + f.Sig
+	if strings.HasSuffix(f.Type, ".") {
+		sub = f.Type + f.Sig
+	}
+	if file, ok := pyModuleFile(p.isFile, dir, sub); ok {
+		return pyEnt{file: file, sym: -1}
+	}
+	if file, ok := pyModuleFile(p.isFile, dir, f.Type); ok {
+		return r.pyMember(pyEnt{file: file, sym: -1}, f.Sig, depth+1)
+	}
+	return pyEnt{sym: -1, ext: f.Type}
+}
+
+// pyFileID is the id of a project file, for its bindings.
+func (r *resolver) pyFileID(file string) (int64, bool) {
+	if i, ok := r.byPath[file]; ok {
+		return r.syms[i].FileID, true
+	}
+	return 0, false
+}
+
+// pyName evaluates a name (dotted: a.b.c) as file fileID sees it at module
+// level.
+func (r *resolver) pyName(fileID int64, dotted string, depth int) pyEnt {
+	if depth > 8 || dotted == "" {
+		return pyUnknown
+	}
+	p := r.py
+	segs := strings.Split(dotted, ".")
+	file := r.filePath(fileID)
+	cur := pyUnknown
+	if i := r.pyTopLevel(file, segs[0]); i >= 0 {
+		cur = pyEnt{sym: i}
+	} else if b, ok := p.binds[fileID][segs[0]]; ok {
+		cur = r.pyImport(path.Dir(file), b, depth)
+	} else if ty, ok := p.vars[fileID][segs[0]]; ok {
+		cur = r.pyInstance(fileID, ty, pyUnknown, depth)
+	} else if lang.PythonBuiltin(segs[0]) {
+		cur = pyEnt{sym: -1, ext: "builtin"}
+	} else {
+		for _, s := range p.stars[fileID] {
+			if e := r.pyImport(path.Dir(file), &store.FactRow{Type: s.Type, Sig: segs[0]}, depth); e.file != "" || e.sym >= 0 {
+				cur = e
+				break
+			}
+		}
+		if !cur.known() {
+			return pyUnknown
+		}
+	}
+	for _, seg := range segs[1:] {
+		if cur = r.pyMember(cur, seg, depth+1); !cur.known() {
+			return cur
+		}
+	}
+	return cur
+}
+
+// pyInstance is the instance a type expression of fileID denotes: a class
+// ("T", "mod.T"), or "=" and a name whose value it is ("=compat32",
+// "=self.policy", self being the instance self), or unknown.
+func (r *resolver) pyInstance(fileID int64, expr string, self pyEnt, depth int) pyEnt {
+	if v, ok := strings.CutPrefix(expr, "="); ok {
+		first, rest, _ := strings.Cut(v, ".")
+		var e pyEnt
+		if first == "self" {
+			e = self
+			for _, seg := range strings.Split(rest, ".") {
+				if seg != "" && e.known() {
+					e = r.pyMember(e, seg, depth+1)
+				}
+			}
+		} else {
+			e = r.pyName(fileID, v, depth+1)
+		}
+		if e.inst || e.ext != "" {
+			return e
+		}
+		return pyUnknown
+	}
+	e := r.pyName(fileID, expr, depth+1)
+	switch {
+	case e.ext != "":
+		return e
+	case e.sym >= 0 && !e.inst && r.syms[e.sym].Kind == "type":
+		e.inst = true
+		return e
+	case e.sym >= 0 && !e.inst && depth < 8:
+		// a function's result: the class it returns, in its own file
+		s := &r.syms[e.sym]
+		if ty, ok := r.py.results[key3(s.Path, s.Container, s.Short)]; ok {
+			return r.pyInstance(s.FileID, ty, pyUnknown, depth+1)
+		}
+	}
+	return pyUnknown
+}
+
+// pyMember is attribute name of e.
+func (r *resolver) pyMember(e pyEnt, name string, depth int) pyEnt {
+	if depth > 8 {
+		return pyUnknown
+	}
+	switch {
+	case e.ext != "":
+		return e
+	case e.file != "":
+		if i := r.pyTopLevel(e.file, name); i >= 0 {
+			return pyEnt{sym: i}
+		}
+		if path.Base(e.file) == "__init__.py" {
+			if f, ok := pyModuleFile(r.py.isFile, path.Dir(e.file), "."+name); ok {
+				return pyEnt{file: f, sym: -1}
+			}
+		}
+		if id, ok := r.pyFileID(e.file); ok { // a name the module imports (a re-export)
+			if b, ok := r.py.binds[id][name]; ok {
+				return r.pyImport(path.Dir(e.file), b, depth+1)
+			}
+			if ty, ok := r.py.vars[id][name]; ok {
+				return r.pyInstance(id, ty, pyUnknown, depth+1)
+			}
+		}
+		return pyUnknown
+	case e.sym >= 0 && r.syms[e.sym].Kind == "type":
+		if m := r.pyMethod(e.sym, name); m >= 0 {
+			return pyEnt{sym: m}
+		}
+		if e.inst {
+			if ty, fid, ok := r.pyAttr(e.sym, name, 0, map[int]bool{}); ok {
+				if ty == "" {
+					return pyUnknown
+				}
+				return r.pyInstance(fid, ty, e, depth+1)
+			}
+		}
+	}
+	return pyUnknown
+}
+
+// pyMethod is method (or nested class) m of class ti or of its bases, or -1.
+func (r *resolver) pyMethod(ti int, m string) int {
+	k, _ := r.pyLookup(ti, m)
+	return k
+}
+
+// pyBases is what the bases of class ti denote, in order: a project class
+// (sym), a class outside the project (ext), or unknown.
+func (r *resolver) pyBases(ti int) []pyEnt {
+	t := &r.syms[ti]
+	var out []pyEnt
+	exprs, ok := r.py.bases[key2(t.Path, t.Symbol)]
+	if !ok {
+		// no base facts: the chunk's base names, as the scope rules find them
+		for _, b := range strings.Split(t.Extends, ",") {
+			if b = strings.TrimSpace(b); b == "" {
+				continue
+			}
+			if bi := r.findType(b, t.FileID, r.imports[t.FileID]); bi >= 0 {
+				out = append(out, pyEnt{sym: bi})
+			} else {
+				out = append(out, pyEnt{sym: -1, ext: b})
+			}
+		}
+		return out
+	}
+	for _, x := range exprs {
+		e := r.pyName(t.FileID, x, 1)
+		switch {
+		case e.sym >= 0 && !e.inst && r.syms[e.sym].Kind == "type" && e.sym != ti:
+			out = append(out, pyEnt{sym: e.sym})
+		case e.ext != "":
+			out = append(out, pyEnt{sym: -1, ext: x})
+		default:
+			out = append(out, pyUnknown)
+		}
+	}
+	return out
+}
+
+// pyLookup finds method m in class ti and its bases (depth first, left to
+// right): the chunk, or -1 and the first base outside the project ("" when
+// none; "?" when a base is unknown) on the way.
+func (r *resolver) pyLookup(ti int, m string) (int, string) {
+	seen := map[int]bool{}
+	outside := ""
+	var walk func(ti, depth int) int
+	walk = func(ti, depth int) int {
+		if depth > 8 || seen[ti] {
+			return -1
+		}
+		seen[ti] = true
+		if k := r.member(ti, m); k >= 0 {
+			return k
+		}
+		for _, b := range r.pyBases(ti) {
+			switch {
+			case b.sym >= 0:
+				if k := walk(b.sym, depth+1); k >= 0 {
+					return k
+				}
+			case b.ext != "" && b.ext != "object" && outside == "":
+				outside = b.ext
+			case !b.known() && outside == "":
+				outside = "?"
+			}
+		}
+		return -1
+	}
+	k := walk(ti, 0)
+	return k, outside
+}
+
+// pyAttr is the type expression of instance attribute name of class ti
+// (or of its bases, first in order), with the file it is written in.
+func (r *resolver) pyAttr(ti int, name string, depth int, seen map[int]bool) (string, int64, bool) {
+	if depth > 8 || seen[ti] {
+		return "", 0, false
+	}
+	seen[ti] = true
+	t := &r.syms[ti]
+	if ty, ok := r.py.attrs[key3(t.Path, t.Symbol, name)]; ok {
+		return *ty, t.FileID, true
+	}
+	for _, b := range r.pyBases(ti) {
+		if b.sym >= 0 {
+			if ty, fid, ok := r.pyAttr(b.sym, name, depth+1, seen); ok {
+				return ty, fid, true
+			}
+		}
+	}
+	return "", 0, false
+}
+
+// pyCallOn resolves a call of target on what e denotes.
+func (r *resolver) pyCallOn(e pyEnt, target, rule string) edgeOut {
+	switch {
+	case e.ext != "":
+		return external(e.ext)
+	case e.file != "":
+		if i := r.pyTopLevel(e.file, target); i >= 0 {
+			return exact(r.syms[i].ID).with("module member")
+		}
+		if m := r.pyMember(e, target, 0); m.sym >= 0 {
+			return exact(r.syms[m.sym].ID).with("module member")
+		} else if m.ext != "" {
+			return external(m.ext)
+		}
+		return unresolved("not in the module")
+	case e.sym >= 0 && r.syms[e.sym].Kind == "type":
+		if k := r.member(e.sym, target); k >= 0 {
+			return exact(r.syms[k].ID).with(rule)
+		}
+		k, outside := r.pyLookup(e.sym, target)
+		switch {
+		case k >= 0:
+			return exact(r.syms[k].ID).with("base class")
+		case outside == "?":
+			return unresolved("base class of unknown origin")
+		case outside != "":
+			return external(outside)
+		case builtinMethods["python"][target]:
+			return external("builtin")
+		}
+		return unresolved("no such method")
+	}
+	return unresolved("receiver of unknown type")
+}
+
+// pyResolve resolves a Python call; false leaves it to the scope and name
+// rules (super() and self/cls calls).
+func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
+	if r.py == nil || e.Kind != "calls" {
+		return edgeOut{}, false
+	}
+	unknown := func() edgeOut {
+		if builtinMethods["python"][e.Target] {
+			return external("builtin")
+		}
+		return unresolved("receiver of unknown type")
+	}
+	recv := e.Recv
+	switch {
+	case recv == "?local":
+		return unresolved("local function value"), true
+	case recv == "?":
+		return unknown(), true
+	case recv == "super":
+		return edgeOut{}, false
+	case strings.HasPrefix(recv, ":"):
+		ty, rest, _ := strings.Cut(recv[1:], " ")
+		ent := r.pyInstance(e.FileID, ty, r.pySelf(e), 0)
+		for _, seg := range strings.Split(strings.TrimPrefix(rest, "."), ".") {
+			if seg != "" && ent.known() {
+				ent = r.pyMember(ent, seg, 0)
+			}
+		}
+		if !ent.known() {
+			return unknown(), true
+		}
+		return r.pyCallOn(ent, e.Target, "receiver type"), true
+	case strings.HasPrefix(recv, "."):
+		segs := strings.Split(recv[1:], ".")
+		var ent pyEnt
+		if segs[0] == "self" || segs[0] == "cls" {
+			ent = r.pySelf(e)
+			ent.inst = ent.sym >= 0 && segs[0] == "self"
+		} else {
+			ent = r.pyName(e.FileID, segs[0], 0)
+		}
+		for _, seg := range segs[1:] {
+			if ent.known() {
+				ent = r.pyMember(ent, seg, 0)
+			}
+		}
+		if !ent.known() {
+			return unknown(), true
+		}
+		return r.pyCallOn(ent, e.Target, "receiver type"), true
+	case e.Qualifier == "self" || e.Qualifier == "cls":
+		ent := r.pySelf(e)
+		if !ent.known() {
+			return edgeOut{}, false // self outside a method: the scope rules
+		}
+		ent.inst = e.Qualifier == "self"
+		return r.pyCallOn(ent, e.Target, "own type"), true
+	case e.Qualifier != "":
+		ent := r.pyName(e.FileID, e.Qualifier, 0)
+		if !ent.known() {
+			return unknown(), true
+		}
+		rule := "qualifier type"
+		if ent.inst {
+			rule = "receiver type"
+		}
+		return r.pyCallOn(ent, e.Target, rule), true
+	}
+	// a bare call: a def of an enclosing function, a module-level
+	// definition of the file, an imported name
+	file := r.filePath(e.FileID)
+	src, hasSrc := r.byID[e.SrcChunk]
+	best, bestDepth := -1, -1
+	for _, i := range r.byShort[e.Target] {
+		s := &r.syms[i]
+		outer, nested := r.py.nest[i]
+		if s.Path != file || (s.Container != "" && !nested) || (s.Kind != "function" && s.Kind != "type") {
+			continue
+		}
+		depth := 0
+		if nested {
+			// visible only inside the function that defines it
+			if !hasSrc || !r.pyWithin(src, outer) {
+				continue
+			}
+			depth = r.pyDepth(outer)
+		}
+		if depth > bestDepth {
+			best, bestDepth = i, depth
+		}
+	}
+	if best >= 0 {
+		if bestDepth > 0 {
+			return exact(r.syms[best].ID).with("enclosing function"), true
+		}
+		return exact(r.syms[best].ID).with("same file"), true
+	}
+	ent := r.pyName(e.FileID, e.Target, 0)
+	switch {
+	case ent.ext != "":
+		return external(ent.ext), true
+	case ent.sym >= 0 && !ent.inst:
+		return exact(r.syms[ent.sym].ID).with("import"), true
+	}
+	return unresolved("name not bound in the file"), true
+}
+
+// pySelf is the instance of the class whose method makes call e, or
+// unknown.
+func (r *resolver) pySelf(e store.EdgeRow) pyEnt {
+	if si, ok := r.byID[e.SrcChunk]; ok {
+		if ti := r.ownType(&r.syms[si]); ti >= 0 {
+			return pyEnt{sym: ti, inst: true}
+		}
+	}
+	return pyUnknown
+}
+
+// pyWithin reports whether chunk i is chunk outer or nested in it.
+func (r *resolver) pyWithin(i, outer int) bool {
+	for k := 0; k < 16; k++ {
+		if i == outer {
+			return true
+		}
+		p, ok := r.py.nest[i]
+		if !ok {
+			return false
+		}
+		i = p
+	}
+	return false
+}
+
+// pyDepth is 1 + how many functions enclose function chunk i.
+func (r *resolver) pyDepth(i int) int {
+	d := 1
+	for k := 0; k < 16; k++ {
+		p, ok := r.py.nest[i]
+		if !ok {
+			break
+		}
+		d++
+		i = p
+	}
+	return d
+}

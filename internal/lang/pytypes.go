@@ -1,0 +1,449 @@
+package lang
+
+import "strings"
+
+// Python type facts and receivers. Per file, at parse time: the names the
+// imports bind (standard library included: resolution needs to know that a
+// qualifier is a module outside the project), module-level variables
+// assigned from a call, and instance attributes (`self.x = T(...)`,
+// `self.x: T`, class-level `x: T`). The facts carry names as written;
+// resolution decides what they denote in the project.
+
+// FactImport is a name a Python import binds: Name is bound to module Type
+// (as written, relative dots kept); Sig is the imported member ("" for
+// `import M` / `import M as N`, "*" for a star import).
+const FactImport = "import"
+
+// FactBase is a base class of Python class Owner as written (Type "mod.Base"),
+// in order: resolution follows it through the file's imports.
+const FactBase = "base"
+
+// pyPrepare records the file's import bindings, module variables and
+// instance attributes as facts.
+func pyPrepare(x *extractor) {
+	t := x.t
+	vars := map[string]string{}
+	var varOrder []string
+	type attrKey struct{ owner, name string }
+	attrs := map[attrKey]string{}
+	var attrOrder []attrKey
+	setAttr := func(k attrKey, ty string) {
+		if old, seen := attrs[k]; seen {
+			if old != ty {
+				attrs[k] = "" // assigned values of different types: unknown
+			}
+			return
+		}
+		attrs[k] = ty
+		attrOrder = append(attrOrder, k)
+	}
+	for i := int32(0); i < int32(len(t.nodes)); i++ {
+		switch t.kind(i) {
+		case "function_definition":
+			if ty := pyResult(t, i); ty != "" {
+				owner := ""
+				if _, cls := pyMethodOf(t, t.field(i, "body")); cls >= 0 {
+					owner = pyClassSymbol(t, cls)
+				}
+				x.facts = append(x.facts, Fact{Kind: FactResult, Owner: owner, Name: t.text(t.field(i, "name")), Type: ty})
+			}
+		case "class_definition":
+			if sc := t.field(i, "superclasses"); sc >= 0 {
+				owner := pyClassSymbol(t, i)
+				for c := t.first(sc); c >= 0; c = t.next(c) {
+					b := c
+					if t.kind(b) == "subscript" { // Generic[T]
+						b = t.field(b, "value")
+					}
+					if (t.kind(b) == "identifier" || t.kind(b) == "attribute") && pyDotted(t, b) {
+						x.facts = append(x.facts, Fact{Kind: FactBase, Owner: owner, Type: t.text(b)})
+					}
+				}
+			}
+		case "import_statement":
+			for c := t.first(i); c >= 0; c = t.next(c) {
+				switch t.kind(c) {
+				case "dotted_name": // import a.b binds a
+					mod := t.text(c)
+					first, _, _ := strings.Cut(mod, ".")
+					x.facts = append(x.facts, Fact{Kind: FactImport, Name: first, Type: first})
+				case "aliased_import":
+					x.facts = append(x.facts, Fact{Kind: FactImport, Name: t.text(t.field(c, "alias")), Type: t.text(t.field(c, "name"))})
+				}
+			}
+		case "import_from_statement":
+			mod := t.text(t.field(i, "module_name"))
+			nameF := t.g.field("name")
+			for c := t.first(i); c >= 0; c = t.next(c) {
+				switch {
+				case t.kind(c) == "wildcard_import":
+					x.facts = append(x.facts, Fact{Kind: FactImport, Name: "*", Type: mod, Sig: "*"})
+				case t.nodes[c].field != nameF:
+				case t.kind(c) == "aliased_import":
+					x.facts = append(x.facts, Fact{Kind: FactImport, Name: t.text(t.field(c, "alias")), Type: mod, Sig: t.text(t.field(c, "name"))})
+				default:
+					x.facts = append(x.facts, Fact{Kind: FactImport, Name: t.text(c), Type: mod, Sig: t.text(c)})
+				}
+			}
+		case "assignment":
+			l, r := t.field(i, "left"), t.field(i, "right")
+			stmt := t.parent(i)
+			if stmt < 0 || t.kind(stmt) != "expression_statement" {
+				continue
+			}
+			ty := pyValueType(t, r, t.field(i, "type"))
+			switch owner := t.parent(stmt); {
+			case owner >= 0 && t.kind(owner) == "module" && t.kind(l) == "identifier":
+				n := t.text(l)
+				if old, seen := vars[n]; seen {
+					if old != ty {
+						vars[n] = ""
+					}
+					continue
+				}
+				vars[n] = ty
+				varOrder = append(varOrder, n)
+			case owner >= 0 && t.kind(owner) == "block" && t.kind(t.parent(owner)) == "class_definition" && t.kind(l) == "identifier":
+				if t.field(i, "type") >= 0 { // class-level annotation x: T
+					setAttr(attrKey{pyClassSymbol(t, t.parent(owner)), t.text(l)}, ty)
+				}
+			case t.kind(l) == "attribute":
+				// self.x = … inside a method: an instance attribute
+				o := t.field(l, "object")
+				if t.kind(o) != "identifier" {
+					continue
+				}
+				fn, cls := pyMethodOf(t, i)
+				if fn < 0 || pyFirstParam(t, fn) != t.text(o) {
+					continue
+				}
+				if r >= 0 && t.kind(r) == "none" && t.field(i, "type") < 0 {
+					continue // a placeholder, typed by the other assignments
+				}
+				if r >= 0 && t.kind(r) == "identifier" && t.field(i, "type") < 0 {
+					// self.x = x: the local's type, when the function tells
+					if local, lt := x.pyLocal(i, t.text(r)); local {
+						ty = lt
+					}
+				}
+				setAttr(attrKey{pyClassSymbol(t, cls), t.text(t.field(l, "attribute"))}, ty)
+			}
+		}
+	}
+	for _, n := range varOrder {
+		if vars[n] != "" {
+			x.facts = append(x.facts, Fact{Kind: FactVar, Name: n, Type: vars[n]})
+		}
+	}
+	for _, k := range attrOrder {
+		// an attribute of unknown type is recorded too: it hides the
+		// bases' attribute of the same name
+		x.facts = append(x.facts, Fact{Kind: FactField, Owner: k.owner, Name: k.name, Type: attrs[k]})
+	}
+}
+
+// pyResult is the class function fn returns as far as the syntax tells:
+// its return annotation, else the class every return statement constructs
+// (`return T(...)`); "" when unknown.
+func pyResult(t *tree, fn int32) string {
+	if rt := t.field(fn, "return_type"); rt >= 0 {
+		return pyAnnotation(t.text(rt))
+	}
+	body := t.field(fn, "body")
+	if body < 0 {
+		return ""
+	}
+	ty := ""
+	end := t.subtreeEnd(body)
+	for j := body; j < end; j++ {
+		switch t.kind(j) {
+		case "function_definition", "class_definition", "lambda":
+			j = t.subtreeEnd(j) - 1
+		case "yield":
+			return "" // a generator
+		case "return_statement":
+			v := t.firstNamed(j)
+			if v < 0 || t.kind(v) != "call" {
+				return ""
+			}
+			f := t.field(v, "function")
+			if f < 0 || !pyDotted(t, f) || ty != "" && ty != t.text(f) {
+				return ""
+			}
+			ty = t.text(f)
+		}
+	}
+	return ty
+}
+
+// pyValueType is the class an assigned value has as far as the syntax
+// tells: the annotation when there is one, else the callee of a call
+// (`T(...)`, `mod.T(...)`: resolution decides whether it is a class), or
+// "=" and a name whose value it is (`= compat32`, `= self.policy`); ""
+// when unknown.
+func pyValueType(t *tree, r, ann int32) string {
+	if ann >= 0 {
+		return pyAnnotation(t.text(ann))
+	}
+	if r < 0 {
+		return ""
+	}
+	switch t.kind(r) {
+	case "call":
+		if f := t.field(r, "function"); f >= 0 && (t.kind(f) == "identifier" || t.kind(f) == "attribute") && pyDotted(t, f) {
+			return t.text(f)
+		}
+	case "identifier", "attribute":
+		if pyDotted(t, r) {
+			return "=" + t.text(r)
+		}
+	}
+	return ""
+}
+
+// pyAnnotation reduces an annotation to the class it names: "T", "mod.T",
+// "Optional[T]", "T | None", a string "T"; "" for anything else (a
+// container type, a union of classes).
+func pyAnnotation(s string) string {
+	s = strings.Trim(strings.TrimSpace(s), `"'`)
+	if in, ok := strings.CutPrefix(s, "Optional["); ok && strings.HasSuffix(in, "]") {
+		s = strings.TrimSuffix(in, "]")
+	} else if in, ok := strings.CutPrefix(s, "typing.Optional["); ok && strings.HasSuffix(in, "]") {
+		s = strings.TrimSuffix(in, "]")
+	}
+	if a, b, ok := strings.Cut(s, "|"); ok {
+		a, b = strings.TrimSpace(a), strings.TrimSpace(b)
+		switch {
+		case b == "None":
+			s = a
+		case a == "None":
+			s = b
+		default:
+			return ""
+		}
+	}
+	s = strings.Trim(strings.TrimSpace(s), `"'`)
+	for _, c := range s {
+		if !(c == '_' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return ""
+		}
+	}
+	return s
+}
+
+// pyDotted reports whether node i is an identifier or a chain of
+// attributes over identifiers (a.b.c).
+func pyDotted(t *tree, i int32) bool {
+	for {
+		switch t.kind(i) {
+		case "identifier":
+			return true
+		case "attribute":
+			i = t.field(i, "object")
+		default:
+			return false
+		}
+	}
+}
+
+// pyClassSymbol is the symbol of class node c ("Outer.Inner").
+func pyClassSymbol(t *tree, c int32) string {
+	name := t.text(t.field(c, "name"))
+	for p := t.parent(c); p >= 0; p = t.parent(p) {
+		if t.kind(p) == "class_definition" {
+			name = t.text(t.field(p, "name")) + "." + name
+		}
+	}
+	return name
+}
+
+// pyMethodOf returns the function enclosing node i and, when that function
+// is a method (directly in a class body), its class; -1s otherwise.
+func pyMethodOf(t *tree, i int32) (fn, cls int32) {
+	fn = t.parent(i)
+	for fn >= 0 && t.kind(fn) != "function_definition" {
+		if t.kind(fn) == "class_definition" || t.kind(fn) == "lambda" {
+			return -1, -1
+		}
+		fn = t.parent(fn)
+	}
+	if fn < 0 {
+		return -1, -1
+	}
+	p := t.parent(fn)
+	if p >= 0 && t.kind(p) == "decorated_definition" {
+		p = t.parent(p)
+	}
+	if p < 0 || t.kind(p) != "block" || t.kind(t.parent(p)) != "class_definition" {
+		return -1, -1
+	}
+	return fn, t.parent(p)
+}
+
+// pyFirstParam is the name of function fn's first parameter ("self").
+func pyFirstParam(t *tree, fn int32) string {
+	ps := t.field(fn, "parameters")
+	for c := t.first(ps); c >= 0; c = t.next(c) {
+		switch t.kind(c) {
+		case "identifier":
+			return t.text(c)
+		case "typed_parameter":
+			return t.text(t.childKind(c, "identifier"))
+		case "default_parameter", "typed_default_parameter":
+			return t.text(t.field(c, "name"))
+		}
+	}
+	return ""
+}
+
+// pyScope is what a function (or lambda) binds locally: name → class as
+// far as known ("" unknown); names of nested defs are not in it (a call of
+// one is a call of its chunk).
+func (x *extractor) pyScope(fn int32) map[string]string {
+	if x.pyLocals == nil {
+		x.pyLocals = map[int32]map[string]string{}
+	}
+	if locals, ok := x.pyLocals[fn]; ok {
+		return locals
+	}
+	t := x.t
+	locals := map[string]string{}
+	global := map[string]bool{}
+	const none = "\x00none" // None: a placeholder the other assignments type
+	set := func(n int32, ty string) {
+		if n < 0 || t.kind(n) != "identifier" {
+			return
+		}
+		name := t.text(n)
+		if old, seen := locals[name]; seen && old != ty {
+			switch {
+			case ty == none:
+				ty = old
+			case old != none:
+				ty = ""
+			}
+		}
+		locals[name] = ty
+	}
+	var setAll func(n int32)
+	setAll = func(n int32) { // a target: identifier, tuple/list pattern
+		switch t.kind(n) {
+		case "identifier":
+			set(n, "")
+		case "pattern_list", "tuple_pattern", "list_pattern", "as_pattern_target", "list_splat_pattern":
+			for c := t.first(n); c >= 0; c = t.next(c) {
+				setAll(c)
+			}
+		}
+	}
+	if ps := t.field(fn, "parameters"); ps >= 0 {
+		for c := t.first(ps); c >= 0; c = t.next(c) {
+			switch t.kind(c) {
+			case "identifier":
+				set(c, "")
+			case "typed_parameter", "typed_default_parameter":
+				n := t.field(c, "name")
+				if n < 0 {
+					n = t.childKind(c, "identifier")
+				}
+				set(n, pyAnnotation(t.text(t.field(c, "type"))))
+			case "default_parameter":
+				// the default's type (as pyright infers an unannotated one)
+				v := t.field(c, "value")
+				ty := pyValueType(t, v, -1)
+				if v >= 0 && t.kind(v) == "none" {
+					ty = none
+				}
+				set(t.field(c, "name"), ty)
+			case "list_splat_pattern", "dictionary_splat_pattern":
+				set(t.childKind(c, "identifier"), "")
+			}
+		}
+	}
+	body := t.field(fn, "body")
+	if body >= 0 {
+		end := t.subtreeEnd(body)
+		for j := body; j < end; j++ {
+			switch t.kind(j) {
+			case "function_definition", "class_definition", "lambda":
+				j = t.subtreeEnd(j) - 1 // a scope of its own
+			case "assignment":
+				l, r := t.field(j, "left"), t.field(j, "right")
+				if t.kind(l) == "identifier" {
+					ty := pyValueType(t, r, t.field(j, "type"))
+					if r >= 0 && t.kind(r) == "none" && t.field(j, "type") < 0 {
+						ty = none
+					}
+					set(l, ty)
+				} else {
+					setAll(l)
+				}
+			case "augmented_assignment":
+				setAll(t.field(j, "left"))
+			case "for_statement", "for_in_clause":
+				setAll(t.field(j, "left"))
+			case "as_pattern_target":
+				setAll(j)
+			case "named_expression":
+				set(t.field(j, "name"), "")
+			case "global_statement", "nonlocal_statement":
+				for c := t.first(j); c >= 0; c = t.next(c) {
+					if t.kind(c) == "identifier" {
+						global[t.text(c)] = true
+					}
+				}
+			}
+		}
+	}
+	for n := range global {
+		delete(locals, n)
+	}
+	for n, ty := range locals {
+		if ty == none {
+			locals[n] = ""
+		}
+	}
+	// "=y": the value of another local is that local's type (a name
+	// resolution would look up at module level otherwise); self.x stays
+	for n, ty := range locals {
+		v, ok := strings.CutPrefix(ty, "=")
+		if !ok {
+			continue
+		}
+		first, _, dotted := strings.Cut(v, ".")
+		if first == "self" || first == "cls" {
+			continue
+		}
+		if lt, local := locals[first]; local {
+			if dotted || strings.HasPrefix(lt, "=") {
+				lt = ""
+			}
+			locals[n] = lt
+		}
+	}
+	x.pyLocals[fn] = locals
+	return locals
+}
+
+// pyLocal reports whether name is bound locally in a function enclosing
+// node i (innermost first: closures see their enclosing functions'
+// locals), and its class when known.
+func (x *extractor) pyLocal(i int32, name string) (bool, string) {
+	t := x.t
+	for fn := t.parent(i); fn >= 0; fn = t.parent(fn) {
+		switch t.kind(fn) {
+		case "function_definition", "lambda":
+			if ty, ok := x.pyScope(fn)[name]; ok {
+				return true, ty
+			}
+		case "class_definition":
+			return false, "" // class bodies do not enclose their methods' names
+		}
+	}
+	return false, ""
+}
+
+// PythonBuiltin reports whether name is one of Python's builtins (a
+// function, a type, an exception): a qualifier naming one (`str.join`,
+// `ValueError.__init__`) is outside the project.
+func PythonBuiltin(name string) bool { return pythonSpec.builtins[name] || name == "object" }

@@ -1,0 +1,168 @@
+package lang
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The Python receivers and facts resolution reads: what a call's receiver
+// is (Relation.Recv) and what the file binds (imports, module variables,
+// instance attributes).
+func TestPythonReceiversAndFacts(t *testing.T) {
+	src := []byte(`import os.path
+import json as j
+from . import sibling
+from .pkg.mod import Thing as T, helper
+from lib import *
+
+DEFAULT = Config()
+EMPTY = ''
+
+
+def factory(flag):
+    if flag:
+        return Box(1)
+    return Box(2)
+
+
+def annotated() -> "Optional[Box]":
+    return make()
+
+
+def generator():
+    yield Box(1)
+    return Box(2)
+
+
+class Box(Base):
+    size: "Size"
+
+    def __init__(self, store, policy=DEFAULT, fmt=None):
+        self.store = Store()
+        self.policy = policy
+        self.fmt = None
+        self.fmt = Formatter()
+        self.mixed = Store()
+        self.mixed = Other()
+
+    def run(self, items, cb, p: Parser, q: "Optional[Query]" = None):
+        def inner():
+            return items.pop()
+        local = Thing()
+        alias = local
+        os.path.join("a", "b")
+        self.store.save(1)
+        self.size.grow()
+        p.parse()
+        q.run()
+        local.go()
+        alias.go()
+        items.append(1)
+        cb()
+        inner()
+        helper()
+        j.dumps({})
+        "".upper()
+        Box(1).run()
+        (items or []).count(1)
+        for row in items:
+            row.emit()
+        tmp = None
+        tmp = Parser()
+        tmp.parse()
+        return T.make()
+`)
+	res := strictParse(t, "pkg/box.py", "python", src)
+	recv := map[string]string{}
+	for _, r := range res.Relations {
+		if r.Kind == RelCalls {
+			recv[r.Target+"@"+r.Qualifier] = r.Recv
+		}
+	}
+	for call, want := range map[string]string{
+		"join@":        ".os.path",    // a module's attribute: not a local
+		"save@":        ".self.store", // an attribute of self
+		"grow@":        ".self.size",
+		"parse@p":      ":Parser", // annotated parameter
+		"run@q":        ":Query",  // Optional[...] in a string annotation
+		"go@local":     ":Thing",  // constructed local
+		"go@alias":     ":Thing",  // a local holding another local
+		"pop@items":    "?",       // an untyped parameter
+		"append@items": "?",       // (the closure sees the parameter too)
+		"cb@":          "?local",  // a parameter called
+		"inner@":       "",        // a nested def: resolution finds its chunk
+		"helper@":      "",        // an imported name
+		"dumps@j":      "",        // qualified by an import alias
+		"count@":       "?",       // an expression
+		"emit@row":     "?",       // a loop variable
+		"make@T":       "",        // qualified by an imported class
+	} {
+		got, ok := recv[call]
+		if !ok {
+			t.Errorf("no call %s (calls: %v)", call, recv)
+			continue
+		}
+		if got != want {
+			t.Errorf("call %s: Recv %q, want %q", call, got, want)
+		}
+	}
+	// T(...).m() is the method of T's instance; a literal's method is an expression
+	var sawCtor bool
+	for _, r := range res.Relations {
+		if r.Kind == RelCalls && r.Target == "run" && r.Recv == ":Box" {
+			sawCtor = true
+		}
+	}
+	if !sawCtor {
+		t.Errorf("Box(1).run(): no call with Recv :Box")
+	}
+
+	var facts []string
+	for _, f := range res.Facts {
+		facts = append(facts, strings.Join([]string{f.Kind, f.Owner, f.Name, f.Type, f.Sig}, "|"))
+	}
+	for _, want := range []string{
+		"import||os|os|",            // import a.b binds a
+		"import||j|json|",           // an alias, standard library included
+		"import||sibling|.|sibling", // relative: module "." member sibling
+		"import||T|.pkg.mod|Thing",
+		"import||helper|.pkg.mod|helper",
+		"import||*|lib|*",
+		"var||DEFAULT|Config|",
+		"field|Box|size|Size|",       // class-level annotation
+		"field|Box|store|Store|",     // self.x = T()
+		"field|Box|policy|=DEFAULT|", // self.x = parameter whose default is DEFAULT
+		"field|Box|fmt|Formatter|",   // None is a placeholder
+		"field|Box|mixed||",          // two classes: unknown
+		"result||factory|Box|",       // every return constructs Box
+		"result||annotated|Box|",     // the return annotation
+	} {
+		if !slices.Contains(facts, want) {
+			t.Errorf("missing fact %q in %v", want, facts)
+		}
+	}
+	for _, f := range facts {
+		if strings.HasPrefix(f, "var||EMPTY") || strings.HasPrefix(f, "result||generator") {
+			t.Errorf("not a class: %q", f)
+		}
+	}
+}
+
+func TestPyAnnotation(t *testing.T) {
+	for in, want := range map[string]string{
+		"Foo":               "Foo",
+		"mod.Foo":           "mod.Foo",
+		`"Foo"`:             "Foo",
+		"Optional[Foo]":     "Foo",
+		"Foo | None":        "Foo",
+		"None | mod.Foo":    "mod.Foo",
+		"list[Foo]":         "",
+		"Foo | Bar":         "",
+		"Callable[[], Foo]": "",
+	} {
+		if got := pyAnnotation(in); got != want {
+			t.Errorf("pyAnnotation(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
