@@ -67,13 +67,14 @@ func newEvalGroup(g eval.Group) EvalGroup {
 // GitMineStats count what EvaluateGit read of the history and why commits
 // did not become tasks.
 type GitMineStats struct {
-	Commits    int `json:"commits"`               // commits read
-	NoSource   int `json:"no_source_files"`       // changed no non-test source file
-	TooMany    int `json:"too_many_files"`        // changed more than MaxFiles non-test source files
-	Vague      int `json:"vague_subject"`         // subject not descriptive
-	Gone       int `json:"targets_gone"`          // no changed file still exists
-	Candidates int `json:"candidates"`            // commits that qualified
-	Sampled    int `json:"sampled_out,omitempty"` // candidates left out by GitEvalOptions.Max
+	Commits    int `json:"commits"`                      // commits read
+	NoSource   int `json:"no_source_files"`              // changed no non-test source file
+	TooMany    int `json:"too_many_files"`               // changed more than MaxFiles non-test source files
+	Vague      int `json:"vague_subject"`                // subject not descriptive
+	Gone       int `json:"targets_gone"`                 // no changed file still exists
+	Candidates int `json:"candidates"`                   // commits that qualified
+	Sampled    int `json:"sampled_out,omitempty"`        // candidates left out by GitEvalOptions.Max
+	Later      int `json:"at_or_after_before,omitempty"` // made at or after GitEvalOptions.Before
 }
 
 // GitFileGroup is the file-level score of a group of mined tasks.
