@@ -404,3 +404,27 @@ func TestUsageNamedSeed(t *testing.T) {
 		t.Errorf("caller of the named symbol: %q (%v)", got["compressBlocks"], symbols(r))
 	}
 }
+
+func TestQuotedLiterals(t *testing.T) {
+	cases := []struct {
+		q    string
+		want []string
+	}{
+		{"where is the '>From ' escaping applied", []string{">From "}},
+		{`error "connection reset by peer" on retry`, []string{"connection reset by peer"}},
+		{"what prints `unexpected EOF` here", []string{"unexpected EOF"}},
+		{"报错 “文件不存在” 从哪里来", []string{"文件不存在"}},
+		// Apostrophes are not quotes.
+		{"where does a type's own method and the server's reply meet", nil},
+		{"how the server decides a handler's response", nil},
+		// Too short to look up.
+		{"decoding of '=' padding", nil},
+		{"'abcd' and 'abcd' again", []string{"abcd"}},
+	}
+	for _, c := range cases {
+		got := QuotedLiterals(c.q)
+		if strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("QuotedLiterals(%q) = %q, want %q", c.q, got, c.want)
+		}
+	}
+}
