@@ -27,7 +27,8 @@ const (
 	maxLiteralFiles   = 4
 )
 
-// literalSeeds returns the chunks (outside test files) holding a literal
+// literalSeeds returns the chunks (outside test files and vendored
+// dependencies, which the search demotes too) holding a literal
 // the question quotes, scored like the best search hit, best literal
 // first; none when the question quotes nothing.
 func (p *Project) literalSeeds(ctx context.Context, pr *store.Project, q string, seeds []assemble.Seed) ([]assemble.Seed, error) {
@@ -48,7 +49,7 @@ func (p *Project) literalSeeds(ctx context.Context, pr *store.Project, q string,
 		}
 		files := map[string]bool{}
 		for _, l := range g.Lines {
-			if l.Kind == "match" && !search.IsTestPath(l.Path) {
+			if l.Kind == "match" && !search.IsTestPath(l.Path) && !search.IsDependencyPath(l.Path) {
 				files[l.Path] = true
 			}
 		}
