@@ -21,8 +21,8 @@ func TestContextQuotedLiteral(t *testing.T) {
 	}
 	b.WriteString("\nfunc emitPrompt(w io.Writer) { io.WriteString(w, \">>>> \") }\n")
 	files := map[string]string{
-		"demo.go":      b.String(),
-		"demo_test.go": "package demo\n\nfunc helperOnly() string { return \"<<=>> \" }\n",
+		"demo.go":                b.String(),
+		"demo_test.go":           "package demo\n\nfunc helperOnly() string { return \"<<=>> \" }\n",
 		"third_party/lib/lib.go": "package lib\n\nfunc vendoredOnly() string { return \"<<~>> \" }\n",
 	}
 	for name, src := range files {
