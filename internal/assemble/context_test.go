@@ -428,3 +428,21 @@ func TestQuotedLiterals(t *testing.T) {
 		}
 	}
 }
+
+// TestOverriddenMethod: a seed method that overrides one of its base
+// class brings the base method in (one hop, the "interface" side), and
+// only that one (not a same-named method of an unrelated class).
+func TestOverriddenMethod(t *testing.T) {
+	f := indexFixture(t, "ctxpy")
+	r := f.assemble(t, "how does the lifo store keep the newest item first", "1", 100000, "LifoStore._put")
+	got := map[string]string{}
+	for _, c := range r.Chunks() {
+		got[c.Symbol] = c.Reason
+	}
+	if got["Store._put"] != "overridden by LifoStore._put" {
+		t.Errorf("base method: reason %q, want overridden by LifoStore._put (%v)", got["Store._put"], symbols(r))
+	}
+	if _, ok := got["Unrelated._put"]; ok {
+		t.Errorf("unrelated class's method admitted: %v", symbols(r))
+	}
+}
