@@ -109,3 +109,31 @@ func match(q string, lists ...[]*regexp.Regexp) (string, bool) {
 	}
 	return "", false
 }
+
+// literalRE matches a literal a question quotes: "…", “…”, `…` or '…'
+// where the opening single quote follows a space, a bracket or the
+// text's start and the closing one precedes a space, punctuation or the
+// end, so the apostrophes of "a type's … the server's" are
+// not taken for quotes.
+var literalRE = regexp.MustCompile("\"([^\"]+)\"|“([^”]+)”|`([^`]+)`|(?:^|[\\s(\\[:,])'([^'\\s][^']*)'(?:$|[\\s)\\].,;:?!])")
+
+// minLiteral is the fewest characters a quoted literal needs to be looked
+// up verbatim (shorter ones such as '=' match everywhere).
+const minLiteral = 4
+
+// QuotedLiterals returns the literals a question quotes (an error message,
+// a string the code writes), at least minLiteral characters each, in
+// order and without repeats: text to look up verbatim in the code.
+func QuotedLiterals(q string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, m := range literalRE.FindAllStringSubmatch(q, -1) {
+		for _, s := range m[1:] {
+			if len([]rune(strings.TrimSpace(s))) >= minLiteral && !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}

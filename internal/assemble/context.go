@@ -441,6 +441,7 @@ func planEdges(ctx context.Context, db *store.DB, projectID int64, frontier []*c
 		return nil, err
 	}
 	hasContainer := map[int64]bool{}
+	containerOf := map[int64]int64{} // frontier method → its class (same file)
 	for _, r := range in {
 		f := byID[r.DstChunk]
 		if f == nil || r.SrcChunk <= 0 || !graph.Expandable(r) {
@@ -461,6 +462,7 @@ func planEdges(ctx context.Context, db *store.DB, projectID int64, frontier []*c
 			add(f, r.SrcChunk, w, fmt.Sprintf("%s %s (line %d)", what, f.c.Symbol, r.Line), sureCaller)
 		case "contains":
 			hasContainer[f.c.ID] = true
+			containerOf[f.c.ID] = r.SrcChunk
 			add(f, r.SrcChunk, pl.container, "container of "+f.c.Symbol, f.seed)
 		default:
 			add(f, r.SrcChunk, pl.implIn, r.Kind+" "+f.c.Symbol, f.seed && pl.sureImpl)
@@ -481,7 +483,71 @@ func planEdges(ctx context.Context, db *store.DB, projectID int64, frontier []*c
 			add(f, id, pl.container, "container of "+f.c.Symbol, f.seed)
 		}
 	}
-	return edges, nil
+	ovr, err := overriddenEdges(ctx, db, projectID, frontier, containerOf, pl)
+	if err != nil {
+		return nil, err
+	}
+	return append(edges, ovr...), nil
+}
+
+// overriddenEdges links each seed method to the method of the same name
+// in its class's direct base classes (resolved extends edges only): the
+// method it overrides, the "interface" side of a class hierarchy. They
+// enter unfiltered when the plan admits a seed's interfaces so (sureImpl)
+// or, as for callees, when its direct callees do (sureCallees).
+func overriddenEdges(ctx context.Context, db *store.DB, projectID int64, frontier []*cand, containerOf map[int64]int64, pl plan) ([]edge, error) {
+	if pl.implOut == 0 {
+		return nil, nil
+	}
+	byClass := map[int64][]*cand{}
+	var classes []int64
+	for _, f := range frontier {
+		cls, ok := containerOf[f.c.ID]
+		if !f.seed || !ok || f.c.Kind != "method" || f.c.Short == "" {
+			continue
+		}
+		if byClass[cls] == nil {
+			classes = append(classes, cls)
+		}
+		byClass[cls] = append(byClass[cls], f)
+	}
+	if len(classes) == 0 {
+		return nil, nil
+	}
+	ext, err := db.RelationsFrom(ctx, classes, "extends")
+	if err != nil {
+		return nil, err
+	}
+	var baseIDs []int64
+	for _, r := range ext {
+		if graph.Expandable(r) {
+			baseIDs = append(baseIDs, r.DstChunk)
+		}
+	}
+	bases, err := db.GraphChunks(ctx, baseIDs, false)
+	if err != nil {
+		return nil, err
+	}
+	var out []edge
+	for _, r := range ext {
+		base, ok := bases[r.DstChunk]
+		if !graph.Expandable(r) || !ok || base.Kind != "type" {
+			continue
+		}
+		for _, f := range byClass[r.SrcChunk] {
+			list, err := db.ChunksBySymbol(ctx, projectID, base.Symbol+"."+f.c.Short, maxNamed)
+			if err != nil {
+				return nil, err
+			}
+			for _, m := range list {
+				if m.Path == base.Path && m.ID != f.c.ID {
+					out = append(out, edge{from: f, to: m.ID, weight: pl.implOut,
+						reason: "overridden by " + f.c.Symbol, sure: pl.sureImpl || pl.sureCallees})
+				}
+			}
+		}
+	}
+	return out, nil
 }
 
 // scoredEdge is an edge with its neighbour loaded and scored.

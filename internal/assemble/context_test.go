@@ -404,3 +404,45 @@ func TestUsageNamedSeed(t *testing.T) {
 		t.Errorf("caller of the named symbol: %q (%v)", got["compressBlocks"], symbols(r))
 	}
 }
+
+func TestQuotedLiterals(t *testing.T) {
+	cases := []struct {
+		q    string
+		want []string
+	}{
+		{"where is the '>From ' escaping applied", []string{">From "}},
+		{`error "connection reset by peer" on retry`, []string{"connection reset by peer"}},
+		{"what prints `unexpected EOF` here", []string{"unexpected EOF"}},
+		{"报错 “文件不存在” 从哪里来", []string{"文件不存在"}},
+		// Apostrophes are not quotes.
+		{"where does a type's own method and the server's reply meet", nil},
+		{"how the server decides a handler's response", nil},
+		// Too short to look up.
+		{"decoding of '=' padding", nil},
+		{"'abcd' and 'abcd' again", []string{"abcd"}},
+	}
+	for _, c := range cases {
+		got := QuotedLiterals(c.q)
+		if strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("QuotedLiterals(%q) = %q, want %q", c.q, got, c.want)
+		}
+	}
+}
+
+// TestOverriddenMethod: a seed method that overrides one of its base
+// class brings the base method in (one hop, the "interface" side), and
+// only that one (not a same-named method of an unrelated class).
+func TestOverriddenMethod(t *testing.T) {
+	f := indexFixture(t, "ctxpy")
+	r := f.assemble(t, "how does the lifo store keep the newest item first", "1", 100000, "LifoStore._put")
+	got := map[string]string{}
+	for _, c := range r.Chunks() {
+		got[c.Symbol] = c.Reason
+	}
+	if got["Store._put"] != "overridden by LifoStore._put" {
+		t.Errorf("base method: reason %q, want overridden by LifoStore._put (%v)", got["Store._put"], symbols(r))
+	}
+	if _, ok := got["Unrelated._put"]; ok {
+		t.Errorf("unrelated class's method admitted: %v", symbols(r))
+	}
+}

@@ -329,6 +329,11 @@ func (p *Project) contextSeeds(ctx context.Context, pr *store.Project, opt Conte
 			co.Seeds = append(co.Seeds, assemble.Seed{ChunkID: c.ID, Score: h.Score})
 		}
 	}
+	lit, err := p.literalSeeds(ctx, pr, opt.Query, co.Seeds)
+	if err != nil {
+		return co, nil, err
+	}
+	co.Seeds = append(lit, co.Seeds...)
 	co.ChangeRequest = sr.Route == search.RouteChange
 	warnings := append([]string(nil), sr.Warnings...)
 	if p.emb != nil && p.emb.ModelID() == pr.Model {
