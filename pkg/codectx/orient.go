@@ -63,13 +63,30 @@ func (p *Project) Map(ctx context.Context, opt MapOptions) (*MapResult, error) {
 // MapEvalRow is the coverage of one map (ranking, budget) of a golden set:
 // how many of its symbol targets the map shows.
 type MapEvalRow struct {
-	Rank     string           `json:"rank"`
-	Budget   int              `json:"budget"`
-	Tokens   int              `json:"tokens"`
-	Shown    int              `json:"shown"`
-	Named    int              `json:"named"`
-	Coverage eval.MapCoverage `json:"coverage"`
-	Missed   []eval.Target    `json:"missed,omitempty"`
+	Rank     string         `json:"rank"`
+	Budget   int            `json:"budget"`
+	Tokens   int            `json:"tokens"`
+	Shown    int            `json:"shown"`
+	Named    int            `json:"named"`
+	Coverage MapCoverage    `json:"coverage"`
+	Missed   []GoldenTarget `json:"missed,omitempty"`
+}
+
+// MapCoverage counts a golden set's symbol targets a map shows: Found of
+// Targets, and the tasks (TasksIn of Tasks) whose targets all show.
+type MapCoverage struct {
+	Targets int `json:"targets"`
+	Found   int `json:"found"`
+	Tasks   int `json:"tasks"`
+	TasksIn int `json:"tasks_found"`
+}
+
+// Share is Found / Targets (0 without targets).
+func (c MapCoverage) Share() float64 {
+	if c.Targets == 0 {
+		return 0
+	}
+	return float64(c.Found) / float64(c.Targets)
 }
 
 // EvaluateMap builds one map per ranking and budget (with the given focus;
@@ -106,11 +123,11 @@ func (p *Project) EvaluateMap(ctx context.Context, set *GoldenSet, ranks []strin
 					}
 				}
 			}
-			row := MapEvalRow{Rank: r, Budget: b, Tokens: m.Tokens, Shown: m.Shown, Named: m.Named, Coverage: eval.CoverMap(set.evalTasks(), hits)}
+			row := MapEvalRow{Rank: r, Budget: b, Tokens: m.Tokens, Shown: m.Shown, Named: m.Named, Coverage: MapCoverage(eval.CoverMap(set.evalTasks(), hits))}
 			for _, t := range set.evalTasks() {
 				for _, tg := range t.Targets {
 					if tg.Symbol != "" && eval.CoverMap([]eval.Task{{Targets: []eval.Target{tg}}}, hits).Found == 0 {
-						row.Missed = append(row.Missed, tg)
+						row.Missed = append(row.Missed, GoldenTarget(tg))
 					}
 				}
 			}
