@@ -215,9 +215,18 @@ func (db *DB) FTSMatch(ctx context.Context, projectID int64, ids IDRange, match 
 	if db.pg {
 		return db.pgFTSMatch(ctx, projectID, ids, match, w, limit)
 	}
+	return db.ftsMatch(ctx, projectID, ids, match, w, limit, true)
+}
+
+// ftsMatch is the SQLite query of FTSMatch; without columns it selects the
+// weighted score alone (one bm25() per matching row instead of four).
+func (db *DB) ftsMatch(ctx context.Context, projectID int64, ids IDRange, match string, w FTSWeights, limit int, columns bool) ([]FTSHit, error) {
 	rng, rargs := ids.sql()
-	q := `SELECT f.rowid, bm25(chunks_fts, ?, ?, ?), bm25(chunks_fts, 1, 0, 0), bm25(chunks_fts, 0, 1, 0), bm25(chunks_fts, 0, 0, 1)
-		FROM chunks_fts f`
+	q := `SELECT f.rowid, bm25(chunks_fts, ?, ?, ?)`
+	if columns {
+		q += `, bm25(chunks_fts, 1, 0, 0), bm25(chunks_fts, 0, 1, 0), bm25(chunks_fts, 0, 0, 1)`
+	}
+	q += ` FROM chunks_fts f`
 	args := []any{w.Name, w.Path, w.Body}
 	if projectID != 0 {
 		q += ` JOIN chunks c ON c.id = f.rowid`
@@ -242,7 +251,11 @@ func (db *DB) FTSMatch(ctx context.Context, projectID int64, ids IDRange, match 
 	var out []FTSHit
 	for rows.Next() {
 		var h FTSHit
-		if err := rows.Scan(&h.ID, &h.Weighted, &h.Name, &h.Path, &h.Body); err != nil {
+		dest := []any{&h.ID, &h.Weighted}
+		if columns {
+			dest = append(dest, &h.Name, &h.Path, &h.Body)
+		}
+		if err := rows.Scan(dest...); err != nil {
 			return nil, db.classify("full-text match", err)
 		}
 		h.Weighted, h.Name, h.Path, h.Body = -h.Weighted, -h.Name, -h.Path, -h.Body

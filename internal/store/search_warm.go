@@ -24,37 +24,7 @@ func (db *DB) FTSMatchWeighted(ctx context.Context, projectID int64, ids IDRange
 		}
 		return hits, err
 	}
-	rng, rargs := ids.sql()
-	q := `SELECT f.rowid, bm25(chunks_fts, ?, ?, ?) FROM chunks_fts f`
-	args := []any{w.Name, w.Path, w.Body}
-	if projectID != 0 {
-		q += ` JOIN chunks c ON c.id = f.rowid`
-	}
-	q += ` WHERE chunks_fts MATCH ?` + rng
-	args = append(append(args, match), rargs...)
-	if projectID != 0 {
-		q += ` AND c.project_id = ?`
-		args = append(args, projectID)
-	}
-	if limit > 0 {
-		q += " ORDER BY 2, f.rowid LIMIT ?"
-		args = append(args, limit)
-	}
-	rows, err := db.sql.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, db.classify(fmt.Sprintf("full-text match %q", match), err)
-	}
-	defer rows.Close()
-	var out []FTSHit
-	for rows.Next() {
-		var h FTSHit
-		if err := rows.Scan(&h.ID, &h.Weighted); err != nil {
-			return nil, db.classify("full-text match", err)
-		}
-		h.Weighted = -h.Weighted
-		out = append(out, h)
-	}
-	return out, db.classify("full-text match", rows.Err())
+	return db.ftsMatch(ctx, projectID, ids, match, w, limit, false)
 }
 
 // FTSRowCount is FTSRows read from the full-text index's statistics record
