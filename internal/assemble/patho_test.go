@@ -52,7 +52,7 @@ func TestPathologicalContext(t *testing.T) {
 	ctx := context.Background()
 	var seeds []Seed
 	for i, name := range []string{"parens.go", "nested.go", "deep.go"} {
-		list, err := f.db.FileChunks(ctx, f.pid, name)
+		list, err := f.db.FileChunks(ctx, f.pid, name, false)
 		if err != nil || len(list) == 0 {
 			t.Fatalf("chunks of %s: %d, %v", name, len(list), err)
 		}

@@ -272,7 +272,7 @@ func lookupFile(ctx context.Context, db *store.DB, projectID int64, name string)
 	if !strings.ContainsAny(name, "/\\") && !hasFileExt(name) {
 		return nil, nil
 	}
-	return db.FileChunks(ctx, projectID, strings.ReplaceAll(name, "\\", "/"))
+	return db.FileChunks(ctx, projectID, strings.ReplaceAll(name, "\\", "/"), false)
 }
 
 func hasFileExt(name string) bool {

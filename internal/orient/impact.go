@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -136,6 +137,22 @@ func BuildImpact(ctx context.Context, db *store.DB, projectID int64, g *Graph, o
 			return nil, err
 		}
 		newHit := map[int]bool{}
+		if !opt.Git && fc.Path != "" && fc.OldPath != "" {
+			// Outside git there are no hunks: a modified file's symbols
+			// are compared by content with the chunks indexed before.
+			hits, gone, err := contentChanges(ctx, db, projectID, g, byPath[fc.Path], fc, opt.OldChunks[fc.OldPath])
+			if err != nil {
+				return nil, err
+			}
+			for _, i := range hits {
+				changed[i] = ChangeModified
+				if findSymbolIn(opt.OldChunks[fc.OldPath], g.Chunks[i].Symbol) < 0 {
+					changed[i] = ChangeAdded
+				}
+			}
+			deleted = append(deleted, gone...)
+			continue
+		}
 		if fc.Path != "" {
 			var ranges [][2]int
 			if !fc.Whole {
@@ -304,6 +321,54 @@ func innermost(chunks []store.GraphChunk, idx []int, ranges [][2]int, whole bool
 	}
 	sort.Ints(out)
 	return out
+}
+
+// contentChanges compares, outside git, a modified file's chunks now
+// (idx: their indexes in g) with the chunks indexed before (old): a chunk
+// whose symbol is new or whose text differs from every old chunk of that
+// symbol is changed (moved lines alone change nothing); an old symbol
+// missing now is deleted.
+func contentChanges(ctx context.Context, db *store.DB, projectID int64, g *Graph, idx []int, fc FileChange, old []store.GraphChunk) ([]int, []ChangedSymbol, error) {
+	now, err := db.FileChunks(ctx, projectID, fc.Path, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	before := map[string][]string{} // symbol → texts
+	for _, c := range old {
+		before[c.Symbol] = append(before[c.Symbol], strings.TrimSpace(c.Content))
+	}
+	text := map[int64]string{}
+	nowSyms := map[string]bool{}
+	for _, c := range now {
+		text[c.ID] = strings.TrimSpace(c.Content)
+		nowSyms[c.Symbol] = true
+	}
+	var hits []int
+	for _, i := range idx {
+		c := g.Chunks[i]
+		t, ok := text[c.ID]
+		if !ok || !slices.Contains(before[c.Symbol], t) {
+			hits = append(hits, i)
+		}
+	}
+	var gone []ChangedSymbol
+	for _, oc := range old {
+		if !nowSyms[oc.Symbol] {
+			gone = append(gone, ChangedSymbol{Ref: Ref{Symbol: oc.Symbol, Name: oc.Name, Kind: oc.Kind, Path: fc.OldPath, Line: oc.StartLine},
+				Change: ChangeDeleted, Exported: exported(oc), idx: -1})
+			nowSyms[oc.Symbol] = true // once per symbol
+		}
+	}
+	return hits, gone, nil
+}
+
+func findSymbolIn(chunks []store.GraphChunk, symbol string) int {
+	for i, c := range chunks {
+		if c.Symbol == symbol {
+			return i
+		}
+	}
+	return -1
 }
 
 func encloses(a, b store.GraphChunk) bool {

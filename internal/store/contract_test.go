@@ -201,7 +201,7 @@ func transcript(t *testing.T, db *DB, root string) map[string]any {
 	}
 	c, err := db.ChunksByShort(ctx, p.ID, "Serve", 0)
 	must("ChunksByShort", c, err)
-	fc, err := db.FileChunks(ctx, p.ID, "server/serve.go")
+	fc, err := db.FileChunks(ctx, p.ID, "server/serve.go", false)
 	must("FileChunks", fc, err)
 	gc, err := db.GraphChunks(ctx, ids, true)
 	must("GraphChunks", gc, err)

@@ -199,9 +199,9 @@ func (db *DB) chunksWhere(ctx context.Context, cond string, projectID int64, arg
 }
 
 // FileChunks returns the chunks of one file of a project (index
-// files(project_id, path), then chunks_file), in source order. It returns
-// nil when the file is not indexed.
-func (db *DB) FileChunks(ctx context.Context, projectID int64, path string) ([]GraphChunk, error) {
+// files(project_id, path), then chunks_file), in source order; withContent
+// adds their source text. It returns nil when the file is not indexed.
+func (db *DB) FileChunks(ctx context.Context, projectID int64, path string, withContent bool) ([]GraphChunk, error) {
 	var fileID int64
 	err := db.sql.QueryRowContext(ctx, "SELECT id FROM files WHERE project_id = ? AND path = ?", projectID, path).Scan(&fileID)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -210,11 +210,15 @@ func (db *DB) FileChunks(ctx context.Context, projectID int64, path string) ([]G
 	if err != nil {
 		return nil, db.classify("look up file", err)
 	}
-	rows, err := db.sql.QueryContext(ctx, "SELECT "+graphChunkCols+" FROM chunks WHERE file_id = ? ORDER BY start_line, id", fileID)
+	cols := graphChunkCols
+	if withContent {
+		cols += ", content"
+	}
+	rows, err := db.sql.QueryContext(ctx, "SELECT "+cols+" FROM chunks WHERE file_id = ? ORDER BY start_line, id", fileID)
 	if err != nil {
 		return nil, db.classify("read file chunks", err)
 	}
-	out, err := scanGraphChunks(rows, false)
+	out, err := scanGraphChunks(rows, withContent)
 	return out, db.classify("read file chunks", err)
 }
 

@@ -110,7 +110,7 @@ func (p *Project) EvaluateGit(ctx context.Context, opt GitEvalOptions) (*GitEval
 		o := eval.GitOutcome{ID: t.ID, Query: t.Query}
 		for _, tg := range t.Targets {
 			o.Targets = append(o.Targets, tg.File)
-			chunks, err := p.db.FileChunks(ctx, pr.ID, tg.File)
+			chunks, err := p.db.FileChunks(ctx, pr.ID, tg.File, false)
 			if err != nil {
 				return nil, err
 			}

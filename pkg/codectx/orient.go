@@ -209,7 +209,7 @@ func (p *Project) Impact(ctx context.Context, opt ImpactOptions) (*ImpactResult,
 		io.OldChunks = map[string][]store.GraphChunk{}
 		for _, list := range [][]string{changedF, removedF} {
 			for _, path := range list {
-				cs, err := p.db.FileChunks(ctx, pr.ID, path)
+				cs, err := p.db.FileChunks(ctx, pr.ID, path, true)
 				if err != nil {
 					return nil, err
 				}

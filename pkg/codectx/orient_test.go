@@ -306,6 +306,25 @@ func TestImpactBadInput(t *testing.T) {
 	if c := changedBy(r, "Missing"); c != nil && !slices.Equal(refSymbols(c.Callers), []string{"Show"}) {
 		t.Errorf("callers of Missing = %v", refSymbols(c.Callers))
 	}
+	if changedBy(r, "quote") != nil {
+		t.Errorf("an unchanged function of the edited file reported changed:\n%s", r.Text())
+	}
+
+	// The next change: quote deleted, a function added, Missing as it was.
+	edit(t, filepath.Join(root, "util/util.go"), "func quote(s string) string {\n\treturn \"\\\"\" + s + \"\\\"\"\n}", "func Shout(s string) string { return s + \"!\" }")
+	r, err = np.Impact(ctx, ImpactOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q := changedBy(r, "quote"); q == nil || q.Change != "deleted" {
+		t.Errorf("quote not reported deleted:\n%s", r.Text())
+	}
+	if s := changedBy(r, "Shout"); s == nil || s.Change != "added" {
+		t.Errorf("Shout not reported added:\n%s", r.Text())
+	}
+	if changedBy(r, "Missing") != nil {
+		t.Errorf("Missing did not change in this edit:\n%s", r.Text())
+	}
 }
 
 func TestOverviewFixture(t *testing.T) {
