@@ -56,6 +56,10 @@ func TestCLIBadInput(t *testing.T) {
 		{name: "before without from-git", args: []string{"eval", file, "--before", "2026-01-02", "--db", db}, usage: true},
 		{name: "from-git with a bad --before", args: []string{"eval", "--from-git", "--before", "yesterday", proj, "--db", db}, usage: true, wantErr: "RFC 3339"},
 		{name: "from-git without history", args: []string{"eval", "--from-git", proj, "--db", db}, usage: true, wantErr: "git repository"},
+		{name: "eval-context without a set", args: []string{"eval-context", "--db", db}, usage: true, wantErr: "--from-git"},
+		{name: "eval-context max without from-git", args: []string{"eval-context", file, "--max", "5", "--db", db}, usage: true},
+		{name: "eval-context from-git with --root", args: []string{"eval-context", "--from-git", "--root", proj, "--db", db}, usage: true},
+		{name: "eval-context from-git without history", args: []string{"eval-context", "--from-git", proj, "--db", db}, usage: true, wantErr: "git repository"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

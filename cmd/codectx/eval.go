@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"codectx/pkg/codectx"
 )
@@ -25,10 +27,7 @@ func evalCmd() *cobra.Command {
 		root, mode, ranker string
 		k                  int
 		asJSON, noLexicon  bool
-		fromGit            bool
-		since, before      string
-		maxTasks, maxFiles int
-		seed               uint64
+		git                gitFlags
 	)
 	c := &cobra.Command{
 		Use:   "eval GOLDEN.jsonl | eval --from-git [PATH]",
@@ -47,39 +46,30 @@ files; queries that name a target file or one of its symbols are reported
 apart as leaky.`,
 		Args: cobra.RangeArgs(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if fromGit {
+			if git.fromGit {
 				if k != 10 || root != "" || noLexicon {
 					return usagef("--from-git takes PATH as its only argument; -k, --root and --no-lexicon do not apply")
-				}
-				if maxTasks < 0 || maxFiles < 0 {
-					return usagef("--max and --max-files must not be negative")
 				}
 				// The flags alone: each task's query is checked by the search.
 				if err := checkSearch(codectx.SearchOptions{Query: "flags", K: k, Mode: mode, Ranker: ranker}); err != nil {
 					return err
 				}
-				var cut time.Time
-				if before != "" {
-					var err error
-					if cut, err = time.Parse(time.RFC3339, before); err != nil {
-						if cut, err = time.Parse("2006-01-02", before); err != nil {
-							return usagef("--before %q: want a date (2006-01-02) or an RFC 3339 time (2006-01-02T15:04:05Z)", before)
-						}
-					}
+				opt, err := git.options()
+				if err != nil {
+					return err
 				}
+				opt.Mode, opt.Ranker = mode, ranker
 				path, err := pathArg(args, "")
 				if err != nil {
 					return err
 				}
-				return runGitEval(cmd, path, codectx.GitEvalOptions{
-					Since: since, Before: cut, Max: maxTasks, Seed: seed, MaxFiles: maxFiles, Mode: mode, Ranker: ranker,
-				}, asJSON)
+				return runGitEval(cmd, path, opt, asJSON)
 			}
 			if len(args) != 1 {
 				return usagef("eval needs a golden set (GOLDEN.jsonl), or --from-git")
 			}
-			if since != "" || before != "" || maxTasks != 0 || maxFiles != 0 || seed != 0 {
-				return usagef("--since, --before, --max, --max-files and --seed only apply with --from-git")
+			if err := git.unused(); err != nil {
+				return err
 			}
 			if err := checkSearch(codectx.SearchOptions{Query: "flags", K: k, Mode: mode, Ranker: ranker}); err != nil {
 				return err
@@ -115,31 +105,85 @@ apart as leaky.`,
 	f.StringVar(&ranker, "ranker", codectx.RankerDefault, "default or seed")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	f.BoolVar(&noLexicon, "no-lexicon", false, "parse queries without expansions: no Chinese→English lexicon translations, no English synonyms")
-	f.BoolVar(&fromGit, "from-git", false, "mine the tasks from the git history of PATH (default .) instead of a golden set")
-	f.StringVar(&since, "since", "", "with --from-git: only commits newer than this (git log --since, e.g. \"2 years ago\")")
-	f.StringVar(&before, "before", "", "with --from-git: only commits older than this become tasks (2006-01-02 or RFC 3339; newer ones are still read for renames)")
-	f.IntVar(&maxTasks, "max", 0, "with --from-git: sample this many tasks (fixed sample; 0 = all)")
-	f.IntVar(&maxFiles, "max-files", 0, "with --from-git: most non-test source files a commit may change (0 = 3)")
-	f.Uint64Var(&seed, "seed", 0, fmt.Sprintf("with --from-git: sampling seed (0 = %d)", codectx.DefaultGitSeed))
+	git.register(f)
 	return c
+}
+
+// gitFlags are the flags that mine tasks from a git history (eval and
+// eval-context).
+type gitFlags struct {
+	fromGit            bool
+	since, before      string
+	maxTasks, maxFiles int
+	minFiles           int
+	seed               uint64
+}
+
+func (g *gitFlags) register(f *pflag.FlagSet) {
+	f.BoolVar(&g.fromGit, "from-git", false, "mine the tasks from the git history of PATH (default .) instead of a golden set")
+	f.StringVar(&g.since, "since", "", "with --from-git: only commits newer than this (git log --since, e.g. \"2 years ago\")")
+	f.StringVar(&g.before, "before", "", "with --from-git: only commits older than this become tasks (2006-01-02 or RFC 3339; newer ones are still read for renames)")
+	f.IntVar(&g.maxTasks, "max", 0, "with --from-git: sample this many tasks (fixed sample; 0 = all)")
+	f.IntVar(&g.maxFiles, "max-files", 0, "with --from-git: most non-test source files a commit may change (0 = 3)")
+	f.IntVar(&g.minFiles, "min-files", 0, "with --from-git: fewest non-test source files a commit must change (0 = 1; 2 keeps multi-file changes)")
+	f.Uint64Var(&g.seed, "seed", 0, fmt.Sprintf("with --from-git: sampling seed (0 = %d)", codectx.DefaultGitSeed))
+}
+
+// options checks the flags and returns the mining options they set.
+func (g *gitFlags) options() (codectx.GitEvalOptions, error) {
+	if g.maxTasks < 0 || g.maxFiles < 0 || g.minFiles < 0 {
+		return codectx.GitEvalOptions{}, usagef("--max, --max-files and --min-files must not be negative")
+	}
+	if most := cmp.Or(g.maxFiles, 3); g.minFiles > most {
+		return codectx.GitEvalOptions{}, usagef("--min-files %d is above --max-files (%d)", g.minFiles, most)
+	}
+	var cut time.Time
+	if g.before != "" {
+		var err error
+		if cut, err = time.Parse(time.RFC3339, g.before); err != nil {
+			if cut, err = time.Parse("2006-01-02", g.before); err != nil {
+				return codectx.GitEvalOptions{}, usagef("--before %q: want a date (2006-01-02) or an RFC 3339 time (2006-01-02T15:04:05Z)", g.before)
+			}
+		}
+	}
+	return codectx.GitEvalOptions{Since: g.since, Before: cut, Max: g.maxTasks, Seed: g.seed, MaxFiles: g.maxFiles, MinFiles: g.minFiles}, nil
+}
+
+// unused refuses the mining flags without --from-git.
+func (g *gitFlags) unused() error {
+	if g.since != "" || g.before != "" || g.maxTasks != 0 || g.maxFiles != 0 || g.minFiles != 0 || g.seed != 0 {
+		return usagef("--since, --before, --max, --max-files, --min-files and --seed only apply with --from-git")
+	}
+	return nil
+}
+
+// openIndexedProject opens the project at root for an evaluation, indexed
+// incrementally first (progress and a summary line on stderr unless quiet).
+func openIndexedProject(cmd *cobra.Command, root string, quiet bool) (*codectx.Project, error) {
+	p, err := openProject(root, openWrite, false)
+	if err != nil {
+		return nil, err
+	}
+	prog := newProgress(os.Stderr, quiet)
+	sum, err := p.Index(cmd.Context(), codectx.IndexOptions{Progress: prog.update})
+	prog.finish()
+	if err != nil {
+		p.Close()
+		return nil, fmt.Errorf("index %s: %w", p.Root(), err)
+	}
+	if !quiet && sum.Changed+sum.Removed > 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "indexed %s: %d changed, %d removed, %d chunks\n", p.Root(), sum.Changed, sum.Removed, sum.TotalChunks)
+	}
+	return p, nil
 }
 
 // runGitEval indexes root and scores search on its git history.
 func runGitEval(cmd *cobra.Command, root string, opt codectx.GitEvalOptions, asJSON bool) error {
-	p, err := openProject(root, openWrite, false)
+	p, err := openIndexedProject(cmd, root, asJSON)
 	if err != nil {
 		return err
 	}
 	defer p.Close()
-	prog := newProgress(os.Stderr, asJSON)
-	sum, err := p.Index(cmd.Context(), codectx.IndexOptions{Progress: prog.update})
-	prog.finish()
-	if err != nil {
-		return fmt.Errorf("index %s: %w", p.Root(), err)
-	}
-	if !asJSON && sum.Changed+sum.Removed > 0 {
-		fmt.Fprintf(cmd.ErrOrStderr(), "indexed %s: %d changed, %d removed, %d chunks\n", p.Root(), sum.Changed, sum.Removed, sum.TotalChunks)
-	}
 	rep, err := p.EvaluateGit(cmd.Context(), opt)
 	if errors.Is(err, codectx.ErrNoGitHistory) {
 		return usagef("%v (--from-git needs a git repository with commits)", err)
@@ -154,18 +198,25 @@ func runGitEval(cmd *cobra.Command, root string, opt codectx.GitEvalOptions, asJ
 	return nil
 }
 
-func printGitReport(w io.Writer, root string, opt codectx.GitEvalOptions, r *codectx.GitEvalReport) {
-	m := r.Mine
+// printMineStats says what the mining of a git history kept and skipped.
+func printMineStats(w io.Writer, root string, opt codectx.GitEvalOptions, m codectx.GitMineStats, tasks int) {
 	fmt.Fprintf(w, "git history of %s: %d commits read, %d qualify", root, m.Commits, m.Candidates)
 	if m.Sampled > 0 {
-		fmt.Fprintf(w, ", %d sampled (--max %d)", len(r.Outcomes), opt.Max)
+		fmt.Fprintf(w, ", %d sampled (--max %d)", tasks, opt.Max)
 	}
 	fmt.Fprintf(w, "\nskipped: %d without a non-test source file, %d with too many, %d with a vague subject, %d whose files are gone",
 		m.NoSource, m.TooMany, m.Vague, m.Gone)
+	if m.TooFew > 0 {
+		fmt.Fprintf(w, ", %d with fewer than --min-files", m.TooFew)
+	}
 	if m.Later > 0 {
 		fmt.Fprintf(w, ", %d made at or after --before", m.Later)
 	}
 	fmt.Fprint(w, "\n\n")
+}
+
+func printGitReport(w io.Writer, root string, opt codectx.GitEvalOptions, r *codectx.GitEvalReport) {
+	printMineStats(w, root, opt, r.Mine, len(r.Outcomes))
 	if len(r.Outcomes) == 0 {
 		fmt.Fprintln(w, "no tasks: nothing to score")
 		return
@@ -286,19 +337,9 @@ func openGoldenSet(cmd *cobra.Command, path, root string, quiet bool) (*codectx.
 	if root == "" {
 		return nil, nil, usagef("%s has no {\"root\": ...} header: pass --root PATH", path)
 	}
-	p, err := openProject(root, openWrite, false)
+	p, err := openIndexedProject(cmd, root, quiet)
 	if err != nil {
 		return nil, nil, err
-	}
-	prog := newProgress(os.Stderr, quiet)
-	sum, err := p.Index(cmd.Context(), codectx.IndexOptions{Progress: prog.update})
-	prog.finish()
-	if err != nil {
-		p.Close()
-		return nil, nil, fmt.Errorf("index %s: %w", p.Root(), err)
-	}
-	if !quiet && sum.Changed+sum.Removed > 0 {
-		fmt.Fprintf(cmd.ErrOrStderr(), "indexed %s: %d changed, %d removed, %d chunks\n", p.Root(), sum.Changed, sum.Removed, sum.TotalChunks)
 	}
 	return set, p, nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -22,9 +23,10 @@ func evalContextCmd() *cobra.Command {
 		budget []int
 		k      int
 		asJSON bool
+		git    gitFlags
 	)
 	c := &cobra.Command{
-		Use:   "eval-context GOLDEN.jsonl",
+		Use:   "eval-context GOLDEN.jsonl | eval-context --from-git [PATH]",
 		Short: "Score assembled contexts against a golden set (share of tasks whose target is in the context)",
 		Long: `Assemble a context (as "codectx context" does) for every task of a golden set
 and count the tasks whose target — file and symbol, matched as "codectx eval"
@@ -34,8 +36,15 @@ Depth 0 is the baseline: the top search results packed to the budget.
 Columns: found (a target inside), all (every target inside), share (mean
 share of a task's targets inside), file / symbol (a target's file / symbol
 inside), tokens (of the context), wire (of the context JSON-escaped, as an
-MCP answer carries it), chunks.`,
-		Args: cobra.ExactArgs(1),
+MCP answer carries it), chunks.
+
+With --from-git, the tasks are change requests mined from the project's own
+history, as "codectx eval --from-git" mines them: the commit message asks for
+the files the commit changed. "all" is then the share of change requests whose
+every changed file is in the context, "share" the mean share of a request's
+files inside; kind "change-leaky" counts the messages that name a target file
+or one of its symbols apart from "change".`,
+		Args: cobra.RangeArgs(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var runs []codectx.ContextRun
 			for _, b := range budget {
@@ -54,11 +63,57 @@ MCP answer carries it), chunks.`,
 			if k < 1 || k > codectx.MaxSearchK {
 				return usagef("--seeds must be between 1 and %d, got %d", codectx.MaxSearchK, k)
 			}
-			set, p, err := openGoldenSet(cmd, args[0], root, asJSON)
-			if err != nil {
-				return err
+			var (
+				set  *codectx.GoldenSet
+				p    *codectx.Project
+				name string
+				err  error
+			)
+			if git.fromGit {
+				if root != "" {
+					return usagef("--from-git takes PATH as its only argument; --root does not apply")
+				}
+				opt, err := git.options()
+				if err != nil {
+					return err
+				}
+				path, err := pathArg(args, "")
+				if err != nil {
+					return err
+				}
+				if p, err = openIndexedProject(cmd, path, asJSON); err != nil {
+					return err
+				}
+				defer p.Close()
+				var st *codectx.GitMineStats
+				set, st, err = p.GitGoldenSet(cmd.Context(), opt)
+				if errors.Is(err, codectx.ErrNoGitHistory) {
+					return usagef("%v (--from-git needs a git repository with commits)", err)
+				}
+				if err != nil {
+					return err
+				}
+				if !asJSON {
+					printMineStats(cmd.OutOrStdout(), p.Root(), opt, *st, len(set.Tasks))
+				}
+				if len(set.Tasks) == 0 && !asJSON {
+					fmt.Fprintln(cmd.OutOrStdout(), "no tasks: nothing to score")
+					return nil
+				}
+				name = "git history"
+			} else {
+				if len(args) != 1 {
+					return usagef("eval-context needs a golden set (GOLDEN.jsonl), or --from-git")
+				}
+				if err := git.unused(); err != nil {
+					return err
+				}
+				if set, p, err = openGoldenSet(cmd, args[0], root, asJSON); err != nil {
+					return err
+				}
+				defer p.Close()
+				name = filepath.Base(args[0])
 			}
-			defer p.Close()
 			start := time.Now()
 			reps, err := p.EvaluateContext(cmd.Context(), set, codectx.ContextEvalOptions{Runs: runs, K: k})
 			if err != nil {
@@ -68,7 +123,7 @@ MCP answer carries it), chunks.`,
 				return writeJSON(cmd.OutOrStdout(), reps)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%s: %d tasks, root %s, %d seeds, %.0f ms per task (all runs)\n\n",
-				filepath.Base(args[0]), len(set.Tasks), p.Root(), k, float64(time.Since(start).Milliseconds())/float64(max(len(set.Tasks), 1)))
+				name, len(set.Tasks), p.Root(), k, float64(time.Since(start).Milliseconds())/float64(max(len(set.Tasks), 1)))
 			printContextReports(cmd.OutOrStdout(), reps)
 			return nil
 		},
@@ -79,6 +134,7 @@ MCP answer carries it), chunks.`,
 	fl.StringSliceVar(&depths, "depth", []string{"auto"}, "depth(s): auto, 0, 1, 2, comma-separated")
 	fl.IntVar(&k, "seeds", codectx.DefaultContextSeeds, "search results used as seeds")
 	fl.BoolVar(&asJSON, "json", false, "print the reports as JSON")
+	git.register(fl)
 	return c
 }
 

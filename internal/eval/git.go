@@ -87,8 +87,9 @@ type MineOptions struct {
 	// data files); IsTest whether it is a test file.
 	IsSource, IsTest func(path string) bool
 	// MaxFiles is the largest number of non-test source files a commit may
-	// change (0: 3).
-	MaxFiles int
+	// change (0: 3); MinFiles the smallest (0: 1), to keep multi-file
+	// changes only.
+	MaxFiles, MinFiles int
 	// Max is the number of tasks to keep, sampled deterministically (0: all).
 	Max int
 	// Seed seeds the sampling.
@@ -105,6 +106,7 @@ type MineStats struct {
 	Commits    int `json:"commits"`                      // commits read
 	NoSource   int `json:"no_source_files"`              // changed no non-test source file
 	TooMany    int `json:"too_many_files"`               // changed more than MaxFiles non-test source files
+	TooFew     int `json:"too_few_files,omitempty"`      // changed fewer than MinFiles non-test source files
 	Vague      int `json:"vague_subject"`                // subject not descriptive
 	Gone       int `json:"targets_gone"`                 // no changed file still exists
 	Candidates int `json:"candidates"`                   // commits that qualified
@@ -177,6 +179,9 @@ func MineGitTasks(commits []GitCommit, opt MineOptions) ([]Task, MineStats) {
 			continue
 		case nsrc > opt.MaxFiles:
 			st.TooMany++
+			continue
+		case nsrc < opt.MinFiles:
+			st.TooFew++
 			continue
 		case !DescriptiveSubject(firstLine(c.Message)):
 			st.Vague++

@@ -30,10 +30,11 @@ type GitEvalOptions struct {
 	// Seed seeds the sampling (0 uses DefaultGitSeed).
 	Seed uint64
 	// MaxFiles is the largest number of non-test source files a commit may
-	// change to become a task (0: 3).
-	MaxFiles int
-	Mode     string // as in SearchOptions
-	Ranker   string // as in SearchOptions
+	// change to become a task (0: 3); MinFiles the smallest (0: 1), to
+	// measure multi-file changes alone.
+	MaxFiles, MinFiles int
+	Mode               string // as in SearchOptions
+	Ranker             string // as in SearchOptions
 	// Progress, when set, is called after each task.
 	Progress func(done, total int)
 }
@@ -57,51 +58,10 @@ func (p *Project) EvaluateGit(ctx context.Context, opt GitEvalOptions) (*GitEval
 	if err != nil {
 		return nil, err
 	}
-	git, err := exec.LookPath("git")
-	if err != nil {
-		return nil, fmt.Errorf("%w: git is not installed", ErrNoGitHistory)
-	}
-	args := []string{"-C", p.root, "-c", "core.quotePath=false", "log", "--no-merges", "-M", "--name-status",
-		"--relative", "--format=" + eval.GitLogFormat}
-	if opt.Since != "" {
-		args = append(args, "--since="+opt.Since)
-	}
-	args = append(args, "HEAD", "--", ".")
-	cmd := exec.CommandContext(ctx, git, args...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, fmt.Errorf("%w in %s: git log: %s", ErrNoGitHistory, p.root, firstLineOf(stderr.String(), err))
-	}
-	commits, err := eval.ParseGitLog(bytes.NewReader(out))
+	tasks, st, err := p.mineGit(ctx, pr.ID, opt)
 	if err != nil {
 		return nil, err
 	}
-	fps, err := p.db.Fingerprints(ctx, pr.ID)
-	if err != nil {
-		return nil, err
-	}
-	var before int64
-	if !opt.Before.IsZero() {
-		before = opt.Before.Unix()
-	}
-	seed := opt.Seed
-	if seed == 0 {
-		seed = DefaultGitSeed
-	}
-	tasks, st := eval.MineGitTasks(commits, eval.MineOptions{
-		Exists:   func(path string) bool { _, ok := fps[path]; return ok },
-		IsSource: isSourcePath,
-		IsTest:   search.IsTestPath,
-		MaxFiles: opt.MaxFiles,
-		Max:      opt.Max,
-		Seed:     seed,
-		Before:   before,
-	})
 	outs := make([]eval.GitOutcome, 0, len(tasks))
 	for i, t := range tasks {
 		if err := ctx.Err(); err != nil {
@@ -110,17 +70,9 @@ func (p *Project) EvaluateGit(ctx context.Context, opt GitEvalOptions) (*GitEval
 		o := eval.GitOutcome{ID: t.ID, Query: t.Query}
 		for _, tg := range t.Targets {
 			o.Targets = append(o.Targets, tg.File)
-			chunks, err := p.db.FileChunks(ctx, pr.ID, tg.File, false)
-			if err != nil {
-				return nil, err
-			}
-			syms := make([]string, 0, len(chunks))
-			for _, c := range chunks {
-				if c.Kind != "text" && c.Kind != "file" {
-					syms = append(syms, c.Symbol)
-				}
-			}
-			o.Leaky = o.Leaky || eval.NamesTarget(t.Query, tg.File, syms)
+		}
+		if o.Leaky, err = p.leaky(ctx, pr.ID, t); err != nil {
+			return nil, err
 		}
 		res, err := p.search(ctx, SearchOptions{Query: t.Query, K: MaxSearchK, Mode: opt.Mode, Ranker: opt.Ranker}, false)
 		if err != nil {
@@ -141,6 +93,115 @@ func (p *Project) EvaluateGit(ctx context.Context, opt GitEvalOptions) (*GitEval
 	}
 	r := eval.EvaluateGit(st, outs)
 	return newGitEvalReport(&r), nil
+}
+
+// Kinds of the tasks GitGoldenSet mines.
+const (
+	GitTaskClean = "change"       // the commit message names no target
+	GitTaskLeaky = "change-leaky" // it names a target file or one of its symbols
+)
+
+// GitGoldenSet mines the project's history as EvaluateGit does (Mode,
+// Ranker and Progress are not used) and returns the tasks as a golden set
+// (root: the project's) for any evaluation that takes one, such as
+// EvaluateContext: file targets, language "en", kind GitTaskClean or
+// GitTaskLeaky. The project must be indexed.
+func (p *Project) GitGoldenSet(ctx context.Context, opt GitEvalOptions) (*GoldenSet, *GitMineStats, error) {
+	pr, err := p.project(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	tasks, st, err := p.mineGit(ctx, pr.ID, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	set := &GoldenSet{Root: p.root, Note: "mined from the git history", Tasks: []GoldenTask{}}
+	for _, t := range tasks {
+		kind := GitTaskClean
+		leaky, err := p.leaky(ctx, pr.ID, t)
+		if err != nil {
+			return nil, nil, err
+		}
+		if leaky {
+			kind = GitTaskLeaky
+		}
+		set.Tasks = append(set.Tasks, GoldenTask{ID: t.ID, Query: t.Query, Lang: "en", Kind: kind,
+			Targets: convertSlice(t.Targets, func(tg eval.Target) GoldenTarget { return GoldenTarget(tg) })})
+	}
+	ms := GitMineStats(st)
+	return set, &ms, nil
+}
+
+// mineGit reads the history (git log) and mines its tasks.
+func (p *Project) mineGit(ctx context.Context, projectID int64, opt GitEvalOptions) ([]eval.Task, eval.MineStats, error) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		return nil, eval.MineStats{}, fmt.Errorf("%w: git is not installed", ErrNoGitHistory)
+	}
+	args := []string{"-C", p.root, "-c", "core.quotePath=false", "log", "--no-merges", "-M", "--name-status",
+		"--relative", "--format=" + eval.GitLogFormat}
+	if opt.Since != "" {
+		args = append(args, "--since="+opt.Since)
+	}
+	args = append(args, "HEAD", "--", ".")
+	cmd := exec.CommandContext(ctx, git, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, eval.MineStats{}, ctx.Err()
+		}
+		return nil, eval.MineStats{}, fmt.Errorf("%w in %s: git log: %s", ErrNoGitHistory, p.root, firstLineOf(stderr.String(), err))
+	}
+	commits, err := eval.ParseGitLog(bytes.NewReader(out))
+	if err != nil {
+		return nil, eval.MineStats{}, err
+	}
+	fps, err := p.db.Fingerprints(ctx, projectID)
+	if err != nil {
+		return nil, eval.MineStats{}, err
+	}
+	var before int64
+	if !opt.Before.IsZero() {
+		before = opt.Before.Unix()
+	}
+	seed := opt.Seed
+	if seed == 0 {
+		seed = DefaultGitSeed
+	}
+	tasks, st := eval.MineGitTasks(commits, eval.MineOptions{
+		Exists:   func(path string) bool { _, ok := fps[path]; return ok },
+		IsSource: isSourcePath,
+		IsTest:   search.IsTestPath,
+		MaxFiles: opt.MaxFiles,
+		MinFiles: opt.MinFiles,
+		Max:      opt.Max,
+		Seed:     seed,
+		Before:   before,
+	})
+	return tasks, st, nil
+}
+
+// leaky reports whether a mined task's query names one of its target files
+// or a symbol defined in one.
+func (p *Project) leaky(ctx context.Context, projectID int64, t eval.Task) (bool, error) {
+	for _, tg := range t.Targets {
+		chunks, err := p.db.FileChunks(ctx, projectID, tg.File, false)
+		if err != nil {
+			return false, err
+		}
+		syms := make([]string, 0, len(chunks))
+		for _, c := range chunks {
+			if c.Kind != "text" && c.Kind != "file" {
+				syms = append(syms, c.Symbol)
+			}
+		}
+		if eval.NamesTarget(t.Query, tg.File, syms) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // isSourcePath reports whether a path is program source the index keeps:

@@ -104,6 +104,31 @@ func TestEvaluateGit(t *testing.T) {
 	if rep, err := p.EvaluateGit(ctx, GitEvalOptions{Max: 1}); err != nil || len(rep.Outcomes) != 1 || rep.Mine.Sampled != 1 {
 		t.Fatalf("max: %+v %v", rep, err)
 	}
+
+	// The same tasks as a golden set, for the context evaluation.
+	set, st, err := p.GitGoldenSet(ctx, GitEvalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Candidates != 2 || len(set.Tasks) != 2 || set.Root != p.Root() {
+		t.Fatalf("golden set %+v, stats %+v", set, st)
+	}
+	if k := set.Tasks[0].Kind; k != GitTaskClean || set.Tasks[0].Targets[0].File != "transport_retry.go" {
+		t.Errorf("retry task %+v", set.Tasks[0])
+	}
+	if k := set.Tasks[1].Kind; k != GitTaskLeaky {
+		t.Errorf("cookie task kind %q, want %q", k, GitTaskLeaky)
+	}
+	reps, err := p.EvaluateContext(ctx, set, ContextEvalOptions{Runs: []ContextRun{{Budget: 4000, Depth: "auto"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := reps[0].Report.Overall; o.AllFound != 1 || o.MeanShare != 1 {
+		t.Errorf("both one-file change requests fit a 4,000-token context: %+v", o)
+	}
+	if reps[0].Report.ByKind[GitTaskLeaky].Tasks != 1 {
+		t.Errorf("leaky tasks not counted apart: %+v", reps[0].Report.ByKind)
+	}
 }
 
 func TestEvaluateGitWithoutHistory(t *testing.T) {

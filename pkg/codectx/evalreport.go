@@ -70,6 +70,7 @@ type GitMineStats struct {
 	Commits    int `json:"commits"`                      // commits read
 	NoSource   int `json:"no_source_files"`              // changed no non-test source file
 	TooMany    int `json:"too_many_files"`               // changed more than MaxFiles non-test source files
+	TooFew     int `json:"too_few_files,omitempty"`      // changed fewer than MinFiles non-test source files
 	Vague      int `json:"vague_subject"`                // subject not descriptive
 	Gone       int `json:"targets_gone"`                 // no changed file still exists
 	Candidates int `json:"candidates"`                   // commits that qualified
