@@ -2,11 +2,8 @@ package exact
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -81,21 +78,12 @@ func Glob(ctx context.Context, opts GlobOptions) (*GlobResult, error) {
 	default:
 		return nil, newError(ErrBadOption, "sort %q: want path or mtime", opts.Sort)
 	}
-	abs, rel, err := ResolveInRoot(opts.Root, opts.Path)
+	t, err := resolveTarget("glob", opts.Root, opts.Path)
 	if err != nil {
 		return nil, err
 	}
-	rootAbs, _, err := rootPaths(opts.Root)
-	if err != nil {
-		return nil, err
-	}
-	fi, err := os.Stat(abs)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, newError(ErrNotFound, "path %q does not exist", rel)
-	case err != nil:
-		return nil, fmt.Errorf("glob %s: %w", rel, err)
-	case !fi.IsDir():
+	rel, rootAbs := t.rel, t.rootAbs
+	if !t.info.IsDir() {
 		return nil, newError(ErrNotDir, "path %q is not a directory", rel)
 	}
 

@@ -246,21 +246,11 @@ func newGrepJob(opts GrepOptions) (*grepJob, error) {
 	if err != nil {
 		return nil, err
 	}
-	abs, rel, err := ResolveInRoot(opts.Root, opts.Path)
+	t, err := resolveTarget("grep", opts.Root, opts.Path)
 	if err != nil {
 		return nil, err
 	}
-	rootAbs, rootReal, err := rootPaths(opts.Root)
-	if err != nil {
-		return nil, err
-	}
-	fi, err := os.Stat(abs)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, newError(ErrNotFound, "path %q does not exist", rel)
-	case err != nil:
-		return nil, fmt.Errorf("grep %s: %w", rel, err)
-	}
+	abs, rel, rootAbs, rootReal, fi := t.abs, t.rel, t.rootAbs, t.rootReal, t.info
 	job := &grepJob{opts: opts, rootAbs: rootAbs, rootReal: rootReal, pathAbs: abs, pathRel: rel, isFile: !fi.IsDir(),
 		re: re, expr: expr, deadline: grepTimeout}
 	if opts.Glob != "" && !job.isFile {
@@ -271,6 +261,34 @@ func newGrepJob(opts GrepOptions) (*grepJob, error) {
 		job.glob = g
 	}
 	return job, nil
+}
+
+// target is the path an exact tool runs on, resolved inside the root.
+type target struct {
+	abs, rel          string // the path, absolute and relative to the root
+	rootAbs, rootReal string // the root, absolute and with symlinks resolved
+	info              fs.FileInfo
+}
+
+// resolveTarget resolves path inside root for tool (named in errors) and
+// checks that it exists.
+func resolveTarget(tool, root, path string) (*target, error) {
+	abs, rel, err := ResolveInRoot(root, path)
+	if err != nil {
+		return nil, err
+	}
+	rootAbs, rootReal, err := rootPaths(root)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, newError(ErrNotFound, "path %q does not exist", rel)
+	case err != nil:
+		return nil, fmt.Errorf("%s %s: %w", tool, rel, err)
+	}
+	return &target{abs: abs, rel: rel, rootAbs: rootAbs, rootReal: rootReal, info: fi}, nil
 }
 
 // compileLine builds the line regexp. Errors name the offending part on one
