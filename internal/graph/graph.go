@@ -226,7 +226,7 @@ func Build(ctx context.Context, db *store.DB, projectID int64, opt Options) (*Re
 	}
 	var notes []string
 	if b.res.Truncated {
-		notes = append(notes, fmt.Sprintf("graph cut at %d nodes; use a smaller --depth or a narrower --direction", maxNodes))
+		notes = append(notes, fmt.Sprintf("graph cut at %d nodes; ask for a smaller depth or one direction", maxNodes))
 	}
 	if n := len(b.hiddenByName); n > 0 {
 		more := ""

@@ -15,7 +15,7 @@ func Summarize(r *Result) string {
 		if len(r.Keywords) > 0 {
 			kw = "the keywords " + quoteList(r.Keywords, 8)
 		}
-		return fmt.Sprintf("No indexed chunk matched %q. The search used %s. Try other words, an identifier from the code, or --mode keyword.", r.Query, kw)
+		return fmt.Sprintf("No indexed chunk matched %q. The search used %s. Try other words, an identifier from the code, or the keyword mode.", r.Query, kw)
 	}
 	top := r.Results[0]
 	var b strings.Builder

@@ -179,7 +179,7 @@ func (p *Project) Impact(ctx context.Context, opt ImpactOptions) (*ImpactResult,
 	}
 	useGit := scan.UsesGit(p.root)
 	if !useGit && opt.Base != "" {
-		return nil, fmt.Errorf("%s is %w: a base ref needs git (without --base, the files changed since the last index are used)", p.root, ErrNotGit)
+		return nil, fmt.Errorf("%s is %w: a base ref needs git (without a base, the files changed since the last index are the change)", p.root, ErrNotGit)
 	}
 	reindex := opt.Reindex
 	if reindex == nil {
