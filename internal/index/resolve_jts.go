@@ -55,6 +55,7 @@ func (e jEnt) known() bool { return e.sym >= 0 || e.fn >= 0 || e.file != "" || e
 // jtsResolver holds the Java and TypeScript tables.
 type jtsResolver struct {
 	paths    map[int64]string
+	ids      map[string]int64 // path → file id (files without chunks included)
 	binds    map[int64]map[string]*store.FactRow // file → bound name → import (TypeScript; Java single-type)
 	exports  map[int64]map[string]*store.FactRow // file → name → re-export
 	stars    map[int64][]*store.FactRow          // file → export * from (TypeScript), wildcard imports (Java)
@@ -70,6 +71,10 @@ type jtsResolver struct {
 	baseEnts map[int][]jEnt                      // type chunk → its bases (lazy)
 	impls    map[int][]int                       // interface chunk → implementing types (lazy)
 }
+
+// jtsExt are the extensions of Java and TypeScript/JavaScript files (a
+// file without chunks has no language in the symbol table).
+var jtsExt = map[string]bool{".java": true, ".ts": true, ".tsx": true, ".mts": true, ".cts": true, ".js": true, ".jsx": true, ".mjs": true, ".cjs": true}
 
 func jtsLang(l string) bool {
 	return l == "java" || l == "typescript" || l == "tsx" || l == "javascript"
@@ -100,6 +105,12 @@ func (r *resolver) jtsInit(files map[int64]string, facts []store.FactRow) {
 		return
 	}
 	r.jts = j
+	j.ids = map[string]int64{}
+	for id, p := range files {
+		if jtsLang(r.fileLang[id]) || jtsExt[path.Ext(p)] {
+			j.ids[p] = id
+		}
+	}
 	put := func(m map[int64]map[string]*store.FactRow, f *store.FactRow) {
 		mm := m[f.FileID]
 		if mm == nil {
@@ -112,10 +123,10 @@ func (r *resolver) jtsInit(files map[int64]string, facts []store.FactRow) {
 	}
 	for i := range facts {
 		f := &facts[i]
-		if !jtsLang(r.fileLang[f.FileID]) {
+		p := files[f.FileID]
+		if _, ok := j.ids[p]; !ok {
 			continue
 		}
-		p := files[f.FileID]
 		switch f.Kind {
 		case lang.FactImport:
 			switch {
@@ -161,10 +172,19 @@ func (r *resolver) jtsInit(files map[int64]string, facts []store.FactRow) {
 
 // jFile is the id of a project file by path.
 func (r *resolver) jFile(p string) (int64, bool) {
-	if i, ok := r.byPath[p]; ok {
-		return r.syms[i].FileID, true
+	id, ok := r.jts.ids[p]
+	return id, ok
+}
+
+// jModule is the project file module path p (project-relative) stands
+// for, chunks or not (an index file that only re-exports has none).
+func (r *resolver) jModule(p string) (string, bool) {
+	for _, c := range tsCandidates(p) {
+		if _, ok := r.jts.ids[c]; ok {
+			return c, true
+		}
 	}
-	return 0, false
+	return "", false
 }
 
 // jJava reports whether a file is Java.
@@ -283,12 +303,12 @@ func (r *resolver) jImport(fileID int64, f *store.FactRow, depth int) jEnt {
 		return jUnknown
 	}
 	dir := r.fileDir[fileID]
-	i, ok := -1, false
+	file, ok := "", false
 	if strings.HasPrefix(f.Type, ".") {
-		i, ok = r.tsModule(path.Join(dir, f.Type))
+		file, ok = r.jModule(path.Join(dir, f.Type))
 	} else {
 		for _, p := range r.tsAliases(dir, f.Type) {
-			if i, ok = r.tsModule(p); ok {
+			if file, ok = r.jModule(p); ok {
 				break
 			}
 		}
@@ -299,7 +319,6 @@ func (r *resolver) jImport(fileID int64, f *store.FactRow, depth int) jEnt {
 	if !ok {
 		return jUnknown
 	}
-	file := r.syms[i].Path
 	if f.Sig == "*" {
 		return jEnt{sym: -1, fn: -1, file: file}
 	}
