@@ -319,7 +319,16 @@ func (r *resolver) jImport(fileID int64, f *store.FactRow, depth int) jEnt {
 	if !ok {
 		return jUnknown
 	}
-	if f.Sig == "*" {
+	switch f.Sig {
+	case "*":
+		return jEnt{sym: -1, fn: -1, file: file}
+	case "module":
+		// CommonJS require: what module.exports is, else the module
+		if fid, ok := r.jFile(file); ok {
+			if v := r.jts.vars[fid]["module.exports"]; v != "" {
+				return r.jExported(file, v, depth+1)
+			}
+		}
 		return jEnt{sym: -1, fn: -1, file: file}
 	}
 	return r.jExported(file, f.Sig, depth+1)

@@ -179,8 +179,8 @@ func TestJavaResolution(t *testing.T) {
 // tsTree is the same shape in TypeScript: imports across files, a ".js"
 // extension standing for ".ts", an index file re-exporting, a namespace
 // import, constructor parameter properties, class fields, an abstract
-// base, a package outside the project, and a JavaScript class whose field
-// is assigned in its constructor.
+// base, a package outside the project, a JavaScript class whose field
+// is assigned in its constructor, and a CommonJS base class.
 var tsTree = map[string]string{
 	"web/shapes/shape.ts": `export interface Shape {
   area(): number;
@@ -242,6 +242,19 @@ export class Registry {
   }
 }
 `,
+	"web/util/base.js": `class Cmd {
+  exec() {}
+}
+module.exports = Cmd
+`,
+	"web/app/cmd.js": `const Cmd = require("../util/base.js")
+class Sub extends Cmd {
+  run() {
+    this.exec();
+  }
+}
+module.exports = Sub
+`,
 	"web/app/legacy.js": `import { Helper } from "../util/helper.js";
 export class Legacy {
   constructor() { this.h = new Helper(); }
@@ -296,6 +309,9 @@ func TestTypeScriptResolution(t *testing.T) {
 		// JavaScript: a field assigned new T() in the constructor; an untyped parameter
 		"web/app/legacy.js | calls | Legacy.run | twice | 5 | Helper.twice | exact | receiver type",
 		"web/app/legacy.js | calls | Legacy.run | flush | 6 |  | unresolved | receiver of unknown type",
+		// CommonJS: a base class bound by require, module.exports
+		"web/app/cmd.js | extends | Sub | Cmd | 2 | Cmd | exact | type",
+		"web/app/cmd.js | calls | Sub.run | exec | 4 | Cmd.exec | exact | base class",
 	} {
 		if !slices.Contains(got, want) {
 			t.Errorf("missing %q", want)

@@ -276,6 +276,9 @@ func (x *extractor) jScope(fn int32) map[string][]jDecl {
 				if t.kind(t.parent(j)) == "local_variable_declaration" {
 					continue
 				}
+				if jsRequire(t, t.field(j, "value")) != "" {
+					continue // a module binding (jsPrepare), not a value
+				}
 				ty := jType(t, t.field(j, "type"))
 				if ty == "" {
 					ty = jValueType(t, t.field(j, "value"))
@@ -651,8 +654,20 @@ func jsPrepare(x *extractor) {
 				}
 			}
 		case "assignment_expression":
-			// this.f = new T(...) / this.f = param in a method
 			l := t.field(i, "left")
+			if t.text(l) == "module.exports" {
+				// CommonJS: module.exports = X / = class X {}
+				switch r := t.field(i, "right"); t.kind(r) {
+				case "identifier":
+					x.facts = append(x.facts, Fact{Kind: FactVar, Name: "module.exports", Type: t.text(r)})
+				case "class":
+					if n := t.field(r, "name"); n >= 0 {
+						x.facts = append(x.facts, Fact{Kind: FactVar, Name: "module.exports", Type: t.text(n)})
+					}
+				}
+				continue
+			}
+			// this.f = new T(...) / this.f = param in a method
 			if t.kind(l) != "member_expression" || t.kind(t.field(l, "object")) != "this" {
 				continue
 			}
@@ -673,6 +688,27 @@ func jsPrepare(x *extractor) {
 				_, ty = x.jLocal(i, t.text(r))
 			}
 			setField(fkey{jOwner(t, m), jsName(t, t.field(l, "property"))}, ty, false)
+		case "variable_declarator":
+			// CommonJS: const X = require('m'), const { A, B: C } = require('m')
+			src := jsRequire(t, t.field(i, "value"))
+			if src == "" {
+				continue
+			}
+			switch n := t.field(i, "name"); t.kind(n) {
+			case "identifier":
+				x.facts = append(x.facts, Fact{Kind: FactImport, Name: t.text(n), Type: src, Sig: "module"})
+			case "object_pattern":
+				for c := t.first(n); c >= 0; c = t.next(c) {
+					switch t.kind(c) {
+					case "shorthand_property_identifier_pattern":
+						x.facts = append(x.facts, Fact{Kind: FactImport, Name: t.text(c), Type: src, Sig: t.text(c)})
+					case "pair_pattern":
+						if v := t.field(c, "value"); t.kind(v) == "identifier" {
+							x.facts = append(x.facts, Fact{Kind: FactImport, Name: t.text(v), Type: src, Sig: jsName(t, t.field(c, "key"))})
+						}
+					}
+				}
+			}
 		case "lexical_declaration", "variable_declaration":
 			if p := t.parent(i); p != 0 && !(t.kind(p) == "export_statement" && t.parent(p) == 0) {
 				continue
@@ -696,4 +732,12 @@ func jsPrepare(x *extractor) {
 			x.facts = append(x.facts, Fact{Kind: FactField, Owner: k.owner, Name: k.name, Type: fields[k]})
 		}
 	}
+}
+
+// jsRequire is the module of a `require('m')` call node v, or "".
+func jsRequire(t *tree, v int32) string {
+	if v < 0 || t.kind(v) != "call_expression" || t.text(t.field(v, "function")) != "require" {
+		return ""
+	}
+	return jsStringArg(t, v)
 }
