@@ -55,7 +55,7 @@ func (e jEnt) known() bool { return e.sym >= 0 || e.fn >= 0 || e.file != "" || e
 // jtsResolver holds the Java and TypeScript tables.
 type jtsResolver struct {
 	paths    map[int64]string
-	ids      map[string]int64 // path → file id (files without chunks included)
+	ids      map[string]int64                    // path → file id (files without chunks included)
 	binds    map[int64]map[string]*store.FactRow // file → bound name → import (TypeScript; Java single-type)
 	exports  map[int64]map[string]*store.FactRow // file → name → re-export
 	stars    map[int64][]*store.FactRow          // file → export * from (TypeScript), wildcard imports (Java)
