@@ -761,7 +761,7 @@ func (r *resolver) jtsResolve(e store.EdgeRow) (edgeOut, bool) {
 	default:
 		return edgeOut{}, false
 	}
-	m := e.Target
+	m := store.ShortName(e.Target) // "#p" is the chunk p
 	switch recv := e.Recv; {
 	case strings.HasPrefix(recv, "new "):
 		t := r.jTypeIn(e.FileID, recv[4:], 0)
@@ -850,7 +850,7 @@ func (r *resolver) jtsResolve(e store.EdgeRow) (edgeOut, bool) {
 // class or its bases, of an outer class, or a static import.
 func (r *resolver) jBareJava(e store.EdgeRow, src *store.SymbolRow) edgeOut {
 	j := r.jts
-	m := e.Target
+	m := store.ShortName(e.Target)
 	ti := r.ownType(src)
 	var first edgeOut
 	for cur, depth := ti, 0; cur >= 0 && depth < 8; cur, depth = r.jOuter(cur), depth+1 {

@@ -261,7 +261,9 @@ export class Legacy {
   run(list) {
     this.h.twice(1);
     list.flush();
+    this.#check();
   }
+  #check() {}
 }
 `,
 }
@@ -309,6 +311,7 @@ func TestTypeScriptResolution(t *testing.T) {
 		// JavaScript: a field assigned new T() in the constructor; an untyped parameter
 		"web/app/legacy.js | calls | Legacy.run | twice | 5 | Helper.twice | exact | receiver type",
 		"web/app/legacy.js | calls | Legacy.run | flush | 6 |  | unresolved | receiver of unknown type",
+		"web/app/legacy.js | calls | Legacy.run | #check | 7 | Legacy.#check | exact | own type",
 		// CommonJS: a base class bound by require, module.exports
 		"web/app/cmd.js | extends | Sub | Cmd | 2 | Cmd | exact | type",
 		"web/app/cmd.js | calls | Sub.run | exec | 4 | Cmd.exec | exact | base class",
