@@ -23,6 +23,7 @@ import (
 //	":T"      a local or parameter of type T
 //	"~n"      a name that is not a local: a field, a type, an import
 //	"?"       unknown; "!T" a builtin type (a string, an array)
+//	"?local"  a bare call of a parameter or local holding a function value
 //
 // followed by ".f" (field) and ".m()" (method result) segments. A type
 // name is looked up as the language scopes it: Java the file, its
@@ -838,6 +839,8 @@ func (r *resolver) jtsResolve(e store.EdgeRow) (edgeOut, bool) {
 		return edgeOut{}, false
 	case recv == "?":
 		return r.jUnknownCall(m, e.FileID), true
+	case recv == "?local":
+		return unresolved("local function value"), true
 	}
 	ent, rule := r.jEval(e.Recv, e.FileID, src)
 	if !ent.known() {

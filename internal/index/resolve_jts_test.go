@@ -212,6 +212,8 @@ export class Square extends Base {
 	"web/shapes/index.ts": `export { Circle } from "./circle.js";
 export * from "./square";
 `,
+	"web/util/cb.ts": `export function cb() { return 0; }
+`,
 	"web/util/helper.ts": `export class Helper {
   twice(x: number): number { return x * 2; }
   flush(): void {}
@@ -258,10 +260,11 @@ module.exports = Sub
 	"web/app/legacy.js": `import { Helper } from "../util/helper.js";
 export class Legacy {
   constructor() { this.h = new Helper(); }
-  run(list) {
+  run(list, cb) {
     this.h.twice(1);
     list.flush();
     this.#check();
+    cb();
   }
   #check() {}
 }
@@ -312,6 +315,8 @@ func TestTypeScriptResolution(t *testing.T) {
 		"web/app/legacy.js | calls | Legacy.run | twice | 5 | Helper.twice | exact | receiver type",
 		"web/app/legacy.js | calls | Legacy.run | flush | 6 |  | unresolved | receiver of unknown type",
 		"web/app/legacy.js | calls | Legacy.run | #check | 7 | Legacy.#check | exact | own type",
+		// a parameter called: never the project function named cb
+		"web/app/legacy.js | calls | Legacy.run | cb | 8 |  | unresolved | local function value",
 		// CommonJS: a base class bound by require, module.exports
 		"web/app/cmd.js | extends | Sub | Cmd | 2 | Cmd | exact | type",
 		"web/app/cmd.js | calls | Sub.run | exec | 4 | Cmd.exec | exact | base class",

@@ -233,6 +233,8 @@ func jsCall(x *extractor, i int32, fn string) {
 			if ty := jType(t, f); ty != "" {
 				recv = "new " + ty
 			}
+		} else if local, ty := x.jLocal(f, name); local && ty != "!function" {
+			recv = "?local" // a parameter or local holding a function value
 		}
 		x.addCallRecv(fn, name, "", recv, t.line(i))
 	case "import": // dynamic import('x')

@@ -22,6 +22,8 @@ import "strings"
 //	          import, a module variable
 //	"?"       a value of unknown type
 //	"!T"      a value of a builtin type outside the project (a string, an array)
+//	"?local"  (a bare call) a parameter or local variable holding a function
+//	          value, not a function declared by name
 //
 // and segments ".f" (field f) or ".m()" (the result of method m). Generic
 // type arguments are dropped (`List<Foo>` is `List`).
@@ -176,6 +178,8 @@ func jValueType(t *tree, v int32) string {
 			return jType(t, t.next(c))
 		case "string", "template_string", "string_literal":
 			return "!string"
+		case "arrow_function", "function_expression", "function":
+			return "!function"
 		case "array", "array_creation_expression", "array_initializer":
 			return "!array"
 		}
