@@ -90,10 +90,13 @@ func (r *resolver) jtsInit(files map[int64]string, facts []store.FactRow) {
 	found := false
 	for i := range r.syms {
 		s := &r.syms[i]
-		if !jtsLang(s.Lang) || s.Kind != "type" {
+		if !jtsLang(s.Lang) {
 			continue
 		}
 		found = true
+		if s.Kind != "type" {
+			continue
+		}
 		if _, ok := j.typeAt[key2(s.Path, s.Symbol)]; !ok {
 			j.typeAt[key2(s.Path, s.Symbol)] = i
 		}
@@ -584,6 +587,12 @@ func (r *resolver) jCallOn(e jEnt, m, rule string, fileID int64) edgeOut {
 		return unresolved("not in the module")
 	case e.sym >= 0:
 		k, outside := r.jLookup(e.sym, m)
+		// a value typed by an interface: dispatch to the implementations
+		// of that interface
+		var dispatch []int
+		if r.jIsIface(e.sym) {
+			dispatch = r.jDispatch(e.sym, m)
+		}
 		if k >= 0 {
 			if k2 := r.member(e.sym, m); k2 != k {
 				rule = "base class"
@@ -591,17 +600,14 @@ func (r *resolver) jCallOn(e jEnt, m, rule string, fileID int64) edgeOut {
 			o := exact(r.syms[k].ID).with(rule)
 			if owner := r.ownType(&r.syms[k]); owner >= 0 && r.jIsIface(owner) {
 				o.detail = "interface method"
-				o.dispatch = r.jDispatch(owner, m)
+				o.dispatch = dispatch
 			}
 			return o
 		}
 		if d := r.jDeclared(e.sym, m, 0); d >= 0 {
-			// declared without a body: the declaring type, and its
-			// implementations
+			// declared without a body (TypeScript): the declaring type
 			o := exact(r.syms[d].ID).with("interface method")
-			if r.jIsIface(d) {
-				o.dispatch = r.jDispatch(d, m)
-			}
+			o.dispatch = dispatch
 			return o
 		}
 		switch {
@@ -648,9 +654,14 @@ func (r *resolver) jEval(recv string, fileID int64, src *store.SymbolRow) (jEnt,
 	case strings.HasPrefix(b, "!"):
 		e = jExt(b[1:])
 	case strings.HasPrefix(b, "~"):
-		e = r.jName(fileID, b[1:], src)
-		if e.sym >= 0 && len(parts) == 1 && !r.jFieldOf(src, b[1:]) {
-			rule = "qualifier type"
+		n := b[1:]
+		e = r.jName(fileID, n, src)
+		value := r.jFieldOf(src, n)
+		if !r.jJava(fileID) {
+			_, value = r.jts.vars[fileID][n]
+		}
+		if e.sym >= 0 && len(parts) == 1 && !value {
+			rule = "qualifier type" // a static call on a type
 		}
 	default:
 		e = jUnknown
