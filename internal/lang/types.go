@@ -70,7 +70,9 @@ type Chunk struct {
 // imported package, "!T" a predeclared type, "[]"-prefixed for an element
 // type), "=F" / "=PATH#F" (the first result of function F), or "$V" /
 // "$PATH#V" (package-level variable V). SEG is ".f" (field f), ".m()" (first
-// result of method m) or "[]" (element of a slice, array or map).
+// result of method m) or "[]" (element of a slice, array or map). Python's
+// notation is described in internal/index/resolve_py.go, Java's and
+// TypeScript/JavaScript's in jtypes.go.
 type Relation struct {
 	Kind      string
 	Source    string
@@ -81,6 +83,9 @@ type Relation struct {
 }
 
 // Fact kinds: declarations relation resolution needs to type receivers.
+// The comments give Go's meaning; Python, Java and TypeScript/JavaScript
+// record their fields, method results, module variables and bodiless
+// interface methods with the same kinds (pytypes.go, jtypes.go).
 const (
 	FactField   = "field"   // Owner struct type has field Name of Type; Sig "embed" when embedded
 	FactResult  = "result"  // function (Owner "") or method of Owner: Name, first result Type, Sig
