@@ -25,7 +25,8 @@ import (
 //	"?"       unknown; "!T" a builtin type (a string, an array)
 //	"?local"  a bare call of a parameter or local holding a function value
 //
-// followed by ".f" (field) and ".m()" (method result) segments. A type
+// followed by ".f" (field), ".m()" (method result) and "()" (a
+// function's result) segments. A type
 // name is looked up as the language scopes it: Java the file, its
 // single-type imports, its package (directory), its wildcard imports,
 // else a type outside the project (java.lang …); TypeScript the file's
@@ -672,6 +673,16 @@ func (r *resolver) jEval(recv string, fileID int64, src *store.SymbolRow) (jEnt,
 		}
 		name, call := strings.CutSuffix(strings.TrimPrefix(seg, "."), "()")
 		switch {
+		case name == "":
+			// "()": the result of calling the function the base names
+			x := jUnknown
+			if e.fn >= 0 {
+				s := &r.syms[e.fn]
+				if ty, ok := r.jts.results[key3(s.Path, "", s.Short)]; ok {
+					x = r.jTypeIn(s.FileID, ty, 0)
+				}
+			}
+			e = x
 		case e.ext != "":
 			return jUnknown, rule // a member of a value outside the project: not known
 		case e.file != "":

@@ -88,6 +88,8 @@ public class Registry {
         other.flush();
         var q = pick();
         q.area();
+        var c2 = counterOf();
+        c2.size();
     }
 
     Counter counterOf() { return counter; }
@@ -152,6 +154,8 @@ func TestJavaResolution(t *testing.T) {
 		// area is a project method
 		"app/Registry.java | calls | Registry.add | flush | 25 |  | unresolved | receiver of unknown type",
 		"app/Registry.java | calls | Registry.add | area | 27 |  | unresolved | receiver of unknown type",
+		// a local initialised with a method's result
+		"app/Registry.java | calls | Registry.add | size | 29 | Counter.size | exact | receiver type",
 		// a base outside the project
 		"app/Names.java | calls | Names.fill | add | 7 |  | external | java.util.ArrayList",
 		"app/Names.java | calls | Names.fill | size | 8 |  | external | java.util.ArrayList",
@@ -241,6 +245,10 @@ export class Registry {
     util.makeHelper().twice(1);
     s.name();
     other.flush();
+    const h = util.makeHelper();
+    h.twice(2);
+    const sq = Square.unit();
+    sq.area();
   }
 }
 `,
@@ -311,6 +319,9 @@ func TestTypeScriptResolution(t *testing.T) {
 		"web/app/registry.ts | calls | Registry.add | name | 20 | Shape | exact | interface method",
 		// a name the file does not bind: never Helper.flush by name
 		"web/app/registry.ts | calls | Registry.add | flush | 21 |  | unresolved | receiver of unknown type",
+		// locals initialised with a function's and a static method's results
+		"web/app/registry.ts | calls | Registry.add | twice | 23 | Helper.twice | exact | receiver type",
+		"web/app/registry.ts | calls | Registry.add | area | 25 | Square.area | exact | receiver type",
 		// JavaScript: a field assigned new T() in the constructor; an untyped parameter
 		"web/app/legacy.js | calls | Legacy.run | twice | 5 | Helper.twice | exact | receiver type",
 		"web/app/legacy.js | calls | Legacy.run | flush | 6 |  | unresolved | receiver of unknown type",

@@ -1,6 +1,9 @@
 package lang
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Java and TypeScript/JavaScript type facts and receivers. Per file, at
 // parse time: the names the imports bind (standard library included:
@@ -25,7 +28,10 @@ import "strings"
 //	"?local"  (a bare call) a parameter or local variable holding a function
 //	          value, not a function declared by name
 //
-// and segments ".f" (field f) or ".m()" (the result of method m). Generic
+// and segments ".f" (field f), ".m()" (the result of method m) or "()"
+// (the result of calling the function the base names). A local
+// initialised with a call, a field or another name has its value's
+// receiver (`var x = a.get()` is `~a .get()`). Generic
 // type arguments are dropped (`List<Foo>` is `List`).
 
 // FactInterface marks Owner as an interface (Java, TypeScript).
@@ -188,6 +194,20 @@ func jValueType(t *tree, v int32) string {
 	return ""
 }
 
+// jLocalValue is the type of a local initialised with value v: its
+// jValueType, or "@" and the value's node when the value is a call, a
+// field or another name, whose receiver notation jRecv builds at the use.
+func jLocalValue(t *tree, v int32) string {
+	if ty := jValueType(t, v); ty != "" {
+		return ty
+	}
+	switch t.kind(v) {
+	case "method_invocation", "call_expression", "field_access", "member_expression", "identifier":
+		return "@" + strconv.Itoa(int(v))
+	}
+	return ""
+}
+
 // jScope lists what function node fn binds locally: parameters and local
 // variables with their declarations in order. Nested functions and class
 // bodies are scopes of their own.
@@ -271,7 +291,7 @@ func (x *extractor) jScope(fn int32) map[string][]jDecl {
 					if t.kind(c) == "variable_declarator" {
 						vt := ty
 						if vt == "" {
-							vt = jValueType(t, t.field(c, "value"))
+							vt = jLocalValue(t, t.field(c, "value"))
 						}
 						add(t.field(c, "name"), j, vt)
 					}
@@ -285,7 +305,7 @@ func (x *extractor) jScope(fn int32) map[string][]jDecl {
 				}
 				ty := jType(t, t.field(j, "type"))
 				if ty == "" {
-					ty = jValueType(t, t.field(j, "value"))
+					ty = jLocalValue(t, t.field(j, "value"))
 				}
 				add(t.field(j, "name"), j, ty)
 			case "enhanced_for_statement", "resource":
@@ -354,6 +374,11 @@ func (x *extractor) jRecv(o int32, depth int) string {
 	case "identifier":
 		n := t.text(o)
 		if local, ty := x.jLocal(o, n); local {
+			if v, ok := strings.CutPrefix(ty, "@"); ok {
+				// the value the local was initialised with
+				k, _ := strconv.Atoi(v)
+				return x.jRecv(int32(k), depth+1)
+			}
 			if ty == "" {
 				return "?"
 			}
@@ -375,10 +400,15 @@ func (x *extractor) jRecv(o int32, depth int) string {
 			return seg(obj, name)
 		}
 		return "this " + name
-	case "call_expression": // TypeScript a.m()
+	case "call_expression": // TypeScript a.m(), f()
 		f := t.field(o, "function")
-		if t.kind(f) == "member_expression" {
+		switch t.kind(f) {
+		case "member_expression":
 			return seg(t.field(f, "object"), "."+jsName(t, t.field(f, "property"))+"()")
+		case "identifier":
+			if local, _ := x.jLocal(f, t.text(f)); !local {
+				return "~" + t.text(f) + " ()" // a function's result
+			}
 		}
 		return "?"
 	case "string", "template_string", "string_literal", "array", "array_creation_expression":
@@ -689,7 +719,9 @@ func jsPrepare(x *extractor) {
 			r := t.field(i, "right")
 			ty := jValueType(t, r)
 			if ty == "" && t.kind(r) == "identifier" {
-				_, ty = x.jLocal(i, t.text(r))
+				if _, lt := x.jLocal(i, t.text(r)); !strings.HasPrefix(lt, "@") {
+					ty = lt
+				}
 			}
 			setField(fkey{jOwner(t, m), jsName(t, t.field(l, "property"))}, ty, false)
 		case "variable_declarator":

@@ -32,6 +32,8 @@ class A<T> extends B implements I, J<String> {
         z.zip();
         list.forEach(v -> v.go());
         "s".trim();
+        var g = foo.get();
+        g.gone();
     }
 }
 
@@ -116,6 +118,8 @@ export class A extends Base<T> implements I {
     list.push(a);
     b.quit();
     top.spin();
+    const r = make();
+    r.run2();
   }
 }
 export default A;
@@ -137,6 +141,7 @@ export default A;
 		"push@list":  "!array",
 		"quit@b":     ":ns.Q",
 		"spin@top":   "~top",
+		"run2@r":     "~make ()", // a local holding a function's result
 		"Q@ns":       "new ns.Q",
 	} {
 		got, ok := recv[call]
