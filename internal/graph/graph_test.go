@@ -43,24 +43,29 @@ func TestGraphTreeContent(t *testing.T) {
 			t.Errorf("missing %q in\n%s", want, out)
 		}
 	}
-	// Overloads: one root each, callers found by name marked as name-level
-	// (several candidates), never as resolved.
+	// Overloads: one root each. The caller calls through a field of type
+	// SampleService: resolved by the receiver's type to the first overload
+	// in source order (arguments are not matched), once, never by name to
+	// all three.
 	r := f.graph(t, Options{Name: "SampleService.findUserById"})
 	if len(r.Roots) != 3 {
 		t.Fatalf("roots = %v, want the three overloads", r.Roots)
 	}
 	out = r.Text()
-	if !strings.Contains(out, "called by    <-- UserController.show  (java/com/acme/service/UserController.java:8, name)") {
-		t.Errorf("unresolved caller not shown:\n%s", out)
+	if n := strings.Count(out, "called by    <-- UserController.show  (java/com/acme/service/UserController.java:8)"); n != 1 {
+		t.Errorf("typed caller shown %d times, want once:\n%s", n, out)
 	}
 	if !strings.Contains(out, "calls        --> repo.findAll  (unresolved)") {
 		t.Errorf("unresolved callee not shown:\n%s", out)
 	}
-	// --min-confidence: name-level callers and inferred callees go away.
+	// --min-confidence: unresolved callees go away, exact edges stay.
 	r = f.graph(t, Options{Name: "SampleService.findUserById", MinConfidence: "exact"})
 	out = r.Text()
-	if strings.Contains(out, "UserController.show") || strings.Contains(out, "inferred") || strings.Contains(out, "unresolved") {
+	if strings.Contains(out, "inferred") || strings.Contains(out, "unresolved") || strings.Contains(out, ", name)") {
 		t.Errorf("min confidence exact kept weaker edges:\n%s", out)
+	}
+	if !strings.Contains(out, "called by    <-- UserController.show") {
+		t.Errorf("min confidence exact dropped an exact caller:\n%s", out)
 	}
 	if !strings.Contains(out, "calls        --> SampleService.validate") {
 		t.Errorf("min confidence exact dropped an exact edge:\n%s", out)

@@ -80,6 +80,7 @@ func Resolve(ctx context.Context, db *store.DB, projectID int64, root string) (i
 	r.root = root
 	r.goInit(root, facts)
 	r.pyInit(files, facts)
+	r.jtsInit(files, facts)
 	facts = nil
 	var updates []store.EdgeResolution
 	var derived []store.DerivedRelation
@@ -235,6 +236,7 @@ type resolver struct {
 	imports   map[int64]map[string]bool // file → last segments of its imports
 	g         *goResolver
 	py        *pyResolver
+	jts       *jtsResolver
 	root      string               // project directory (go.mod, tsconfig.json files are read from it)
 	tsConfigs map[string]*tsConfig // directory → nearest tsconfig.json (lazy)
 	details   map[string]string    // interned detail strings
@@ -286,6 +288,11 @@ func (r *resolver) resolve(e store.EdgeRow) edgeOut {
 	}
 	if r.fileLang[e.FileID] == "python" {
 		if o, ok := r.pyResolve(e); ok {
+			return o
+		}
+	}
+	if jtsLang(r.fileLang[e.FileID]) {
+		if o, ok := r.jtsResolve(e); ok {
 			return o
 		}
 	}

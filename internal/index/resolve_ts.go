@@ -16,6 +16,16 @@ import (
 // without or with an extension) stands for: p itself, p with a source
 // extension (a compiled ".js" standing for ".ts"/".tsx"), or p's index file.
 func (r *resolver) tsModule(p string) (int, bool) {
+	for _, c := range tsCandidates(p) {
+		if i, ok := r.byPath[c]; ok {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// tsCandidates lists the files module path p can stand for, in order.
+func tsCandidates(p string) []string {
 	stem := p
 	switch ext := path.Ext(p); ext {
 	case ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts":
@@ -28,12 +38,10 @@ func (r *resolver) tsModule(p string) (int, bool) {
 	for _, idx := range []string{"index.ts", "index.tsx", "index.js", "index.jsx"} {
 		cands = append(cands, path.Join(p, idx))
 	}
-	for _, c := range cands {
-		if i, ok := r.byPath[path.Clean(c)]; ok {
-			return i, true
-		}
+	for k, c := range cands {
+		cands[k] = path.Clean(c)
 	}
-	return 0, false
+	return cands
 }
 
 // tsConfig is what resolution reads of a tsconfig.json / jsconfig.json:

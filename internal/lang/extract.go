@@ -103,8 +103,9 @@ type extractor struct {
 	chunks   []Chunk
 	rels     []Relation
 	facts    []Fact
-	gx       *goCtx                      // Go type context (imports, locals of the current function)
-	pyLocals map[int32]map[string]string // Python: function node → local name → class
+	gx       *goCtx                       // Go type context (imports, locals of the current function)
+	pyLocals map[int32]map[string]string  // Python: function node → local name → class
+	jLocals  map[int32]map[string][]jDecl // Java, JavaScript, TypeScript: function node → local name → declarations
 	imports  map[string]struct{}
 	claimed  map[int32]bool
 	types    map[string]typeRels

@@ -42,6 +42,7 @@ var javaSpec = &spec{
 		}
 		return false
 	},
+	prepare: javaPrepare,
 	stdlib: func(target string) bool {
 		for _, p := range []string{"java.", "javax.", "jdk.", "sun.", "com.sun."} {
 			if strings.HasPrefix(target, p) {
@@ -132,15 +133,23 @@ func javaCall(x *extractor, i int32, fn string) {
 	t := x.t
 	switch t.kind(i) {
 	case "method_invocation":
-		q := ""
+		q, recv := "", ""
 		if o := t.field(i, "object"); o >= 0 {
 			switch t.kind(o) {
 			case "identifier", "this", "super":
 				q = t.text(o)
 			}
+			recv = x.jRecv(o, 0)
+			if recv == "this" && q == "this" {
+				recv = "" // this.m(): the caller's own type, as a bare call
+			}
 		}
-		x.addCall(fn, t.text(t.field(i, "name")), q, t.line(i))
+		x.addCallRecv(fn, t.text(t.field(i, "name")), q, recv, t.line(i))
 	case "object_creation_expression":
-		x.addCall(fn, simpleName(t.text(t.field(i, "type"))), "", t.line(i))
+		recv := ""
+		if ty := jType(t, t.field(i, "type")); ty != "" && !strings.HasPrefix(ty, "!") {
+			recv = "new " + ty
+		}
+		x.addCallRecv(fn, simpleName(t.text(t.field(i, "type"))), "", recv, t.line(i))
 	}
 }

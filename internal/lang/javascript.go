@@ -59,6 +59,7 @@ var jsSpec = &spec{
 		return false
 	},
 	declNames: jsDeclNames,
+	prepare:   jsPrepare,
 	stdlib: func(target string) bool {
 		if strings.HasPrefix(target, "node:") {
 			return true
@@ -227,20 +228,39 @@ func jsCall(x *extractor, i int32, fn string) {
 				return
 			}
 		}
-		x.addCall(fn, name, "", t.line(i))
+		recv := ""
+		if t.kind(i) == "new_expression" {
+			if ty := jType(t, f); ty != "" {
+				recv = "new " + ty
+			}
+		} else if local, ty := x.jLocal(f, name); local && ty != "!function" {
+			recv = "?local" // a parameter or local holding a function value
+		}
+		x.addCallRecv(fn, name, "", recv, t.line(i))
 	case "import": // dynamic import('x')
 		if s := jsStringArg(t, i); s != "" {
 			x.addImport(s, t.line(i))
 		}
 	case "member_expression":
-		q := ""
+		q, recv := "", ""
 		if o := t.field(f, "object"); o >= 0 {
 			switch t.kind(o) {
 			case "identifier", "this", "super":
 				q = t.text(o)
 			}
+			switch {
+			case t.kind(i) == "new_expression":
+				if ty := jType(t, f); ty != "" {
+					recv = "new " + ty
+				}
+			default:
+				recv = x.jRecv(o, 0)
+				if recv == "this" && q == "this" {
+					recv = "" // this.m(): the caller's own type
+				}
+			}
 		}
-		x.addCall(fn, jsName(t, t.field(f, "property")), q, t.line(i))
+		x.addCallRecv(fn, jsName(t, t.field(f, "property")), q, recv, t.line(i))
 	}
 }
 

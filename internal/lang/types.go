@@ -70,7 +70,9 @@ type Chunk struct {
 // imported package, "!T" a predeclared type, "[]"-prefixed for an element
 // type), "=F" / "=PATH#F" (the first result of function F), or "$V" /
 // "$PATH#V" (package-level variable V). SEG is ".f" (field f), ".m()" (first
-// result of method m) or "[]" (element of a slice, array or map).
+// result of method m) or "[]" (element of a slice, array or map). Python's
+// notation is described in internal/index/resolve_py.go, Java's and
+// TypeScript/JavaScript's in jtypes.go.
 type Relation struct {
 	Kind      string
 	Source    string
@@ -81,6 +83,9 @@ type Relation struct {
 }
 
 // Fact kinds: declarations relation resolution needs to type receivers.
+// The comments give Go's meaning; Python, Java and TypeScript/JavaScript
+// record their fields, method results, module variables and bodiless
+// interface methods with the same kinds (pytypes.go, jtypes.go).
 const (
 	FactField   = "field"   // Owner struct type has field Name of Type; Sig "embed" when embedded
 	FactResult  = "result"  // function (Owner "") or method of Owner: Name, first result Type, Sig
@@ -115,7 +120,7 @@ type Result struct {
 // Version names the chunking and relation rules. Bump it whenever Parse
 // produces different chunks or relations for the same input: the index then
 // re-parses files whose content did not change.
-const Version = "2026-12-01.2"
+const Version = "2026-12-01.3"
 
 // MaxEmbedChars bounds the text handed to an embedder.
 const MaxEmbedChars = 2000

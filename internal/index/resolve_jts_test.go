@@ -1,0 +1,388 @@
+package index
+
+import (
+	"fmt"
+	"maps"
+	"math/rand"
+	"slices"
+	"testing"
+)
+
+// javaTree is a small Java project in packages: an interface, two
+// implementations through an abstract base, super and inherited calls,
+// fields, locals, parameters, static calls, a method result, a class
+// extending a type outside the project, and calls on values of external
+// or unknown type whose method names the project also defines (never
+// resolved by name).
+var javaTree = map[string]string{
+	"src/main/java/com/acme/shape/Shape.java": `package com.acme.shape;
+
+public interface Shape {
+    double area();
+    String name();
+}
+`,
+	"src/main/java/com/acme/shape/Base.java": `package com.acme.shape;
+
+public abstract class Base implements Shape {
+    public String name() { return "base"; }
+    protected void log(String s) { }
+}
+`,
+	"src/main/java/com/acme/shape/Circle.java": `package com.acme.shape;
+
+public class Circle extends Base {
+    public double area() { return 3.0; }
+    public String name() {
+        log("c");
+        return super.name();
+    }
+}
+`,
+	"src/main/java/com/acme/shape/Square.java": `package com.acme.shape;
+
+public class Square extends Base {
+    private final Helper helper = new Helper();
+    public double area() { return helper.twice(2.0); }
+    public static Square unit() { return new Square(); }
+}
+`,
+	"src/main/java/com/acme/shape/Helper.java": `package com.acme.shape;
+
+class Helper {
+    Helper() { }
+    double twice(double x) { return x * 2; }
+}
+`,
+	"src/main/java/com/acme/app/Counter.java": `package com.acme.app;
+
+public class Counter {
+    public int size() { return 0; }
+    public void flush() { }
+}
+`,
+	"src/main/java/com/acme/app/Registry.java": `package com.acme.app;
+
+import java.util.ArrayList;
+import java.util.List;
+import com.acme.shape.Shape;
+import com.acme.shape.Circle;
+import com.acme.shape.Square;
+
+public class Registry {
+    private List<Shape> shapes = new ArrayList<>();
+    private Shape main;
+    private Counter counter;
+
+    public void add(Shape s) {
+        shapes.add(s);
+        this.counter.size();
+        main.area();
+        Circle c = new Circle();
+        c.name();
+        Square.unit().area();
+        s.name();
+        String t = s.name();
+        t.trim();
+        counterOf().flush();
+        other.flush();
+        var q = pick();
+        q.area();
+        var c2 = counterOf();
+        c2.size();
+    }
+
+    Counter counterOf() { return counter; }
+}
+`,
+	"src/main/java/com/acme/app/Names.java": `package com.acme.app;
+
+import java.util.ArrayList;
+
+public class Names extends ArrayList<String> {
+    void fill() {
+        super.add("x");
+        size();
+        this.clear();
+    }
+}
+`,
+}
+
+func TestJavaResolution(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, javaTree)
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT substr(f.path, 24), r.kind, r.src_symbol, r.target, r.line, COALESCE(dc.symbol, ''), r.resolution, r.detail
+		FROM relations r JOIN files f ON f.id = r.file_id LEFT JOIN chunks dc ON dc.id = r.dst_chunk
+		WHERE r.kind IN ('calls', 'dispatch', 'extends', 'implements')`, 8)
+	for _, want := range []string{
+		// the hierarchy through the package and imports
+		"shape/Circle.java | extends | Circle | Base | 3 | Base | exact | type",
+		"shape/Base.java | implements | Base | Shape | 3 | Shape | exact | type",
+		// a bare call of an inherited method; super
+		"shape/Circle.java | calls | Circle.name | log | 6 | Base.log | exact | base class",
+		"shape/Circle.java | calls | Circle.name | name | 7 | Base.name | exact | base class",
+		// a field of a type in the same package (no import); a constructor
+		// of a class without one declared
+		"shape/Square.java | calls | Square.area | twice | 5 | Helper.twice | exact | receiver type",
+		"shape/Square.java | calls | Square.unit | Square | 6 | Square | exact | constructor",
+		// a field typed java.util.List: external, never Registry.add by name
+		"app/Registry.java | calls | Registry.add | add | 15 |  | external | java.util.List",
+		// this.field of a project type
+		"app/Registry.java | calls | Registry.add | size | 16 | Counter.size | exact | receiver type",
+		// a field typed by an interface: its method, and dispatch edges
+		"app/Registry.java | calls | Registry.add | area | 17 | Shape.area | exact | interface method",
+		"app/Registry.java | dispatch | Registry.add | Circle.area | 17 | Circle.area | exact | dynamic",
+		"app/Registry.java | dispatch | Registry.add | Square.area | 17 | Square.area | exact | dynamic",
+		// a local constructed; an imported class's static method and its result
+		"app/Registry.java | calls | Registry.add | Circle | 18 | Circle | exact | constructor",
+		"app/Registry.java | calls | Registry.add | name | 19 | Circle.name | exact | receiver type",
+		"app/Registry.java | calls | Registry.add | unit | 20 | Square.unit | exact | qualifier type",
+		"app/Registry.java | calls | Registry.add | area | 20 | Square.area | exact | receiver type",
+		// a parameter typed by the interface; the interface method inherited by both
+		"app/Registry.java | calls | Registry.add | name | 21 | Shape.name | exact | interface method",
+		"app/Registry.java | dispatch | Registry.add | Base.name | 21 | Base.name | exact | dynamic",
+		"app/Registry.java | dispatch | Registry.add | Circle.name | 21 | Circle.name | exact | dynamic",
+		// a String local: external
+		"app/Registry.java | calls | Registry.add | trim | 23 |  | external | String",
+		// a method's declared result
+		"app/Registry.java | calls | Registry.add | flush | 24 | Counter.flush | exact | receiver type",
+		// a name that is nothing the class knows, a local of unknown type:
+		// unresolved, although Counter.flush is the only flush and
+		// area is a project method
+		"app/Registry.java | calls | Registry.add | flush | 25 |  | unresolved | receiver of unknown type",
+		"app/Registry.java | calls | Registry.add | area | 27 |  | unresolved | receiver of unknown type",
+		// a local initialised with a method's result
+		"app/Registry.java | calls | Registry.add | size | 29 | Counter.size | exact | receiver type",
+		// a base outside the project
+		"app/Names.java | calls | Names.fill | add | 7 |  | external | java.util.ArrayList",
+		"app/Names.java | calls | Names.fill | size | 8 |  | external | java.util.ArrayList",
+		"app/Names.java | calls | Names.fill | clear | 9 |  | external | java.util.ArrayList",
+	} {
+		if !slices.Contains(got, want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+	for _, bad := range []string{
+		// Base.name is the implementation Square inherits: listed once
+		"app/Registry.java | dispatch | Registry.add | Shape.name | 21 | Shape.name | exact | dynamic",
+	} {
+		if slices.Contains(got, bad) {
+			t.Errorf("unexpected %q", bad)
+		}
+	}
+	if t.Failed() {
+		for _, g := range got {
+			t.Log(g)
+		}
+	}
+}
+
+// tsTree is the same shape in TypeScript: imports across files, a ".js"
+// extension standing for ".ts", an index file re-exporting, a namespace
+// import, constructor parameter properties, class fields, an abstract
+// base, a package outside the project, a JavaScript class whose field
+// is assigned in its constructor, and a CommonJS base class.
+var tsTree = map[string]string{
+	"web/shapes/shape.ts": `export interface Shape {
+  area(): number;
+  name(): string;
+}
+export abstract class Base implements Shape {
+  abstract area(): number;
+  name(): string { return "base"; }
+  protected log(s: string): void {}
+}
+`,
+	"web/shapes/circle.ts": `import { Base } from "./shape.js";
+export class Circle extends Base {
+  area(): number { return 3; }
+  name(): string {
+    this.log("c");
+    return super.name();
+  }
+}
+`,
+	"web/shapes/square.ts": `import { Base } from "./shape";
+import { Helper } from "../util/helper";
+export class Square extends Base {
+  private helper = new Helper();
+  area(): number { return this.helper.twice(2); }
+  static unit(): Square { return new Square(); }
+}
+`,
+	"web/shapes/index.ts": `export { Circle } from "./circle.js";
+export * from "./square";
+`,
+	"web/util/cb.ts": `export function cb() { return 0; }
+`,
+	"web/util/helper.ts": `export class Helper {
+  twice(x: number): number { return x * 2; }
+  flush(): void {}
+}
+export function makeHelper(): Helper { return new Helper(); }
+`,
+	"web/app/registry.ts": `import { Circle, Square } from "../shapes/index.js";
+import type { Shape } from "../shapes/shape.js";
+import * as util from "../util/helper";
+import { EventEmitter } from "events";
+
+export class Registry {
+  private shapes: Shape[] = [];
+  private readonly emitter = new EventEmitter();
+  constructor(private main: Shape, private helper: util.Helper) {}
+
+  add(s: Shape) {
+    this.shapes.push(s);
+    this.main.area();
+    const c = new Circle();
+    c.name();
+    Square.unit().area();
+    this.helper.flush();
+    this.emitter.emit("x");
+    util.makeHelper().twice(1);
+    s.name();
+    other.flush();
+    const h = util.makeHelper();
+    h.twice(2);
+    const sq = Square.unit();
+    sq.area();
+  }
+}
+`,
+	"web/util/base.js": `class Cmd {
+  exec() {}
+}
+module.exports = Cmd
+`,
+	"web/app/cmd.js": `const Cmd = require("../util/base.js")
+class Sub extends Cmd {
+  run() {
+    this.exec();
+  }
+}
+module.exports = Sub
+`,
+	"web/app/legacy.js": `import { Helper } from "../util/helper.js";
+export class Legacy {
+  constructor() { this.h = new Helper(); }
+  run(list, cb) {
+    this.h.twice(1);
+    list.flush();
+    this.#check();
+    cb();
+  }
+  #check() {}
+}
+`,
+}
+
+func TestTypeScriptResolution(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, tsTree)
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT f.path, r.kind, r.src_symbol, r.target, r.line, COALESCE(dc.symbol, ''), r.resolution, r.detail
+		FROM relations r JOIN files f ON f.id = r.file_id LEFT JOIN chunks dc ON dc.id = r.dst_chunk
+		WHERE r.kind IN ('calls', 'dispatch', 'extends', 'implements')`, 8)
+	for _, want := range []string{
+		// the hierarchy through imports (".js" standing for ".ts")
+		"web/shapes/circle.ts | extends | Circle | Base | 2 | Base | exact | type",
+		"web/shapes/shape.ts | implements | Base | Shape | 5 | Shape | exact | type",
+		// this.m() inherited; super
+		"web/shapes/circle.ts | calls | Circle.name | log | 5 | Base.log | exact | base class",
+		"web/shapes/circle.ts | calls | Circle.name | name | 6 | Base.name | exact | base class",
+		// a class field constructed from an imported class
+		"web/shapes/square.ts | calls | Square.area | twice | 5 | Helper.twice | exact | receiver type",
+		"web/shapes/square.ts | calls | Square.unit | Square | 6 | Square | exact | constructor",
+		// a field typed as an array: outside the project
+		"web/app/registry.ts | calls | Registry.add | push | 12 |  | external | array",
+		// a constructor parameter property typed by the interface (the
+		// interface's methods are declared without bodies: the interface)
+		"web/app/registry.ts | calls | Registry.add | area | 13 | Shape | exact | interface method",
+		"web/app/registry.ts | dispatch | Registry.add | Circle.area | 13 | Circle.area | exact | dynamic",
+		"web/app/registry.ts | dispatch | Registry.add | Square.area | 13 | Square.area | exact | dynamic",
+		// through the index file's re-exports
+		"web/app/registry.ts | calls | Registry.add | Circle | 14 | Circle | exact | constructor",
+		"web/app/registry.ts | calls | Registry.add | name | 15 | Circle.name | exact | receiver type",
+		"web/app/registry.ts | calls | Registry.add | unit | 16 | Square.unit | exact | qualifier type",
+		"web/app/registry.ts | calls | Registry.add | area | 16 | Square.area | exact | receiver type",
+		// a parameter property typed through a namespace import
+		"web/app/registry.ts | calls | Registry.add | flush | 17 | Helper.flush | exact | receiver type",
+		// a package outside the project
+		"web/app/registry.ts | calls | Registry.add | emit | 18 |  | external | events",
+		// a module member and its declared result
+		"web/app/registry.ts | calls | Registry.add | makeHelper | 19 | makeHelper | exact | module member",
+		"web/app/registry.ts | calls | Registry.add | twice | 19 | Helper.twice | exact | receiver type",
+		"web/app/registry.ts | calls | Registry.add | name | 20 | Shape | exact | interface method",
+		// a name the file does not bind: never Helper.flush by name
+		"web/app/registry.ts | calls | Registry.add | flush | 21 |  | unresolved | receiver of unknown type",
+		// locals initialised with a function's and a static method's results
+		"web/app/registry.ts | calls | Registry.add | twice | 23 | Helper.twice | exact | receiver type",
+		"web/app/registry.ts | calls | Registry.add | area | 25 | Square.area | exact | receiver type",
+		// JavaScript: a field assigned new T() in the constructor; an untyped parameter
+		"web/app/legacy.js | calls | Legacy.run | twice | 5 | Helper.twice | exact | receiver type",
+		"web/app/legacy.js | calls | Legacy.run | flush | 6 |  | unresolved | receiver of unknown type",
+		"web/app/legacy.js | calls | Legacy.run | #check | 7 | Legacy.#check | exact | own type",
+		// a parameter called: never the project function named cb
+		"web/app/legacy.js | calls | Legacy.run | cb | 8 |  | unresolved | local function value",
+		// CommonJS: a base class bound by require, module.exports
+		"web/app/cmd.js | extends | Sub | Cmd | 2 | Cmd | exact | type",
+		"web/app/cmd.js | calls | Sub.run | exec | 4 | Cmd.exec | exact | base class",
+	} {
+		if !slices.Contains(got, want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+	if t.Failed() {
+		for _, g := range got {
+			t.Log(g)
+		}
+	}
+}
+
+// TestJTSResolutionIsAFunctionOfTheTree indexes the Java and TypeScript
+// fixtures in shuffled orders, a few files per run, and through the
+// deletion and re-addition of an interface's file and of an index file
+// that only re-exports, and compares the relation set with a clean index.
+func TestJTSResolutionIsAFunctionOfTheTree(t *testing.T) {
+	tree := maps.Clone(javaTree)
+	maps.Copy(tree, tsTree)
+	_, _, want := cleanSets(t, tree)
+	paths := slices.Sorted(maps.Keys(tree))
+	for seed := int64(1); seed <= 2; seed++ {
+		t.Run(fmt.Sprintf("order%d", seed), func(t *testing.T) {
+			rng := rand.New(rand.NewSource(seed))
+			order := slices.Clone(paths)
+			rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+			root := t.TempDir()
+			db := openDB(t)
+			for i := 0; i < len(order); {
+				n := 1 + rng.Intn(4)
+				batch := map[string]string{}
+				for _, p := range order[i:min(i+n, len(order))] {
+					batch[p] = tree[p]
+				}
+				writeFiles(t, root, batch)
+				run(t, db, root, &fakeEmbedder{model: "fake:a"})
+				i += n
+			}
+			diffSets(t, "relation", relationSet(t, db), want)
+		})
+	}
+	t.Run("delete and re-add", func(t *testing.T) {
+		root := t.TempDir()
+		db := openDB(t)
+		writeFiles(t, root, tree)
+		run(t, db, root, &fakeEmbedder{model: "fake:a"})
+		for _, p := range []string{"src/main/java/com/acme/shape/Shape.java", "web/shapes/index.ts"} {
+			removeFile(t, root, p)
+			run(t, db, root, &fakeEmbedder{model: "fake:a"})
+			writeFiles(t, root, map[string]string{p: tree[p]})
+			run(t, db, root, &fakeEmbedder{model: "fake:a"})
+		}
+		diffSets(t, "relation", relationSet(t, db), want)
+	})
+}
