@@ -142,6 +142,29 @@ export function main() { return guard(util()); }
 `,
 	"web/lib/index.ts": `export function util() { return 1; }
 `,
+	// two packages in one directory (as in testdata trees) that declare
+	// the same names: which one a lookup sees must not depend on the order
+	// the files were first written in
+	"twins/a.go": `package one
+
+type Itf interface{ Plark() }
+
+type Bar struct{}
+
+func (b *Bar) Plark() {}
+`,
+	"twins/b.go": `package two
+
+type Itf interface{ Plark() Itf }
+
+type Bar struct{}
+
+func newBar() *Bar { return &Bar{} }
+
+func (b *Bar) Plark() Itf { return b }
+
+func use() { newBar().Plark().Plark() }
+`,
 	"java/com/acme/Repo.java": `package com.acme;
 
 public class Repo {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -76,6 +77,10 @@ func Resolve(ctx context.Context, db *store.DB, projectID int64, root string) (i
 	if err != nil {
 		return 0, err
 	}
+	// Facts come in file-id order, which is the order files were first
+	// written in; the tables keep the first of duplicate keys (two
+	// packages in one directory, build-tag twins), so order them by path.
+	slices.SortStableFunc(facts, func(a, b store.FactRow) int { return strings.Compare(files[a.FileID], files[b.FileID]) })
 	r := newResolver(syms, imports, files)
 	r.root = root
 	r.goInit(root, facts)
