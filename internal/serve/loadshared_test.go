@@ -1,4 +1,4 @@
-//go:build loadtest
+//go:build loadtest && unix
 
 // TestLoadShared is the shared-database load test of issue 18: one
 // `codectx serve` process answers 8 HTTP clients about a project already
@@ -33,6 +33,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -81,8 +82,8 @@ func buildCodectx(t *testing.T) string {
 
 // indexerRun is one `codectx index` process of an indexer.
 type indexerRun struct {
-	d   time.Duration
-	err error
+	d, cpu time.Duration
+	err    error
 }
 
 func runLoadShared(t *testing.T, bin, goroot, db string) {
@@ -170,11 +171,12 @@ func runLoadShared(t *testing.T, bin, goroot, db string) {
 					touch(t, files, n)
 				}
 				t0 := time.Now()
-				out, err := command(context.Background(), "index", root).CombinedOutput()
+				cmd := command(context.Background(), "index", root)
+				out, err := cmd.CombinedOutput()
 				if err != nil {
 					err = fmt.Errorf("%v: %s", err, lastLines(out, 5))
 				}
-				runs[w] = append(runs[w], indexerRun{time.Since(t0), err})
+				runs[w] = append(runs[w], indexerRun{time.Since(t0), cpuOf(cmd), err})
 				if len(runs[w]) == minRuns {
 					reached <- struct{}{}
 				}
@@ -221,6 +223,7 @@ func runLoadShared(t *testing.T, bin, goroot, db string) {
 		samples []sample
 		errs    []string
 	)
+	serverCPU0 := pgServerCPU(t, db)
 	start := time.Now()
 	var rw sync.WaitGroup
 	for c := range clients {
@@ -253,6 +256,7 @@ func runLoadShared(t *testing.T, bin, goroot, db string) {
 		<-reached
 	}
 	<-timer.C
+	conns := pgConnections(db)
 	close(stop)
 	elapsed := time.Since(start)
 	rw.Wait()
@@ -260,6 +264,7 @@ func runLoadShared(t *testing.T, bin, goroot, db string) {
 	stopServe()
 	srvErr := srv.Wait()
 	<-srvDone
+	serverCPU := pgServerCPU(t, db) - serverCPU0
 
 	// Report.
 	t.Logf("store: %s", storeName(db))
@@ -281,9 +286,11 @@ func runLoadShared(t *testing.T, bin, goroot, db string) {
 		t.Logf("  %-8s n=%-5d p50 %-9s p95 %-9s max %s", kind.name, len(ds), ms(percentile(ds, 50)), ms(percentile(ds, 95)), ms(percentile(ds, 100)))
 	}
 	indexErrs := 0
+	var indexCPU time.Duration
 	for w, rs := range runs {
 		var ds []string
 		for _, r := range rs {
+			indexCPU += r.cpu
 			ds = append(ds, fmt.Sprintf("%.1fs", r.d.Seconds()))
 			if r.err != nil {
 				indexErrs++
@@ -292,6 +299,15 @@ func runLoadShared(t *testing.T, bin, goroot, db string) {
 		}
 		t.Logf("indexer %d (%s copy): %d runs (first cold, then after touching %d files each): %s",
 			w+1, []string{"net/http", "encoding"}[w], len(rs), touchFiles, strings.Join(ds, " "))
+	}
+	t.Logf("CPU (user + system): codectx serve %.1f s, the indexers %.1f s; codectx serve peak RSS %d MB",
+		cpuOf(srv).Seconds(), indexCPU.Seconds(), maxRSS(srv)>>20)
+	if conns > 0 {
+		t.Logf("PostgreSQL connections of codectx processes open as the readers stopped: %d", conns)
+	}
+	if serverCPU > 0 {
+		t.Logf("CPU of the PostgreSQL server from the readers' start to serve's exit: %.1f s (%.1f ms per answer, indexing included)",
+			serverCPU.Seconds(), serverCPU.Seconds()*1000/float64(max(1, len(samples))))
 	}
 	if size := storeSize(t, db); size != "" {
 		t.Logf("database: %s", size)
@@ -393,4 +409,84 @@ func storeSize(t *testing.T, db string) string {
 		return ""
 	}
 	return fmt.Sprintf("PostgreSQL schema %.1f MB, %d chunks (3 projects)", float64(size)/1e6, chunks)
+}
+
+// maxRSS is a finished process's peak resident set size in bytes.
+func maxRSS(cmd *exec.Cmd) int64 {
+	if cmd.ProcessState == nil {
+		return 0
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		return int64(ru.Maxrss) << 10 // kB on Linux
+	}
+	return 0
+}
+
+// pgConnections counts the server's sessions of codectx processes in this
+// database (0 on SQLite).
+func pgConnections(db string) int {
+	if !strings.HasPrefix(db, "postgres") {
+		return 0
+	}
+	conn, err := sql.Open("pgx", db)
+	if err != nil {
+		return 0
+	}
+	defer conn.Close()
+	var n int
+	conn.QueryRow(`SELECT count(*) FROM pg_stat_activity WHERE application_name = 'codectx' AND datname = current_database()`).Scan(&n)
+	return n
+}
+
+func cpuOf(cmd *exec.Cmd) time.Duration {
+	if cmd.ProcessState == nil {
+		return 0
+	}
+	return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+}
+
+// pgServerCPU is the user + system time so far of a PostgreSQL server on
+// this machine, the postmaster with its exited children (the backends
+// of closed connections): /proc/PID/stat of the parent of this
+// connection's backend. 0 when the server is not local or not a
+// PostgreSQL DSN. Other databases' sessions of the same server count too.
+func pgServerCPU(t *testing.T, db string) time.Duration {
+	if !strings.HasPrefix(db, "postgres") {
+		return 0
+	}
+	conn, err := sql.Open("pgx", db)
+	if err != nil {
+		return 0
+	}
+	defer conn.Close()
+	var pid int
+	if err := conn.QueryRow(`SELECT pg_backend_pid()`).Scan(&pid); err != nil {
+		return 0
+	}
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	var ppid int
+	for _, l := range strings.Split(string(status), "\n") {
+		if v, ok := strings.CutPrefix(l, "PPid:"); ok {
+			ppid, _ = strconv.Atoi(strings.TrimSpace(v))
+		}
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", ppid))
+	if err != nil {
+		return 0
+	}
+	// Fields after the command name: state is field 3; utime, stime,
+	// cutime, cstime are fields 14-17, in clock ticks (100 per second).
+	f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+	if len(f) < 15 {
+		return 0
+	}
+	var ticks int64
+	for _, s := range f[11:15] {
+		n, _ := strconv.ParseInt(s, 10, 64)
+		ticks += n
+	}
+	return time.Duration(ticks) * 10 * time.Millisecond
 }
