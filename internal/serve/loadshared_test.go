@@ -14,7 +14,8 @@
 // the server named by CODECTX_TEST_PG (skipped when it is not set;
 // scripts/pg-cluster.sh starts one). CODECTX_LOAD_SECONDS (default 60),
 // CODECTX_LOAD_CLIENTS (8) and CODECTX_LOAD_MIN_RUNS (runs each indexer
-// must finish before the readers stop, default 3) change it.
+// must finish before the readers stop, default 3) change it;
+// CODECTX_LOAD_INDEXERS=0 measures the readers alone.
 package serve_test
 
 import (
@@ -150,9 +151,10 @@ func runLoadShared(t *testing.T, bin, goroot, db string) {
 
 	// Two indexers on two other projects: a cold index, then, until told to
 	// stop, touch a few files and index again.
-	writeRoots := []string{
-		testfix.CopyTree(t, filepath.Join(goroot, "src", "net", "http")),
-		testfix.CopyTree(t, filepath.Join(goroot, "src", "encoding")),
+	writeNames := []string{"net/http", "encoding"}[:min(2, envCount("CODECTX_LOAD_INDEXERS", 2))]
+	var writeRoots []string
+	for _, name := range writeNames {
+		writeRoots = append(writeRoots, testfix.CopyTree(t, filepath.Join(goroot, "src", name)))
 	}
 	stop := make(chan struct{})
 	runs := make([][]indexerRun, len(writeRoots))
@@ -294,11 +296,11 @@ func runLoadShared(t *testing.T, bin, goroot, db string) {
 			ds = append(ds, fmt.Sprintf("%.1fs", r.d.Seconds()))
 			if r.err != nil {
 				indexErrs++
-				errs = append(errs, fmt.Sprintf("index %s: %v", filepath.Base(filepath.Dir(writeRoots[w]))+"/"+filepath.Base(writeRoots[w]), r.err))
+				errs = append(errs, fmt.Sprintf("index (%s copy): %v", writeNames[w], r.err))
 			}
 		}
 		t.Logf("indexer %d (%s copy): %d runs (first cold, then after touching %d files each): %s",
-			w+1, []string{"net/http", "encoding"}[w], len(rs), touchFiles, strings.Join(ds, " "))
+			w+1, writeNames[w], len(rs), touchFiles, strings.Join(ds, " "))
 	}
 	t.Logf("CPU (user + system): codectx serve %.1f s, the indexers %.1f s; codectx serve peak RSS %d MB",
 		cpuOf(srv).Seconds(), indexCPU.Seconds(), maxRSS(srv)>>20)
@@ -330,6 +332,14 @@ func runLoadShared(t *testing.T, bin, goroot, db string) {
 		}
 		t.Fatalf("%d errors (%d from the indexers)", len(errs), indexErrs)
 	}
+}
+
+// envCount is an environment variable's count, 0 allowed.
+func envCount(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v >= 0 {
+		return v
+	}
+	return def
 }
 
 // touchFiles is how many files an indexer changes between its runs.
