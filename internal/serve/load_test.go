@@ -3,7 +3,7 @@
 // The load test runs on demand only (it indexes $GOROOT/src/net/http and
 // keeps 8 clients busy for 30 s):
 //
-//	go test -tags loadtest -run TestLoad -v -timeout 20m ./internal/serve/
+//	go test -tags loadtest -run 'TestLoad$' -v -timeout 20m ./internal/serve/
 //
 // CODECTX_LOAD_SECONDS and CODECTX_LOAD_CLIENTS change the duration and the
 // number of clients; CODECTX_LOAD_ROOT another project.

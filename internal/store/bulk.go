@@ -53,7 +53,12 @@ func (db *DB) BeginBulkLoad(ctx context.Context) (bool, error) {
 		}
 		// Full-text segments are not merged batch after batch (each
 		// entry would be rewritten at every level) but once at the end.
-		for _, cmd := range []string{"'automerge', 0", "'crisismerge', 1999"} {
+		// Only crisis merges of 64 segments of a level run meanwhile:
+		// FTS5 holds at most 2,000 segments in all and answers
+		// SQLITE_FULL past that (a large tree flushes thousands of
+		// times), and 63 per level stays far below for any tree while
+		// rewriting an entry about once per 64× more flushes.
+		for _, cmd := range []string{"'automerge', 0", "'crisismerge', 64"} {
 			if _, err := tx.ExecContext(ctx, "INSERT INTO chunks_fts(chunks_fts, rank) VALUES ("+cmd+")"); err != nil {
 				return err
 			}

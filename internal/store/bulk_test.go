@@ -184,3 +184,35 @@ func TestWriteBatchWithoutVectors(t *testing.T) {
 		t.Fatalf("files = %d, want 1", n)
 	}
 }
+
+// TestBulkLoadManyFlushes: a bulk load of a large tree flushes the
+// full-text index thousands of times (once per batch, and whenever its
+// in-memory hash fills). FTS5 holds at most 2,000 segments and answers
+// SQLITE_FULL ("database or disk is full") past that, so the bulk load's
+// crisis merges must keep the count well below (the Python 3.11 stdlib,
+// 22k files, failed after ~20k files while merges waited for 1,999
+// segments on one level).
+func TestBulkLoadManyFlushes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("4,500 transactions")
+	}
+	db, _ := openTemp(t)
+	ctx := context.Background()
+	if bulk, err := db.BeginBulkLoad(ctx); err != nil || !bulk {
+		t.Fatalf("bulk = %v, %v; want true", bulk, err)
+	}
+	// One row per transaction is one new level-0 segment.
+	for i := range 4500 {
+		if _, err := db.sql.ExecContext(ctx, "INSERT INTO chunks_fts(rowid, name, path, body) VALUES (?, ?, ?, ?)",
+			i+1, fmt.Sprintf("name%d", i), "p.go", fmt.Sprintf("body token%d", i)); err != nil {
+			t.Fatalf("insert %d: %v", i, err)
+		}
+	}
+	if err := db.EnsureIndexes(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := db.sql.QueryRow("SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH 'body'").Scan(&n); err != nil || n != 4500 {
+		t.Fatalf("rows matching 'body' = %d, %v; want 4500", n, err)
+	}
+}
