@@ -243,43 +243,81 @@ func (r *resolver) pyName(fileID int64, dotted string, depth int) pyEnt {
 	return cur
 }
 
-// pyInstance is the instance a type expression of fileID denotes: a class
-// ("T", "mod.T"), or "=" and a name whose value it is ("=compat32",
-// "=self.policy", self being the instance self), or unknown.
+// pyInstance is the instance a type expression of fileID denotes: the
+// value of calling "T" (a class: its instance; a function or method: the
+// class it returns), or of "=" and a path ("=compat32", "=self.policy",
+// "=self.make().node", self being the instance self), or unknown.
 func (r *resolver) pyInstance(fileID int64, expr string, self pyEnt, depth int) pyEnt {
-	if v, ok := strings.CutPrefix(expr, "="); ok {
-		first, rest, _ := strings.Cut(v, ".")
-		var e pyEnt
-		if first == "self" {
-			e = self
-			for _, seg := range strings.Split(rest, ".") {
-				if seg != "" && e.known() {
-					e = r.pyMember(e, seg, depth+1)
-				}
-			}
-		} else {
-			e = r.pyName(fileID, v, depth+1)
-		}
-		if e.inst || e.ext != "" {
-			return e
-		}
+	if expr == "" || depth > 8 {
 		return pyUnknown
 	}
-	e := r.pyName(fileID, expr, depth+1)
-	switch {
-	case e.ext != "":
+	path, ok := strings.CutPrefix(expr, "=")
+	if !ok {
+		path += "()"
+	}
+	if e := r.pyValue(fileID, path, self, depth+1); e.inst || e.ext != "" {
 		return e
-	case e.sym >= 0 && !e.inst && r.syms[e.sym].Kind == "type":
-		e.inst = true
-		return e
-	case e.sym >= 0 && !e.inst && depth < 8:
-		// a function's result: the class it returns, in its own file
-		s := &r.syms[e.sym]
-		if ty, ok := r.py.results[key3(s.Path, s.Container, s.Short)]; ok {
-			return r.pyInstance(s.FileID, ty, pyUnknown, depth+1)
-		}
 	}
 	return pyUnknown
+}
+
+// pyValue evaluates a path as file fileID sees it: a module-level name,
+// or self/cls (the instance self and its class), then attributes and
+// "()" calls ("self.make().node").
+func (r *resolver) pyValue(fileID int64, path string, self pyEnt, depth int) pyEnt {
+	cur, recv := pyUnknown, pyUnknown
+	for k, seg := range strings.Split(path, ".") {
+		name := strings.TrimRight(seg, "()")
+		calls := (len(seg) - len(name)) / 2
+		switch {
+		case k > 0:
+			recv = cur
+			cur = r.pyMember(cur, name, depth)
+		case name == "self" || name == "cls":
+			cur = pyUnknown
+			if self.sym >= 0 {
+				cur = pyEnt{sym: self.sym, inst: name == "self"}
+			}
+		default:
+			cur = r.pyName(fileID, name, depth)
+		}
+		for range calls {
+			cur = r.pyResult(recv, cur, depth)
+			recv = pyUnknown
+		}
+		if !cur.known() {
+			return pyUnknown
+		}
+	}
+	return cur
+}
+
+// pyResult is the value of calling c (reached as an attribute of recv, or
+// unknown): a class's instance, the instance a function or method returns
+// (self in its result being recv's instance, else the method's own
+// class), the module of something outside the project; else unknown.
+func (r *resolver) pyResult(recv, c pyEnt, depth int) pyEnt {
+	switch {
+	case c.ext != "":
+		return c
+	case c.sym < 0 || c.inst || depth > 8:
+		return pyUnknown
+	}
+	s := &r.syms[c.sym]
+	if s.Kind == "type" {
+		return pyEnt{sym: c.sym, inst: true}
+	}
+	ty, ok := r.py.results[key3(s.Path, s.Container, s.Short)]
+	if !ok {
+		return pyUnknown
+	}
+	self := pyUnknown
+	if recv.sym >= 0 && r.syms[recv.sym].Kind == "type" {
+		self = pyEnt{sym: recv.sym, inst: true}
+	} else if ti := r.ownType(s); ti >= 0 {
+		self = pyEnt{sym: ti, inst: true}
+	}
+	return r.pyInstance(s.FileID, ty, self, depth+1)
 }
 
 // pyMember is attribute name of e.

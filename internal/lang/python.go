@@ -126,17 +126,6 @@ func pyCall(x *extractor, i int32, fn string) {
 			}
 		case o >= 0 && t.kind(o) == "call" && t.text(t.field(o, "function")) == "super":
 			recv = "super"
-		case o >= 0 && t.kind(o) == "call" && pyDotted(t, t.field(o, "function")):
-			// T(...).m(): an instance of T when T is a class
-			recv = "?"
-			callee := t.field(o, "function")
-			first := callee
-			for t.kind(first) == "attribute" {
-				first = t.field(first, "object")
-			}
-			if local, _ := x.pyLocal(i, t.text(first)); !local {
-				recv = ":" + t.text(callee)
-			}
 		case o >= 0 && t.kind(o) == "attribute" && pyDotted(t, o):
 			// a.b.c: from a name that is not a local (self, a module, a
 			// class, a module variable), or a typed local
@@ -153,7 +142,13 @@ func pyCall(x *extractor, i int32, fn string) {
 				recv = ":" + ty + " " + rest
 			}
 		default:
-			recv = "?" // an expression: its type is not known here
+			// T(...).m(), a.make().m(), self.x().y.m(): the value's path
+			// (through a local's type at its head), resolution follows it;
+			// any other expression's type is not known here
+			recv = "?"
+			if ty := x.pySubstAt(i, pyValueType(t, o, -1)); ty != "" {
+				recv = ":" + ty
+			}
 		}
 		x.addCallRecv(fn, t.text(t.field(f, "attribute")), q, recv, t.line(i))
 	}

@@ -1,6 +1,9 @@
 package lang
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Python type facts and receivers. Per file, at parse time: the names the
 // imports bind (standard library included: resolution needs to know that a
@@ -40,7 +43,7 @@ func pyPrepare(x *extractor) {
 	for i := int32(0); i < int32(len(t.nodes)); i++ {
 		switch t.kind(i) {
 		case "function_definition":
-			if ty := pyResult(t, i); ty != "" {
+			if ty := x.pyResult(i); ty != "" {
 				owner := ""
 				if _, cls := pyMethodOf(t, t.field(i, "body")); cls >= 0 {
 					owner = pyClassSymbol(t, cls)
@@ -120,11 +123,10 @@ func pyPrepare(x *extractor) {
 				if r >= 0 && t.kind(r) == "none" && t.field(i, "type") < 0 {
 					continue // a placeholder, typed by the other assignments
 				}
-				if r >= 0 && t.kind(r) == "identifier" && t.field(i, "type") < 0 {
-					// self.x = x: the local's type, when the function tells
-					if local, lt := x.pyLocal(i, t.text(r)); local {
-						ty = lt
-					}
+				if t.field(i, "type") < 0 {
+					// self.x = x, self.x = p.make(): through the local's
+					// type, when the function tells
+					ty = x.pySubstAt(i, ty)
 				}
 				setAttr(attrKey{pyClassSymbol(t, cls), t.text(t.field(l, "attribute"))}, ty)
 			}
@@ -142,12 +144,20 @@ func pyPrepare(x *extractor) {
 	}
 }
 
-// pyResult is the class function fn returns as far as the syntax tells:
-// its return annotation, else the class every return statement constructs
-// (`return T(...)`); "" when unknown.
-func pyResult(t *tree, fn int32) string {
+// pyResult is the type expression of what function fn returns as far as
+// the syntax tells: its return annotation (`Self`: the instance it is
+// called on), else the value every return statement returns when they
+// agree — `T(...)`, `self`, a parameter or local of known type, another
+// call (`self.make()`, `p.build()`: resolution follows it); `None` and a
+// bare return are placeholders; "" when unknown.
+func (x *extractor) pyResult(fn int32) string {
+	t := x.t
 	if rt := t.field(fn, "return_type"); rt >= 0 {
-		return pyAnnotation(t.text(rt))
+		a := pyAnnotation(t.text(rt))
+		if a == "Self" || a == "typing.Self" {
+			return "=self"
+		}
+		return a
 	}
 	body := t.field(fn, "body")
 	if body < 0 {
@@ -163,42 +173,115 @@ func pyResult(t *tree, fn int32) string {
 			return "" // a generator
 		case "return_statement":
 			v := t.firstNamed(j)
-			if v < 0 || t.kind(v) != "call" {
+			if v < 0 || t.kind(v) == "none" {
+				continue // a placeholder, typed by the other returns
+			}
+			rt := x.pySubstAt(v, pyValueType(t, v, -1))
+			if rt == "" || ty != "" && ty != rt {
 				return ""
 			}
-			f := t.field(v, "function")
-			if f < 0 || !pyDotted(t, f) || ty != "" && ty != t.text(f) {
-				return ""
-			}
-			ty = t.text(f)
+			ty = rt
 		}
 	}
 	return ty
 }
 
-// pyValueType is the class an assigned value has as far as the syntax
-// tells: the annotation when there is one, else the callee of a call
-// (`T(...)`, `mod.T(...)`: resolution decides whether it is a class), or
-// "=" and a name whose value it is (`= compat32`, `= self.policy`); ""
-// when unknown.
+// pyValueType is the type expression of an assigned value as far as the
+// syntax tells: the annotation when there is one, else the callee of a
+// call (`T(...)`, `mod.T(...)`: resolution decides whether it is a class
+// or a function whose result it is), or "=" and the path of the value
+// (`= compat32`, `= self.policy`, `= self.make().node`: names, attributes
+// and calls); "" when unknown. A local at the head of it is replaced by
+// the caller (pySubst).
 func pyValueType(t *tree, r, ann int32) string {
 	if ann >= 0 {
 		return pyAnnotation(t.text(ann))
 	}
+	for t.kind(r) == "await" || t.kind(r) == "parenthesized_expression" {
+		r = t.firstNamed(r)
+	}
 	if r < 0 {
 		return ""
 	}
-	switch t.kind(r) {
-	case "call":
+	if t.kind(r) == "call" {
 		if f := t.field(r, "function"); f >= 0 && (t.kind(f) == "identifier" || t.kind(f) == "attribute") && pyDotted(t, f) {
 			return t.text(f)
 		}
-	case "identifier", "attribute":
-		if pyDotted(t, r) {
-			return "=" + t.text(r)
-		}
+	}
+	if p := pyRaw(t, r); p != "" {
+		return "=" + p
 	}
 	return ""
+}
+
+// pyRaw is the path of expression n: names and attributes joined by dots,
+// "()" after each call (arguments dropped): "self.make().node"; "" for
+// anything else (a literal, an operator, super()).
+func pyRaw(t *tree, n int32) string {
+	switch t.kind(n) {
+	case "identifier":
+		return t.text(n)
+	case "attribute":
+		if o := pyRaw(t, t.field(n, "object")); o != "" {
+			return o + "." + t.text(t.field(n, "attribute"))
+		}
+	case "call":
+		f := t.field(n, "function")
+		if t.kind(f) == "identifier" && t.text(f) == "super" {
+			return ""
+		}
+		if o := pyRaw(t, f); o != "" {
+			return o + "()"
+		}
+	case "parenthesized_expression", "await":
+		return pyRaw(t, t.firstNamed(n))
+	}
+	return ""
+}
+
+// pyPath is type expression expr as a path ("T": the value of T(), so
+// "T()"; "=p": p).
+func pyPath(expr string) string {
+	if p, ok := strings.CutPrefix(expr, "="); ok {
+		return p
+	}
+	return expr + "()"
+}
+
+// pySubst replaces a local at the head of type expression expr with the
+// local's own type expression (lookup: whether a name is a local, and its
+// type): "" when the local's type is unknown, expr itself when the head
+// is not a local or is self/cls (the instance and class of a method).
+func pySubst(expr string, lookup func(string) (string, bool)) string {
+	if expr == "" {
+		return ""
+	}
+	p := pyPath(expr)
+	head := p
+	if k := strings.IndexAny(p, ".("); k >= 0 {
+		head = p[:k]
+	}
+	if head == "self" || head == "cls" {
+		return expr
+	}
+	lt, local := lookup(head)
+	switch {
+	case !local:
+		return expr
+	case lt == "":
+		return ""
+	case "="+head == expr:
+		return lt // the local's value itself
+	}
+	return "=" + pyPath(lt) + p[len(head):]
+}
+
+// pySubstAt is pySubst with the locals of the functions enclosing node i.
+func (x *extractor) pySubstAt(i int32, expr string) string {
+	return pySubst(expr, func(name string) (string, bool) {
+		local, ty := x.pyLocal(i, name)
+		return ty, local
+	})
 }
 
 // pyAnnotation reduces an annotation to the class it names: "T", "mod.T",
@@ -403,23 +486,39 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 			locals[n] = ""
 		}
 	}
-	// "=y": the value of another local is that local's type (a name
-	// resolution would look up at module level otherwise); self.x stays
-	for n, ty := range locals {
-		v, ok := strings.CutPrefix(ty, "=")
-		if !ok {
-			continue
+	// a local at the head of a local's type expression: that local's type
+	// (a name resolution would look up at module level otherwise), the
+	// enclosing functions' locals too; in name order, a cycle is unknown
+	names := make([]string, 0, len(locals))
+	for n := range locals {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	done := map[string]string{}
+	var subst func(n string, depth int) string
+	subst = func(n string, depth int) string {
+		if ty, ok := done[n]; ok {
+			return ty
 		}
-		first, _, dotted := strings.Cut(v, ".")
-		if first == "self" || first == "cls" {
-			continue
+		if depth > 8 {
+			return ""
 		}
-		if lt, local := locals[first]; local {
-			if dotted || strings.HasPrefix(lt, "=") {
-				lt = ""
+		done[n] = "" // in progress
+		ty := pySubst(locals[n], func(h string) (string, bool) {
+			if _, own := locals[h]; own {
+				return subst(h, depth+1), true
 			}
-			locals[n] = lt
-		}
+			local, ty := x.pyLocal(fn, h)
+			return ty, local
+		})
+		done[n] = ty
+		return ty
+	}
+	for _, n := range names {
+		subst(n, 0)
+	}
+	for _, n := range names {
+		locals[n] = done[n]
 	}
 	x.pyLocals[fn] = locals
 	return locals
