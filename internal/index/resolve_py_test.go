@@ -154,3 +154,166 @@ func TestPythonResolution(t *testing.T) {
 		}
 	}
 }
+
+// pyResultTree exercises values typed by what a call returns: methods
+// (self.m(), cls.m(), on a typed parameter, inherited), chains, class
+// and static methods constructing cls(...), attributes assigned from
+// calls; and what stays unknown: conflicting results or assignments, a
+// cycle, an untyped local at the head (never the module-level name it
+// shadows), a result from outside the project.
+var pyResultTree = map[string]string{
+	"pkg/__init__.py": ``,
+	"pkg/nodes.py": `import os
+
+
+class Node:
+    def render(self):
+        return ""
+
+    def clone(self):
+        return self
+
+    def parent(self) -> "Node":
+        return self
+
+
+class Element(Node):
+    def tag(self):
+        return "x"
+
+
+class Document:
+    def __init__(self):
+        self.root = Element()
+
+    def create(self, name):
+        return Element()
+
+    def make_root(self):
+        return self.create("root")
+
+    def make_any(self, flag):
+        if flag:
+            return Element()
+        return Document()
+
+    def find(self, name):
+        if name:
+            return self.root
+        return None
+
+    @classmethod
+    def load(cls, text):
+        return cls()
+
+    @staticmethod
+    def blank():
+        return Document()
+
+    def cwd(self):
+        return os.getcwd()
+
+    def loop_a(self):
+        return self.loop_b()
+
+    def loop_b(self):
+        return self.loop_a()
+
+
+class Sub(Document):
+    def extra(self):
+        return 1
+`,
+	"pkg/use.py": `from .nodes import Document, Sub
+
+other = Document()
+
+
+def build(doc: Document):
+    return doc.make_root()
+
+
+class Builder:
+    def __init__(self):
+        self.doc = Document()
+        self.node = self.doc.create("x")
+        self.mixed = self.doc.create("y")
+        self.mixed = Document()
+
+    def _make(self):
+        return self.doc
+
+    def run(self, doc: Document, other):
+        d = self._make()
+        d.make_root()
+        e = d.create("a")
+        e.tag()
+        e.render()
+        self.node.tag()
+        doc.create("b").clone().tag()
+        build(doc).parent().render()
+        Document.load("t").make_root()
+        Sub.load("t").extra()
+        Document.blank().find("x").tag()
+        m = d.make_any(1)
+        m.tag()
+        self.mixed.tag()
+        w = d.cwd()
+        w.strip()
+        d.loop_a().tag()
+        o = other.create("z")
+        o.tag()
+`,
+}
+
+func TestPythonCallResults(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, pyResultTree)
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT f.path, r.src_symbol, r.target, r.line, COALESCE(dc.symbol, ''), r.resolution, r.detail
+		FROM relations r JOIN files f ON f.id = r.file_id LEFT JOIN chunks dc ON dc.id = r.dst_chunk
+		WHERE r.kind = 'calls' AND f.path = 'pkg/use.py'`, 7)
+	for _, want := range []string{
+		// a local from self.m(), whose result is an attribute (self.doc)
+		"pkg/use.py | Builder.run | make_root | 22 | Document.make_root | exact | receiver type",
+		// through locals: a method returning T(...); an inherited method
+		"pkg/use.py | Builder.run | tag | 24 | Element.tag | exact | receiver type",
+		"pkg/use.py | Builder.run | render | 25 | Node.render | exact | base class",
+		// an attribute assigned from a method call on another attribute
+		"pkg/use.py | Builder.run | tag | 26 | Element.tag | exact | receiver type",
+		// chains: a parameter's method, an inherited "return self"
+		"pkg/use.py | Builder.run | clone | 27 | Node.clone | exact | base class",
+		"pkg/use.py | Builder.run | tag | 27 | Element.tag | exact | receiver type",
+		// a function's result is another call's (doc.make_root() → self.create())
+		"pkg/use.py | Builder.run | parent | 28 | Node.parent | exact | base class",
+		"pkg/use.py | Builder.run | render | 28 | Node.render | exact | receiver type",
+		// a classmethod returning cls(): the class it is called on
+		"pkg/use.py | Builder.run | make_root | 29 | Document.make_root | exact | receiver type",
+		"pkg/use.py | Builder.run | extra | 30 | Sub.extra | exact | receiver type",
+		// a staticmethod constructor; a result that is an attribute or None
+		"pkg/use.py | Builder.run | find | 31 | Document.find | exact | receiver type",
+		"pkg/use.py | Builder.run | tag | 31 | Element.tag | exact | receiver type",
+		// returns of two classes; an attribute assigned two classes
+		"pkg/use.py | Builder.run | tag | 33 |  | unresolved | receiver of unknown type",
+		"pkg/use.py | Builder.run | tag | 34 |  | unresolved | receiver of unknown type",
+		// a result from outside the project stays outside
+		"pkg/use.py | Builder.run | strip | 36 |  | external | os",
+		// methods returning each other's result
+		"pkg/use.py | Builder.run | tag | 37 |  | unresolved | receiver of unknown type",
+		// an untyped parameter shadowing a module variable: never the variable
+		"pkg/use.py | Builder.run | create | 38 |  | unresolved | receiver of unknown type",
+		"pkg/use.py | Builder.run | tag | 39 |  | unresolved | receiver of unknown type",
+		// a function whose parameter is annotated
+		"pkg/use.py | build | make_root | 7 | Document.make_root | exact | receiver type",
+	} {
+		if !slices.Contains(got, want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+	if t.Failed() {
+		for _, g := range got {
+			t.Log(g)
+		}
+	}
+}
