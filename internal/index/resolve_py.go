@@ -36,6 +36,7 @@ type pyResolver struct {
 	attrs   map[string]*string                  // file\x00class\x00attr → type expression ("" unknown)
 	bases   map[string][]string                 // file\x00class → its bases as written, in order
 	results map[string]string                   // file\x00owner\x00function → the class it returns
+	props   map[string]string                   // file\x00class\x00method → a property's value (its result)
 	nest    map[int]int                         // chunk → innermost function chunk enclosing it
 }
 
@@ -57,7 +58,7 @@ func (e pyEnt) known() bool { return e.file != "" || e.sym >= 0 || e.ext != "" }
 func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 	p := &pyResolver{paths: files, files: map[string]bool{}, binds: map[int64]map[string]*store.FactRow{},
 		stars: map[int64][]*store.FactRow{}, vars: map[int64]map[string]string{}, attrs: map[string]*string{}, nest: map[int]int{},
-		bases: map[string][]string{}, results: map[string]string{}}
+		bases: map[string][]string{}, results: map[string]string{}, props: map[string]string{}}
 	for id, f := range files {
 		if r.fileLang[id] == "python" || strings.HasSuffix(f, ".py") {
 			p.files[f] = true
@@ -99,6 +100,10 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 			k := key2(files[f.FileID], f.Owner)
 			p.bases[k] = append(p.bases[k], f.Type)
 		case lang.FactField:
+			if f.Sig == "property" {
+				p.props[key3(files[f.FileID], f.Owner, f.Name)] = f.Type
+				continue
+			}
 			ty := f.Type
 			p.attrs[key3(files[f.FileID], f.Owner, f.Name)] = &ty
 		}
@@ -348,6 +353,10 @@ func (r *resolver) pyMember(e pyEnt, name string, depth int) pyEnt {
 		return pyUnknown
 	case e.sym >= 0 && r.syms[e.sym].Kind == "type":
 		if m := r.pyMethod(e.sym, name); m >= 0 {
+			ms := &r.syms[m]
+			if ty, ok := r.py.props[key3(ms.Path, ms.Container, ms.Short)]; ok && e.inst {
+				return r.pyInstance(ms.FileID, ty, e, depth+1) // a property's value
+			}
 			return pyEnt{sym: m}
 		}
 		if e.inst {

@@ -158,7 +158,7 @@ func TestPythonResolution(t *testing.T) {
 // pyResultTree exercises values typed by what a call returns: methods
 // (self.m(), cls.m(), on a typed parameter, inherited), chains, class
 // and static methods constructing cls(...), attributes assigned from
-// calls; and what stays unknown: conflicting results or assignments, a
+// calls, properties; and what stays unknown: conflicting results or assignments, a
 // cycle, an untyped local at the head (never the module-level name it
 // shadows), a result from outside the project.
 var pyResultTree = map[string]string{
@@ -223,8 +223,18 @@ class Document:
 class Sub(Document):
     def extra(self):
         return 1
+
+
+class Tree(Document):
+    @property
+    def first(self):
+        return self.root
+
+    @property
+    def size(self):
+        return self.root or self
 `,
-	"pkg/use.py": `from .nodes import Document, Sub
+	"pkg/use.py": `from .nodes import Document, Sub, Tree
 
 other = Document()
 
@@ -263,6 +273,9 @@ class Builder:
         d.loop_a().tag()
         o = other.create("z")
         o.tag()
+        t = Tree()
+        t.first.tag()
+        t.size.tag()
 `,
 }
 
@@ -304,6 +317,9 @@ func TestPythonCallResults(t *testing.T) {
 		// an untyped parameter shadowing a module variable: never the variable
 		"pkg/use.py | Builder.run | create | 38 |  | unresolved | receiver of unknown type",
 		"pkg/use.py | Builder.run | tag | 39 |  | unresolved | receiver of unknown type",
+		// a property's value is its result; unknown when the result is
+		"pkg/use.py | Builder.run | tag | 41 | Element.tag | exact | receiver type",
+		"pkg/use.py | Builder.run | tag | 42 |  | unresolved | receiver of unknown type",
 		// a function whose parameter is annotated
 		"pkg/use.py | build | make_root | 7 | Document.make_root | exact | receiver type",
 	} {

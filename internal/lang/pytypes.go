@@ -43,12 +43,18 @@ func pyPrepare(x *extractor) {
 	for i := int32(0); i < int32(len(t.nodes)); i++ {
 		switch t.kind(i) {
 		case "function_definition":
-			if ty := x.pyResult(i); ty != "" {
-				owner := ""
-				if _, cls := pyMethodOf(t, t.field(i, "body")); cls >= 0 {
-					owner = pyClassSymbol(t, cls)
-				}
+			ty := x.pyResult(i)
+			owner := ""
+			if _, cls := pyMethodOf(t, t.field(i, "body")); cls >= 0 {
+				owner = pyClassSymbol(t, cls)
+			}
+			if ty != "" {
 				x.facts = append(x.facts, Fact{Kind: FactResult, Owner: owner, Name: t.text(t.field(i, "name")), Type: ty})
+			}
+			if owner != "" && pyProperty(t, i) {
+				// reading the attribute calls the method: its value is
+				// the result (recorded unknown too: not the method)
+				x.facts = append(x.facts, Fact{Kind: FactField, Owner: owner, Name: t.text(t.field(i, "name")), Type: ty, Sig: "property"})
 			}
 		case "class_definition":
 			if sc := t.field(i, "superclasses"); sc >= 0 {
@@ -184,6 +190,25 @@ func (x *extractor) pyResult(fn int32) string {
 		}
 	}
 	return ty
+}
+
+// pyProperty reports whether function fn is decorated as a property
+// (`@property`, `@functools.cached_property`).
+func pyProperty(t *tree, fn int32) bool {
+	p := t.parent(fn)
+	if p < 0 || t.kind(p) != "decorated_definition" {
+		return false
+	}
+	for c := t.first(p); c >= 0; c = t.next(c) {
+		if t.kind(c) != "decorator" {
+			continue
+		}
+		switch d := t.text(t.firstNamed(c)); d {
+		case "property", "cached_property", "functools.cached_property":
+			return true
+		}
+	}
+	return false
 }
 
 // pyValueType is the type expression of an assigned value as far as the
