@@ -41,12 +41,14 @@ type pyResolver struct {
 }
 
 // pyEnt is what a Python name denotes: a project module (file), a chunk
-// (class or function; inst: an instance of the class), or something
-// outside the project (ext: module name or "builtin").
+// (class or function; inst: an instance of the class; val: a class held
+// by a variable), or something outside the project (ext: module name or
+// "builtin").
 type pyEnt struct {
 	file string
 	sym  int
 	inst bool
+	val  bool // a class reached through a variable or attribute, not its name
 	ext  string
 }
 
@@ -260,7 +262,12 @@ func (r *resolver) pyInstance(fileID int64, expr string, self pyEnt, depth int) 
 	if !ok {
 		path += "()"
 	}
-	if e := r.pyValue(fileID, path, self, depth+1); e.inst || e.ext != "" {
+	e := r.pyValue(fileID, path, self, depth+1)
+	switch {
+	case e.inst || e.ext != "":
+		return e
+	case e.sym >= 0 && r.syms[e.sym].Kind == "type":
+		e.val = true // a class held by a variable, an attribute, a parameter
 		return e
 	}
 	return pyUnknown
@@ -352,6 +359,9 @@ func (r *resolver) pyMember(e pyEnt, name string, depth int) pyEnt {
 		}
 		return pyUnknown
 	case e.sym >= 0 && r.syms[e.sym].Kind == "type":
+		if name == "__class__" && e.inst {
+			return pyEnt{sym: e.sym}
+		}
 		if m := r.pyMethod(e.sym, name); m >= 0 {
 			ms := &r.syms[m]
 			if ty, ok := r.py.props[key3(ms.Path, ms.Container, ms.Short)]; ok && e.inst {
@@ -359,13 +369,12 @@ func (r *resolver) pyMember(e pyEnt, name string, depth int) pyEnt {
 			}
 			return pyEnt{sym: m}
 		}
-		if e.inst {
-			if ty, fid, ok := r.pyAttr(e.sym, name, 0, map[int]bool{}); ok {
-				if ty == "" {
-					return pyUnknown
-				}
-				return r.pyInstance(fid, ty, e, depth+1)
+		// instance and class attributes
+		if ty, fid, ok := r.pyAttr(e.sym, name, 0, map[int]bool{}); ok {
+			if ty == "" {
+				return pyUnknown
 			}
+			return r.pyInstance(fid, ty, e, depth+1)
 		}
 	}
 	return pyUnknown
@@ -601,7 +610,7 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 	switch {
 	case ent.ext != "":
 		return external(ent.ext), true
-	case ent.sym >= 0 && !ent.inst:
+	case ent.sym >= 0 && !ent.inst && !ent.val:
 		return exact(r.syms[ent.sym].ID).with("import"), true
 	}
 	return unresolved("name not bound in the file"), true

@@ -333,3 +333,89 @@ func TestPythonCallResults(t *testing.T) {
 		}
 	}
 }
+
+// pyClassValueTree: classes held by class attributes, parameters'
+// defaults, module variables; self.__class__ and type(self); class
+// attributes constructed outside the project; a class-body alias of a
+// method (evaluated in the class, never at module level).
+var pyClassValueTree = map[string]string{
+	"lib/__init__.py": ``,
+	"lib/core.py": `import re
+
+
+class Reply:
+    def begin(self):
+        return 1
+
+
+class Conn:
+    reply_class = Reply
+    pattern = re.compile("x")
+    warn = ping
+
+    def __init__(self, factory=Reply):
+        self._factory = factory
+
+    def ping(self):
+        return 2
+
+    def copy(self):
+        return self.__class__()
+
+    def copy2(self):
+        return type(self)()
+
+    def run(self):
+        r = self.reply_class()
+        r.begin()
+        self._factory().begin()
+        self.pattern.match("x")
+        self.copy().ping()
+        self.copy2().ping()
+        self.warn().begin()
+
+
+Factory = Conn
+
+
+def main():
+    Factory().ping()
+    Factory()
+`,
+}
+
+func TestPythonClassValues(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, pyClassValueTree)
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT f.path, r.src_symbol, r.target, r.line, COALESCE(dc.symbol, ''), r.resolution, r.detail
+		FROM relations r JOIN files f ON f.id = r.file_id LEFT JOIN chunks dc ON dc.id = r.dst_chunk
+		WHERE r.kind = 'calls' AND f.path = 'lib/core.py'`, 7)
+	for _, want := range []string{
+		// a class attribute holding a class, called
+		"lib/core.py | Conn.run | begin | 28 | Reply.begin | exact | receiver type",
+		// a parameter whose default is a class, kept in an attribute
+		"lib/core.py | Conn.run | begin | 29 | Reply.begin | exact | receiver type",
+		// a class attribute constructed outside the project
+		"lib/core.py | Conn.run | match | 30 |  | external | re",
+		// self.__class__() and type(self)(): the instance's class
+		"lib/core.py | Conn.run | ping | 31 | Conn.ping | exact | receiver type",
+		"lib/core.py | Conn.run | ping | 32 | Conn.ping | exact | receiver type",
+		// a class body name bound to a method: not a class
+		"lib/core.py | Conn.run | begin | 33 |  | unresolved | receiver of unknown type",
+		// a module variable holding a class: its instances' methods; the
+		// call of the variable itself is not a call of the class's name
+		"lib/core.py | main | ping | 40 | Conn.ping | exact | receiver type",
+		"lib/core.py | main | Factory | 41 |  | unresolved | name not bound in the file",
+	} {
+		if !slices.Contains(got, want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+	if t.Failed() {
+		for _, g := range got {
+			t.Log(g)
+		}
+	}
+}

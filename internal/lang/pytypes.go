@@ -113,9 +113,18 @@ func pyPrepare(x *extractor) {
 				vars[n] = ty
 				varOrder = append(varOrder, n)
 			case owner >= 0 && t.kind(owner) == "block" && t.kind(t.parent(owner)) == "class_definition" && t.kind(l) == "identifier":
-				if t.field(i, "type") >= 0 { // class-level annotation x: T
-					setAttr(attrKey{pyClassSymbol(t, t.parent(owner)), t.text(l)}, ty)
+				// a class attribute: annotated (x: T), or assigned (x = T(),
+				// x = Name: evaluated at module level, so unknown when the
+				// class body binds the name itself, as in warn = warning)
+				if t.field(i, "type") < 0 {
+					if r >= 0 && t.kind(r) == "none" {
+						continue // a placeholder
+					}
+					if pyClassBinds(t, owner, pyHead(ty)) {
+						ty = ""
+					}
 				}
+				setAttr(attrKey{pyClassSymbol(t, t.parent(owner)), t.text(l)}, ty)
 			case t.kind(l) == "attribute":
 				// self.x = … inside a method: an instance attribute
 				o := t.field(l, "object")
@@ -192,6 +201,40 @@ func (x *extractor) pyResult(fn int32) string {
 	return ty
 }
 
+// pyHead is the first name of type expression expr.
+func pyHead(expr string) string {
+	p := strings.TrimPrefix(expr, "=")
+	if k := strings.IndexAny(p, ".("); k >= 0 {
+		return p[:k]
+	}
+	return p
+}
+
+// pyClassBinds reports whether class body block binds name (a def, a
+// class, an assignment).
+func pyClassBinds(t *tree, block int32, name string) bool {
+	if name == "" {
+		return false
+	}
+	for c := t.first(block); c >= 0; c = t.next(c) {
+		d := c
+		if t.kind(d) == "decorated_definition" {
+			d = t.field(d, "definition")
+		}
+		switch t.kind(d) {
+		case "function_definition", "class_definition":
+			if t.text(t.field(d, "name")) == name {
+				return true
+			}
+		case "expression_statement":
+			if a := t.firstNamed(d); t.kind(a) == "assignment" && t.text(t.field(a, "left")) == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // pyProperty reports whether function fn is decorated as a property
 // (`@property`, `@functools.cached_property`).
 func pyProperty(t *tree, fn int32) bool {
@@ -253,6 +296,21 @@ func pyRaw(t *tree, n int32) string {
 	case "call":
 		f := t.field(n, "function")
 		if t.kind(f) == "identifier" && t.text(f) == "super" {
+			return ""
+		}
+		if a := t.field(n, "arguments"); t.kind(f) == "identifier" && t.text(f) == "type" && t.kind(a) == "argument_list" {
+			// type(x): the class of x
+			var args []int32
+			for c := t.first(a); c >= 0; c = t.next(c) {
+				if t.named(c) && t.kind(c) != "comment" {
+					args = append(args, c)
+				}
+			}
+			if o := ""; len(args) == 1 {
+				if o = pyRaw(t, args[0]); o != "" {
+					return o + ".__class__"
+				}
+			}
 			return ""
 		}
 		if o := pyRaw(t, f); o != "" {
