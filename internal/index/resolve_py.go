@@ -253,10 +253,24 @@ func (r *resolver) pyName(fileID int64, dotted string, depth int) pyEnt {
 // pyInstance is the instance a type expression of fileID denotes: the
 // value of calling "T" (a class: its instance; a function or method: the
 // class it returns), or of "=" and a path ("=compat32", "=self.policy",
-// "=self.make().node", self being the instance self), or unknown.
+// "=self.make().node", self being the instance self), the one value of
+// alternatives "A|B", or unknown.
 func (r *resolver) pyInstance(fileID int64, expr string, self pyEnt, depth int) pyEnt {
 	if expr == "" || depth > 8 {
 		return pyUnknown
+	}
+	if strings.Contains(expr, "|") {
+		// alternatives (assigned or returned in several places): known
+		// when they all denote the same
+		var first pyEnt
+		for k, a := range strings.Split(expr, "|") {
+			e := r.pyInstance(fileID, a, self, depth+1)
+			if !e.known() || k > 0 && e != first {
+				return pyUnknown
+			}
+			first = e
+		}
+		return first
 	}
 	path, ok := strings.CutPrefix(expr, "=")
 	if !ok {

@@ -337,7 +337,8 @@ func TestPythonCallResults(t *testing.T) {
 // pyClassValueTree: classes held by class attributes, parameters'
 // defaults, module variables; self.__class__ and type(self); class
 // attributes constructed outside the project; a class-body alias of a
-// method (evaluated in the class, never at module level).
+// method (evaluated in the class, never at module level); a local
+// assigned in several places.
 var pyClassValueTree = map[string]string{
 	"lib/__init__.py": ``,
 	"lib/core.py": `import re
@@ -381,6 +382,21 @@ Factory = Conn
 def main():
     Factory().ping()
     Factory()
+
+
+def pick(flag):
+    if flag:
+        r = Reply()
+    else:
+        r = Conn().reply_class()
+    r.begin()
+    m = Conn.pattern.match("a")
+    if not m:
+        m = re.match("b", "c")
+    m.group()
+    c = Reply() if flag else Conn()
+    c = Conn() if flag else Reply()
+    c.begin()
 `,
 }
 
@@ -408,6 +424,11 @@ func TestPythonClassValues(t *testing.T) {
 		// call of the variable itself is not a call of the class's name
 		"lib/core.py | main | ping | 40 | Conn.ping | exact | receiver type",
 		"lib/core.py | main | Factory | 41 |  | unresolved | name not bound in the file",
+		// assigned in two places: the same class (through a class
+		// attribute), the same module outside the project; two classes
+		"lib/core.py | pick | begin | 49 | Reply.begin | exact | receiver type",
+		"lib/core.py | pick | group | 53 |  | external | re",
+		"lib/core.py | pick | begin | 56 |  | unresolved | receiver of unknown type",
 	} {
 		if !slices.Contains(got, want) {
 			t.Errorf("missing %q", want)

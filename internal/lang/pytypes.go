@@ -32,9 +32,7 @@ func pyPrepare(x *extractor) {
 	var attrOrder []attrKey
 	setAttr := func(k attrKey, ty string) {
 		if old, seen := attrs[k]; seen {
-			if old != ty {
-				attrs[k] = "" // assigned values of different types: unknown
-			}
+			attrs[k] = pyMerge(old, ty) // resolution compares the alternatives
 			return
 		}
 		attrs[k] = ty
@@ -105,9 +103,7 @@ func pyPrepare(x *extractor) {
 			case owner >= 0 && t.kind(owner) == "module" && t.kind(l) == "identifier":
 				n := t.text(l)
 				if old, seen := vars[n]; seen {
-					if old != ty {
-						vars[n] = ""
-					}
+					vars[n] = pyMerge(old, ty)
 					continue
 				}
 				vars[n] = ty
@@ -192,7 +188,10 @@ func (x *extractor) pyResult(fn int32) string {
 				continue // a placeholder, typed by the other returns
 			}
 			rt := x.pySubstAt(v, pyValueType(t, v, -1))
-			if rt == "" || ty != "" && ty != rt {
+			if ty != "" {
+				rt = pyMerge(ty, rt)
+			}
+			if rt == "" {
 				return ""
 			}
 			ty = rt
@@ -331,13 +330,47 @@ func pyPath(expr string) string {
 	return expr + "()"
 }
 
+// pyMerge is the type expression of a name assigned values a and b: the
+// alternatives of both in order ("A|B"; resolution takes them when they
+// all denote the same class), unknown when either is or beyond four.
+func pyMerge(a, b string) string {
+	if a == "" || b == "" {
+		return ""
+	}
+	alts := strings.Split(a, "|")
+	for _, y := range strings.Split(b, "|") {
+		if !slices.Contains(alts, y) {
+			alts = append(alts, y)
+		}
+	}
+	if len(alts) > 4 {
+		return ""
+	}
+	return strings.Join(alts, "|")
+}
+
 // pySubst replaces a local at the head of type expression expr with the
 // local's own type expression (lookup: whether a name is a local, and its
 // type): "" when the local's type is unknown, expr itself when the head
 // is not a local or is self/cls (the instance and class of a method).
+// Alternatives are replaced each.
 func pySubst(expr string, lookup func(string) (string, bool)) string {
 	if expr == "" {
 		return ""
+	}
+	if strings.Contains(expr, "|") {
+		out := ""
+		for k, a := range strings.Split(expr, "|") {
+			sa := pySubst(a, lookup)
+			if k > 0 {
+				sa = pyMerge(out, sa)
+			}
+			if sa == "" {
+				return ""
+			}
+			out = sa
+		}
+		return out
 	}
 	p := pyPath(expr)
 	head := p
@@ -356,7 +389,15 @@ func pySubst(expr string, lookup func(string) (string, bool)) string {
 	case "="+head == expr:
 		return lt // the local's value itself
 	}
-	return "=" + pyPath(lt) + p[len(head):]
+	out := ""
+	for k, a := range strings.Split(lt, "|") {
+		sa := "=" + pyPath(a) + p[len(head):]
+		if k > 0 {
+			sa = pyMerge(out, sa)
+		}
+		out = sa
+	}
+	return out
 }
 
 // pySubstAt is pySubst with the locals of the functions enclosing node i.
@@ -486,7 +527,7 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 			case ty == none:
 				ty = old
 			case old != none:
-				ty = ""
+				ty = pyMerge(old, ty)
 			}
 		}
 		locals[name] = ty
