@@ -338,7 +338,8 @@ func TestPythonCallResults(t *testing.T) {
 // defaults, module variables; self.__class__ and type(self); class
 // attributes constructed outside the project; a class-body alias of a
 // method (evaluated in the class, never at module level); a local
-// assigned in several places.
+// assigned in several places; with … as, tuple assignment, :=, chained
+// assignment, a conditional expression, "or", except … as.
 var pyClassValueTree = map[string]string{
 	"lib/__init__.py": ``,
 	"lib/core.py": `import re
@@ -397,6 +398,37 @@ def pick(flag):
     c = Reply() if flag else Conn()
     c = Conn() if flag else Reply()
     c.begin()
+
+
+class Session:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def query(self):
+        return Reply()
+
+
+def forms(flag, given):
+    with Session() as s:
+        s.query().begin()
+    a, b = Reply(), Session()
+    a.begin()
+    b.query()
+    if (w := Session()):
+        w.query()
+    x = y = Session()
+    y.query()
+    z = Reply() if flag else None
+    z.begin()
+    o = given or Reply()
+    o.begin()
+    try:
+        pass
+    except KeyError as e:
+        e.frob()
 `,
 }
 
@@ -429,6 +461,18 @@ func TestPythonClassValues(t *testing.T) {
 		"lib/core.py | pick | begin | 49 | Reply.begin | exact | receiver type",
 		"lib/core.py | pick | group | 53 |  | external | re",
 		"lib/core.py | pick | begin | 56 |  | unresolved | receiver of unknown type",
+		// with … as (what __enter__ returns), tuple assignment, :=,
+		// chained assignment, a conditional with None, "or" with an
+		// untyped parameter, except … as
+		"lib/core.py | forms | query | 72 | Session.query | exact | receiver type",
+		"lib/core.py | forms | begin | 72 | Reply.begin | exact | receiver type",
+		"lib/core.py | forms | begin | 74 | Reply.begin | exact | receiver type",
+		"lib/core.py | forms | query | 75 | Session.query | exact | receiver type",
+		"lib/core.py | forms | query | 77 | Session.query | exact | receiver type",
+		"lib/core.py | forms | query | 79 | Session.query | exact | receiver type",
+		"lib/core.py | forms | begin | 81 | Reply.begin | exact | receiver type",
+		"lib/core.py | forms | begin | 83 |  | unresolved | receiver of unknown type",
+		"lib/core.py | forms | frob | 87 |  | external | builtin",
 	} {
 		if !slices.Contains(got, want) {
 			t.Errorf("missing %q", want)

@@ -264,10 +264,35 @@ func pyValueType(t *tree, r, ann int32) string {
 	if ann >= 0 {
 		return pyAnnotation(t.text(ann))
 	}
-	for t.kind(r) == "await" || t.kind(r) == "parenthesized_expression" {
-		r = t.firstNamed(r)
+	for {
+		switch t.kind(r) {
+		case "await", "parenthesized_expression":
+			r = t.firstNamed(r)
+			continue
+		case "assignment": // a = b = T()
+			r = t.field(r, "right")
+			continue
+		case "named_expression":
+			r = t.field(r, "value")
+			continue
+		}
+		break
 	}
 	if r < 0 {
+		return ""
+	}
+	switch t.kind(r) {
+	case "conditional_expression": // a if c else b: either
+		if e := pyElems(t, r); len(e) == 3 {
+			return pyEither(t, e[0], e[2])
+		}
+		return ""
+	case "boolean_operator": // a or b: either (a and b: not known)
+		for c := t.first(r); c >= 0; c = t.next(c) {
+			if t.kind(c) == "or" {
+				return pyEither(t, t.field(r, "left"), t.field(r, "right"))
+			}
+		}
 		return ""
 	}
 	if t.kind(r) == "call" {
@@ -279,6 +304,46 @@ func pyValueType(t *tree, r, ann int32) string {
 		return "=" + p
 	}
 	return ""
+}
+
+// pyEither is the type expression of a value that is a or b (None being
+// a placeholder).
+func pyEither(t *tree, a, b int32) string {
+	switch {
+	case t.kind(a) == "none":
+		return pyValueType(t, b, -1)
+	case t.kind(b) == "none":
+		return pyValueType(t, a, -1)
+	}
+	return pyMerge(pyValueType(t, a, -1), pyValueType(t, b, -1))
+}
+
+// pyElems is the named children of node n, comments left out.
+func pyElems(t *tree, n int32) []int32 {
+	var out []int32
+	for c := t.first(n); c >= 0; c = t.next(c) {
+		if t.named(c) && t.kind(c) != "comment" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// pyAppend is type expression expr followed by path suffix (".m()"), for
+// each alternative; "" when expr is.
+func pyAppend(expr, suffix string) string {
+	if expr == "" {
+		return ""
+	}
+	out := ""
+	for k, a := range strings.Split(expr, "|") {
+		sa := "=" + pyPath(a) + suffix
+		if k > 0 {
+			sa = pyMerge(out, sa)
+		}
+		out = sa
+	}
+	return out
 }
 
 // pyRaw is the path of expression n: names and attributes joined by dots,
@@ -299,13 +364,7 @@ func pyRaw(t *tree, n int32) string {
 		}
 		if a := t.field(n, "arguments"); t.kind(f) == "identifier" && t.text(f) == "type" && t.kind(a) == "argument_list" {
 			// type(x): the class of x
-			var args []int32
-			for c := t.first(a); c >= 0; c = t.next(c) {
-				if t.named(c) && t.kind(c) != "comment" {
-					args = append(args, c)
-				}
-			}
-			if o := ""; len(args) == 1 {
+			if args, o := pyElems(t, a), ""; len(args) == 1 {
 				if o = pyRaw(t, args[0]); o != "" {
 					return o + ".__class__"
 				}
@@ -389,15 +448,7 @@ func pySubst(expr string, lookup func(string) (string, bool)) string {
 	case "="+head == expr:
 		return lt // the local's value itself
 	}
-	out := ""
-	for k, a := range strings.Split(lt, "|") {
-		sa := "=" + pyPath(a) + p[len(head):]
-		if k > 0 {
-			sa = pyMerge(out, sa)
-		}
-		out = sa
-	}
-	return out
+	return pyAppend(lt, p[len(head):])
 }
 
 // pySubstAt is pySubst with the locals of the functions enclosing node i.
@@ -576,13 +627,28 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 				j = t.subtreeEnd(j) - 1 // a scope of its own
 			case "assignment":
 				l, r := t.field(j, "left"), t.field(j, "right")
-				if t.kind(l) == "identifier" {
+				switch {
+				case t.kind(l) == "identifier":
 					ty := pyValueType(t, r, t.field(j, "type"))
 					if r >= 0 && t.kind(r) == "none" && t.field(j, "type") < 0 {
 						ty = none
 					}
 					set(l, ty)
-				} else {
+				case (t.kind(l) == "pattern_list" || t.kind(l) == "tuple_pattern") && (t.kind(r) == "expression_list" || t.kind(r) == "tuple"):
+					// a, b = A(), B(): element by element
+					ls, rs := pyElems(t, l), pyElems(t, r)
+					if len(ls) != len(rs) {
+						setAll(l)
+						break
+					}
+					for k := range ls {
+						if t.kind(ls[k]) == "identifier" {
+							set(ls[k], pyValueType(t, rs[k], -1))
+						} else {
+							setAll(ls[k])
+						}
+					}
+				default:
 					setAll(l)
 				}
 			case "augmented_assignment":
@@ -590,9 +656,27 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 			case "for_statement", "for_in_clause":
 				setAll(t.field(j, "left"))
 			case "as_pattern_target":
-				setAll(j)
+				// with T(...) as x: what T's __enter__ returns; except E as
+				// e: an instance of E
+				ty := ""
+				if ap := t.parent(j); t.kind(ap) == "as_pattern" {
+					v := t.firstNamed(ap)
+					switch t.kind(t.parent(ap)) {
+					case "with_item":
+						ty = pyAppend(pyValueType(t, v, -1), ".__enter__()")
+					case "except_clause":
+						if t.kind(v) == "identifier" || t.kind(v) == "attribute" && pyDotted(t, v) {
+							ty = t.text(v)
+						}
+					}
+				}
+				if n := t.firstNamed(j); t.kind(n) == "identifier" && t.next(n) < 0 {
+					set(n, ty)
+				} else {
+					setAll(j)
+				}
 			case "named_expression":
-				set(t.field(j, "name"), "")
+				set(t.field(j, "name"), pyValueType(t, t.field(j, "value"), -1))
 			case "global_statement", "nonlocal_statement":
 				for c := t.first(j); c >= 0; c = t.next(c) {
 					if t.kind(c) == "identifier" {
