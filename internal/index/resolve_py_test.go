@@ -339,7 +339,8 @@ func TestPythonCallResults(t *testing.T) {
 // attributes constructed outside the project; a class-body alias of a
 // method (evaluated in the class, never at module level); a local
 // assigned in several places; with … as, tuple assignment, :=, chained
-// assignment, a conditional expression, "or", except … as.
+// assignment, a conditional expression, "or", except … as; isinstance()
+// tests.
 var pyClassValueTree = map[string]string{
 	"lib/__init__.py": ``,
 	"lib/core.py": `import re
@@ -429,6 +430,22 @@ def forms(flag, given):
         pass
     except KeyError as e:
         e.frob()
+
+
+class Holder:
+    def use(self, node, other):
+        if isinstance(node, Reply) and node:
+            node.begin()
+        elif isinstance(node, Session):
+            node.query()
+        else:
+            node.begin()
+        if isinstance(self.item, Reply):
+            self.item.begin()
+        while isinstance(other, (Reply, Session)):
+            other.begin()
+        if not isinstance(other, Reply):
+            other.begin()
 `,
 }
 
@@ -473,6 +490,15 @@ func TestPythonClassValues(t *testing.T) {
 		"lib/core.py | forms | begin | 81 | Reply.begin | exact | receiver type",
 		"lib/core.py | forms | begin | 83 |  | unresolved | receiver of unknown type",
 		"lib/core.py | forms | frob | 87 |  | external | builtin",
+		// isinstance() narrows a parameter or an attribute in the body
+		// of an if, elif or while; not in else, not under "not", not to
+		// a tuple of classes
+		"lib/core.py | Holder.use | begin | 93 | Reply.begin | exact | receiver type",
+		"lib/core.py | Holder.use | query | 95 | Session.query | exact | receiver type",
+		"lib/core.py | Holder.use | begin | 97 |  | unresolved | receiver of unknown type",
+		"lib/core.py | Holder.use | begin | 99 | Reply.begin | exact | receiver type",
+		"lib/core.py | Holder.use | begin | 101 |  | unresolved | receiver of unknown type",
+		"lib/core.py | Holder.use | begin | 103 |  | unresolved | receiver of unknown type",
 	} {
 		if !slices.Contains(got, want) {
 			t.Errorf("missing %q", want)

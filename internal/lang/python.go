@@ -117,7 +117,7 @@ func pyCall(x *extractor, i int32, fn string) {
 		case o >= 0 && t.kind(o) == "identifier":
 			q = t.text(o)
 			if q != "self" && q != "cls" {
-				if local, ty := x.pyLocal(i, q); local {
+				if local, ty := x.pyLocalAt(i, q); local {
 					recv = "?" // a local of unknown type
 					if ty != "" {
 						recv = ":" + ty
@@ -135,7 +135,11 @@ func pyCall(x *extractor, i int32, fn string) {
 				first = t.field(first, "object")
 			}
 			rest := t.text(o)[len(t.text(first)):]
-			switch local, ty := x.pyLocal(i, t.text(first)); {
+			if nt := x.pyNarrow(i, t.text(o)); nt != "" {
+				recv = ":" + nt // if isinstance(self.x, T): self.x.m()
+				break
+			}
+			switch local, ty := x.pyLocalAt(i, t.text(first)); {
 			case !local || t.text(first) == "self" || t.text(first) == "cls":
 				recv = "." + t.text(o)
 			case ty != "":

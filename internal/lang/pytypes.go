@@ -454,7 +454,7 @@ func pySubst(expr string, lookup func(string) (string, bool)) string {
 // pySubstAt is pySubst with the locals of the functions enclosing node i.
 func (x *extractor) pySubstAt(i int32, expr string) string {
 	return pySubst(expr, func(name string) (string, bool) {
-		local, ty := x.pyLocal(i, name)
+		local, ty := x.pyLocalAt(i, name)
 		return ty, local
 	})
 }
@@ -748,6 +748,66 @@ func (x *extractor) pyLocal(i int32, name string) (bool, string) {
 		}
 	}
 	return false, ""
+}
+
+// pyLocalAt is pyLocal with the class an isinstance() test narrows the
+// local to at node i.
+func (x *extractor) pyLocalAt(i int32, name string) (bool, string) {
+	local, ty := x.pyLocal(i, name)
+	if local {
+		if nt := x.pyNarrow(i, name); nt != "" {
+			ty = nt
+		}
+	}
+	return local, ty
+}
+
+// pyNarrow is the class an isinstance() test narrows a name or dotted
+// reference (self.x) to at node i: the test is the condition of an
+// enclosing if, elif or while (alone or in an "and") whose body holds i;
+// "" otherwise.
+func (x *extractor) pyNarrow(i int32, name string) string {
+	t := x.t
+	for c, p := i, t.parent(i); p >= 0; c, p = p, t.parent(p) {
+		switch t.kind(p) {
+		case "function_definition", "lambda", "class_definition", "module":
+			return ""
+		case "if_statement", "elif_clause", "while_statement":
+			if t.field(p, "consequence") == c || t.field(p, "body") == c {
+				if ty := pyIsinstance(t, t.field(p, "condition"), name); ty != "" {
+					return ty
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// pyIsinstance is T when condition cond holds isinstance(name, T) (T a
+// dotted name; in an "and" of tests), else "".
+func pyIsinstance(t *tree, cond int32, name string) string {
+	switch t.kind(cond) {
+	case "parenthesized_expression":
+		return pyIsinstance(t, t.firstNamed(cond), name)
+	case "boolean_operator":
+		for c := t.first(cond); c >= 0; c = t.next(c) {
+			if t.kind(c) == "and" {
+				if ty := pyIsinstance(t, t.field(cond, "left"), name); ty != "" {
+					return ty
+				}
+				return pyIsinstance(t, t.field(cond, "right"), name)
+			}
+		}
+	case "call":
+		if f := t.field(cond, "function"); t.kind(f) != "identifier" || t.text(f) != "isinstance" {
+			return ""
+		}
+		args := pyElems(t, t.field(cond, "arguments"))
+		if len(args) == 2 && pyDotted(t, args[0]) && t.text(args[0]) == name && pyDotted(t, args[1]) {
+			return t.text(args[1])
+		}
+	}
+	return ""
 }
 
 // PythonBuiltin reports whether name is one of Python's builtins (a
