@@ -340,7 +340,7 @@ func TestPythonCallResults(t *testing.T) {
 // method (evaluated in the class, never at module level); a local
 // assigned in several places; with … as, tuple assignment, :=, chained
 // assignment, a conditional expression, "or", except … as; isinstance()
-// tests.
+// tests; module variables assigned under "global".
 var pyClassValueTree = map[string]string{
 	"lib/__init__.py": ``,
 	"lib/core.py": `import re
@@ -446,6 +446,39 @@ class Holder:
             other.begin()
         if not isinstance(other, Reply):
             other.begin()
+
+
+_default = None
+_other = None
+
+
+def default_session():
+    global _default
+    if _default is None:
+        _default = Session()
+    return _default
+
+
+def reset(flag):
+    global _other
+    _other = Session() if flag else Reply()
+    _default.query()
+    _other.query()
+    default_session().query()
+
+
+def shadow():
+    _default = Reply()
+    _default.begin()
+
+
+def outer():
+    current = None
+
+    def inner():
+        nonlocal current
+        current = Reply()
+    _default.query()
 `,
 }
 
@@ -499,6 +532,14 @@ func TestPythonClassValues(t *testing.T) {
 		"lib/core.py | Holder.use | begin | 99 | Reply.begin | exact | receiver type",
 		"lib/core.py | Holder.use | begin | 101 |  | unresolved | receiver of unknown type",
 		"lib/core.py | Holder.use | begin | 103 |  | unresolved | receiver of unknown type",
+		// a module variable: None a placeholder, assigned in a function
+		// that declares it global (a local of the same name does not
+		// count, nor a nonlocal); two classes: unknown
+		"lib/core.py | reset | query | 120 | Session.query | exact | receiver type",
+		"lib/core.py | reset | query | 121 |  | unresolved | receiver of unknown type",
+		"lib/core.py | reset | query | 122 | Session.query | exact | receiver type",
+		"lib/core.py | shadow | begin | 127 | Reply.begin | exact | receiver type",
+		"lib/core.py | outer | query | 136 | Session.query | exact | receiver type",
 	} {
 		if !slices.Contains(got, want) {
 			t.Errorf("missing %q", want)

@@ -100,8 +100,16 @@ func pyPrepare(x *extractor) {
 			}
 			ty := pyValueType(t, r, t.field(i, "type"))
 			switch owner := t.parent(stmt); {
-			case owner >= 0 && t.kind(owner) == "module" && t.kind(l) == "identifier":
+			case t.kind(l) == "identifier" && (owner >= 0 && t.kind(owner) == "module" || x.pyGlobal(i, t.text(l))):
+				// a module variable: assigned at module level, or in a
+				// function that declares it global; None is a placeholder
 				n := t.text(l)
+				if r >= 0 && t.kind(r) == "none" && t.field(i, "type") < 0 {
+					continue
+				}
+				if t.kind(owner) != "module" && t.field(i, "type") < 0 {
+					ty = x.pySubstAt(i, ty)
+				}
 				if old, seen := vars[n]; seen {
 					vars[n] = pyMerge(old, ty)
 					continue
@@ -681,6 +689,15 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 				for c := t.first(j); c >= 0; c = t.next(c) {
 					if t.kind(c) == "identifier" {
 						global[t.text(c)] = true
+						if t.kind(j) == "global_statement" {
+							if x.pyGlobals == nil {
+								x.pyGlobals = map[int32]map[string]bool{}
+							}
+							if x.pyGlobals[fn] == nil {
+								x.pyGlobals[fn] = map[string]bool{}
+							}
+							x.pyGlobals[fn][t.text(c)] = true
+						}
 					}
 				}
 			}
@@ -689,6 +706,7 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 	for n := range global {
 		delete(locals, n)
 	}
+
 	for n, ty := range locals {
 		if ty == none {
 			locals[n] = ""
@@ -748,6 +766,22 @@ func (x *extractor) pyLocal(i int32, name string) (bool, string) {
 		}
 	}
 	return false, ""
+}
+
+// pyGlobal reports whether the function enclosing node i declares name
+// global.
+func (x *extractor) pyGlobal(i int32, name string) bool {
+	t := x.t
+	for fn := t.parent(i); fn >= 0; fn = t.parent(fn) {
+		switch t.kind(fn) {
+		case "function_definition":
+			x.pyScope(fn)
+			return x.pyGlobals[fn][name]
+		case "lambda", "class_definition":
+			return false
+		}
+	}
+	return false
 }
 
 // pyLocalAt is pyLocal with the class an isinstance() test narrows the
