@@ -479,6 +479,24 @@ def outer():
         nonlocal current
         current = Reply()
     _default.query()
+
+
+def guards(a, b, c, items):
+    assert isinstance(a, Reply)
+    a.begin()
+    if not isinstance(b, Session):
+        return
+    b.query()
+    for it in items:
+        if not isinstance(it, Reply):
+            continue
+        it.begin()
+    assert isinstance(c, Reply)
+    c = items
+    c.begin()
+    if not isinstance(b, Reply):
+        print(b)
+    b.query()
 `,
 }
 
@@ -540,6 +558,14 @@ func TestPythonClassValues(t *testing.T) {
 		"lib/core.py | reset | query | 122 | Session.query | exact | receiver type",
 		"lib/core.py | shadow | begin | 127 | Reply.begin | exact | receiver type",
 		"lib/core.py | outer | query | 136 | Session.query | exact | receiver type",
+		// assert isinstance(), "if not isinstance(): return/continue"
+		// narrow the statements after them; an assignment ends it; an if
+		// that does not leave the block does not narrow
+		"lib/core.py | guards | begin | 141 | Reply.begin | exact | receiver type",
+		"lib/core.py | guards | query | 144 | Session.query | exact | receiver type",
+		"lib/core.py | guards | begin | 148 | Reply.begin | exact | receiver type",
+		"lib/core.py | guards | begin | 151 |  | unresolved | receiver of unknown type",
+		"lib/core.py | guards | query | 154 | Session.query | exact | receiver type",
 	} {
 		if !slices.Contains(got, want) {
 			t.Errorf("missing %q", want)

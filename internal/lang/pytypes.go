@@ -798,20 +798,92 @@ func (x *extractor) pyLocalAt(i int32, name string) (bool, string) {
 
 // pyNarrow is the class an isinstance() test narrows a name or dotted
 // reference (self.x) to at node i: the test is the condition of an
-// enclosing if, elif or while (alone or in an "and") whose body holds i;
-// "" otherwise.
+// enclosing if, elif or while (alone or in an "and") whose body holds i,
+// or an earlier statement of an enclosing block — assert isinstance(…),
+// or if not isinstance(…) leaving the block (return, raise, continue,
+// break); an assignment of the name after the test ends it; "" otherwise.
 func (x *extractor) pyNarrow(i int32, name string) string {
 	t := x.t
 	for c, p := i, t.parent(i); p >= 0; c, p = p, t.parent(p) {
 		switch t.kind(p) {
 		case "function_definition", "lambda", "class_definition", "module":
 			return ""
+		case "block":
+			ty, assigned := "", false
+			for st := t.first(p); st >= 0 && st != c; st = t.next(st) {
+				if pyAssigns(t, st, name) {
+					ty, assigned = "", true
+				} else if g := pyGuard(t, st, name); g != "" {
+					ty, assigned = g, false
+				}
+			}
+			if ty != "" || assigned {
+				return ty
+			}
 		case "if_statement", "elif_clause", "while_statement":
 			if t.field(p, "consequence") == c || t.field(p, "body") == c {
 				if ty := pyIsinstance(t, t.field(p, "condition"), name); ty != "" {
 					return ty
 				}
 			}
+		}
+	}
+	return ""
+}
+
+// pyAssigns reports whether statement st assigns name (a target of an
+// assignment, a for loop, :=, with … as; nested defs left out).
+func pyAssigns(t *tree, st int32, name string) bool {
+	end := t.subtreeEnd(st)
+	for j := st; j < end; j++ {
+		switch t.kind(j) {
+		case "function_definition", "class_definition", "lambda":
+			j = t.subtreeEnd(j) - 1
+			continue
+		case "identifier", "attribute":
+		default:
+			continue
+		}
+		if t.text(j) != name {
+			continue
+		}
+		switch p := t.parent(j); t.kind(p) {
+		case "assignment", "augmented_assignment", "for_statement", "for_in_clause":
+			if t.field(p, "left") == j {
+				return true
+			}
+		case "named_expression":
+			if t.field(p, "name") == j {
+				return true
+			}
+		case "pattern_list", "tuple_pattern", "list_pattern", "as_pattern_target":
+			return true
+		}
+	}
+	return false
+}
+
+// pyGuard is T when statement st narrows name for the statements after
+// it: assert isinstance(name, T), or if not isinstance(name, T) whose
+// body leaves the block (and no elif or else); else "".
+func pyGuard(t *tree, st int32, name string) string {
+	switch t.kind(st) {
+	case "assert_statement":
+		return pyIsinstance(t, t.firstNamed(st), name)
+	case "if_statement":
+		cond, body := t.field(st, "condition"), t.field(st, "consequence")
+		if t.field(st, "alternative") >= 0 || t.kind(cond) != "not_operator" || body < 0 {
+			return ""
+		}
+		var last int32 = -1
+		for c := t.first(body); c >= 0; c = t.next(c) {
+			if t.named(c) && t.kind(c) != "comment" {
+				last = c
+			}
+		}
+		switch t.kind(last) {
+		case "return_statement", "raise_statement", "continue_statement", "break_statement":
+			return pyIsinstance(t, t.field(cond, "argument"), name)
 		}
 	}
 	return ""
