@@ -11,8 +11,8 @@ import (
 // Python resolution by the names a file binds: imports (standard library
 // included, recorded as facts by the extractor), module-level definitions
 // (a nested def only inside the function that defines it), module
-// variables and instance attributes assigned from a class call or
-// annotated, and the project's class hierarchy. The extractor's receiver
+// variables, instance and class attributes and function results as type
+// expressions, and the project's class hierarchy. The extractor's receiver
 // notation (lang.Relation.Recv) for Python:
 //
 //	""        a bare call, or a call qualified by a name that is not a local
@@ -20,11 +20,16 @@ import (
 //	"?local"  a call of a parameter or local variable
 //	"?"       a receiver of unknown type (an untyped local, an expression)
 //	"super"   super().m()
-//	":T"      a local of class T (annotation or T(...)); ":T .a.b" its attributes
+//	":E"      a value of type expression E: "T" the value of calling T (a
+//	          class's instance, a function's result), "=path" a path of
+//	          names, attributes and calls ("=self.make().node"), "A|B"
+//	          alternatives; ":E .a.b" its attributes
 //	".a.b"    attributes of a name that is not a local (self.x, mod.Class)
 //
-// A call on a value whose type is not known is unresolved, never guessed
-// by name; a call on a module or class outside the project is external.
+// The facts hold type expressions too (module variables, attributes,
+// properties, what functions return). A call on a value whose type is not
+// known is unresolved, never guessed by name; a call on a module or class
+// outside the project is external.
 
 // pyResolver holds the Python tables.
 type pyResolver struct {
@@ -35,7 +40,7 @@ type pyResolver struct {
 	vars    map[int64]map[string]string         // file → module variable → type expression
 	attrs   map[string]*string                  // file\x00class\x00attr → type expression ("" unknown)
 	bases   map[string][]string                 // file\x00class → its bases as written, in order
-	results map[string]string                   // file\x00owner\x00function → the class it returns
+	results map[string]string                   // file\x00owner\x00function → the type expression it returns
 	props   map[string]string                   // file\x00class\x00method → a property's value (its result)
 	nest    map[int]int                         // chunk → innermost function chunk enclosing it
 }

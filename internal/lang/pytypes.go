@@ -7,10 +7,12 @@ import (
 
 // Python type facts and receivers. Per file, at parse time: the names the
 // imports bind (standard library included: resolution needs to know that a
-// qualifier is a module outside the project), module-level variables
-// assigned from a call, and instance attributes (`self.x = T(...)`,
-// `self.x: T`, class-level `x: T`). The facts carry names as written;
-// resolution decides what they denote in the project.
+// qualifier is a module outside the project), module variables, instance
+// and class attributes (`self.x = T(...)`, `self.x: T`, `x: T`, `x = v`),
+// properties and what functions return, as type expressions: "T" (the
+// value of calling T), "=path" (names, attributes and "()" calls:
+// "=self.make().node"), "A|B" (alternatives); "" unknown. The facts carry
+// names as written; resolution decides what they denote in the project.
 
 // FactImport is a name a Python import binds: Name is bound to module Type
 // (as written, relative dots kept); Sig is the imported member ("" for
@@ -21,8 +23,8 @@ const FactImport = "import"
 // in order: resolution follows it through the file's imports.
 const FactBase = "base"
 
-// pyPrepare records the file's import bindings, module variables and
-// instance attributes as facts.
+// pyPrepare records the file's import bindings, module variables,
+// attributes, properties and function results as facts.
 func pyPrepare(x *extractor) {
 	t := x.t
 	vars := map[string]string{}
