@@ -2,6 +2,7 @@ package index
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"codectx/internal/lang"
@@ -55,11 +56,34 @@ type pyEnt struct {
 	inst bool
 	val  bool // a class reached through a variable or attribute, not its name
 	ext  string
+	alts *[]pyEnt // a value of one of several known types (sym -1)
 }
 
 var pyUnknown = pyEnt{sym: -1}
 
-func (e pyEnt) known() bool { return e.file != "" || e.sym >= 0 || e.ext != "" }
+func (e pyEnt) known() bool { return e.file != "" || e.sym >= 0 || e.ext != "" || e.alts != nil }
+
+// pyEach maps f over the alternatives of a union: the one result when they
+// agree, a union of the results when all are known, else unknown.
+func pyEach(alts []pyEnt, f func(pyEnt) pyEnt) pyEnt {
+	var out []pyEnt
+	for _, a := range alts {
+		e := f(a)
+		if !e.known() {
+			return pyUnknown
+		}
+		if e.alts != nil {
+			return pyUnknown // no unions of unions
+		}
+		if !slices.Contains(out, e) {
+			out = append(out, e)
+		}
+	}
+	if len(out) == 1 {
+		return out[0]
+	}
+	return pyEnt{sym: -1, alts: &out}
+}
 
 // pyInit builds the Python tables from the file paths and type facts.
 func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
@@ -265,17 +289,14 @@ func (r *resolver) pyInstance(fileID int64, expr string, self pyEnt, depth int) 
 		return pyUnknown
 	}
 	if strings.Contains(expr, "|") {
-		// alternatives (assigned or returned in several places): known
-		// when they all denote the same
-		var first pyEnt
-		for k, a := range strings.Split(expr, "|") {
-			e := r.pyInstance(fileID, a, self, depth+1)
-			if !e.known() || k > 0 && e != first {
-				return pyUnknown
-			}
-			first = e
+		// alternatives (assigned or returned in several places): the
+		// value when they all denote the same, else a union whose
+		// members and calls are known where they agree
+		var vals []pyEnt
+		for _, a := range strings.Split(expr, "|") {
+			vals = append(vals, r.pyInstance(fileID, a, self, depth+1))
 		}
-		return first
+		return pyEach(vals, func(a pyEnt) pyEnt { return a })
 	}
 	path, ok := strings.CutPrefix(expr, "=")
 	if !ok {
@@ -283,7 +304,7 @@ func (r *resolver) pyInstance(fileID int64, expr string, self pyEnt, depth int) 
 	}
 	e := r.pyValue(fileID, path, self, depth+1)
 	switch {
-	case e.inst || e.ext != "":
+	case e.inst || e.ext != "" || e.alts != nil:
 		return e
 	case e.sym >= 0 && r.syms[e.sym].Kind == "type":
 		e.val = true // a class held by a variable, an attribute, a parameter
@@ -329,6 +350,8 @@ func (r *resolver) pyValue(fileID int64, path string, self pyEnt, depth int) pyE
 // class), the module of something outside the project; else unknown.
 func (r *resolver) pyResult(recv, c pyEnt, depth int) pyEnt {
 	switch {
+	case c.alts != nil:
+		return pyEach(*c.alts, func(a pyEnt) pyEnt { return r.pyResult(pyUnknown, a, depth+1) })
 	case c.ext != "":
 		return c
 	case c.sym < 0 || c.inst || depth > 8:
@@ -357,6 +380,8 @@ func (r *resolver) pyMember(e pyEnt, name string, depth int) pyEnt {
 		return pyUnknown
 	}
 	switch {
+	case e.alts != nil:
+		return pyEach(*e.alts, func(a pyEnt) pyEnt { return r.pyMember(a, name, depth+1) })
 	case e.ext != "":
 		return e
 	case e.file != "":
@@ -496,6 +521,19 @@ func (r *resolver) pyAttr(ti int, name string, depth int, seen map[int]bool) (st
 // pyCallOn resolves a call of target on what e denotes.
 func (r *resolver) pyCallOn(e pyEnt, target, rule string) edgeOut {
 	switch {
+	case e.alts != nil:
+		// a value of several types: the method they all resolve to
+		var out edgeOut
+		for k, a := range *e.alts {
+			o := r.pyCallOn(a, target, rule)
+			if o.res != store.ResExact && o.res != store.ResExternal || k > 0 && (o.dst != out.dst || o.res != out.res || o.res == store.ResExternal && o.detail != out.detail) {
+				return unresolved("receiver of several types")
+			}
+			if k == 0 {
+				out = o
+			}
+		}
+		return out
 	case e.ext != "":
 		return external(e.ext)
 	case e.file != "":
@@ -638,10 +676,12 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 // pySelf is the instance of the class whose method makes call e, or
 // unknown.
 func (r *resolver) pySelf(e store.EdgeRow) pyEnt {
-	if si, ok := r.byID[e.SrcChunk]; ok {
+	si, ok := r.byID[e.SrcChunk]
+	for k := 0; ok && k < 16; k++ {
 		if ti := r.ownType(&r.syms[si]); ti >= 0 {
 			return pyEnt{sym: ti, inst: true}
 		}
+		si, ok = r.py.nest[si] // a def nested in a method sees its self
 	}
 	return pyUnknown
 }
