@@ -44,7 +44,13 @@ type pyResolver struct {
 	results map[string]string                   // file\x00owner\x00function → the type expression it returns
 	props   map[string]string                   // file\x00class\x00method → a property's value (its result)
 	nest    map[int]int                         // chunk → innermost function chunk enclosing it
+	budget  int                                 // type expressions left to evaluate for the current call
 }
+
+// pyBudget bounds the type expressions evaluated for one call (chains of
+// results with alternatives could otherwise multiply): past it, unknown.
+// Reset per call, so a call's resolution does not depend on the others.
+const pyBudget = 2000
 
 // pyEnt is what a Python name denotes: a project module (file), a chunk
 // (class or function; inst: an instance of the class; val: a class held
@@ -99,6 +105,7 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 		return
 	}
 	r.py = p
+	p.budget = pyBudget
 	for i := range facts {
 		f := &facts[i]
 		if r.fileLang[f.FileID] != "python" {
@@ -285,9 +292,10 @@ func (r *resolver) pyName(fileID int64, dotted string, depth int) pyEnt {
 // "=self.make().node", self being the instance self), the one value of
 // alternatives "A|B", or unknown.
 func (r *resolver) pyInstance(fileID int64, expr string, self pyEnt, depth int) pyEnt {
-	if expr == "" || depth > 8 {
+	if expr == "" || depth > 8 || r.py.budget <= 0 {
 		return pyUnknown
 	}
+	r.py.budget--
 	if strings.Contains(expr, "|") {
 		// alternatives (assigned or returned in several places): the
 		// value when they all denote the same, else a union whose
@@ -572,6 +580,7 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 	if r.py == nil || e.Kind != "calls" {
 		return edgeOut{}, false
 	}
+	r.py.budget = pyBudget
 	unknown := func() edgeOut {
 		if builtinMethods["python"][e.Target] {
 			return external("builtin")
