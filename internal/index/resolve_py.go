@@ -355,13 +355,20 @@ func (r *resolver) pyValue(fileID int64, path string, self pyEnt, depth int) pyE
 // pyResult is the value of calling c (reached as an attribute of recv, or
 // unknown): a class's instance, the instance a function or method returns
 // (self in its result being recv's instance, else the method's own
-// class), the module of something outside the project; else unknown.
+// class), what an instance's __call__ returns, the module of something
+// outside the project; else unknown.
 func (r *resolver) pyResult(recv, c pyEnt, depth int) pyEnt {
 	switch {
 	case c.alts != nil:
 		return pyEach(*c.alts, func(a pyEnt) pyEnt { return r.pyResult(pyUnknown, a, depth+1) })
 	case c.ext != "":
 		return c
+	case c.sym >= 0 && c.inst && depth <= 8:
+		// calling an instance: what its class's __call__ returns
+		if m := r.pyMethod(c.sym, "__call__"); m >= 0 {
+			return r.pyResult(c, pyEnt{sym: m}, depth+1)
+		}
+		return pyUnknown
 	case c.sym < 0 || c.inst || depth > 8:
 		return pyUnknown
 	}

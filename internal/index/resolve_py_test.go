@@ -344,7 +344,7 @@ func TestPythonCallResults(t *testing.T) {
 // assigned in several places; with … as, tuple assignment, :=, chained
 // assignment, a conditional expression, "or", except … as; isinstance()
 // tests; module variables assigned under "global"; a value of several
-// classes; self in a def nested in a method.
+// classes; self in a def nested in a method; __call__.
 var pyClassValueTree = map[string]string{
 	"lib/__init__.py": ``,
 	"lib/core.py": `import re
@@ -531,6 +531,16 @@ class Outer:
         def cb():
             self.helper()
         return cb
+
+
+class Maker:
+    def __call__(self):
+        return Reply()
+
+
+def tuples():
+    maker, other = Maker(), None
+    maker().begin()
 `,
 }
 
@@ -606,6 +616,8 @@ func TestPythonClassValues(t *testing.T) {
 		"lib/core.py | union | own | 174 |  | unresolved | receiver of several types",
 		// a def nested in a method sees the method's self
 		"lib/core.py | cb | helper | 183 | Outer.helper | exact | own type",
+		// calling an instance: its __call__'s result; a tuple assignment
+		"lib/core.py | tuples | begin | 194 | Reply.begin | exact | receiver type",
 	} {
 		if !slices.Contains(got, want) {
 			t.Errorf("missing %q", want)

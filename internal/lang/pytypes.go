@@ -40,6 +40,62 @@ func pyPrepare(x *extractor) {
 		attrs[k] = ty
 		attrOrder = append(attrOrder, k)
 	}
+	// assign records the value r (annotated ann, or -1) assigned to
+	// target l by assignment node i
+	assign := func(i, l, r, ann int32) {
+		ty := pyValueType(t, r, ann)
+		owner := t.parent(t.parent(i))
+		switch {
+		case t.kind(l) == "identifier" && (owner >= 0 && t.kind(owner) == "module" || x.pyGlobal(i, t.text(l))):
+			// a module variable: assigned at module level, or in a
+			// function that declares it global; None is a placeholder
+			n := t.text(l)
+			if r >= 0 && t.kind(r) == "none" && ann < 0 {
+				return
+			}
+			if t.kind(owner) != "module" && ann < 0 {
+				ty = x.pySubstAt(i, ty)
+			}
+			if old, seen := vars[n]; seen {
+				vars[n] = pyMerge(old, ty)
+				return
+			}
+			vars[n] = ty
+			varOrder = append(varOrder, n)
+		case owner >= 0 && t.kind(owner) == "block" && t.kind(t.parent(owner)) == "class_definition" && t.kind(l) == "identifier":
+			// a class attribute: annotated (x: T), or assigned (x = T(),
+			// x = Name: evaluated at module level, so unknown when the
+			// class body binds the name itself, as in warn = warning)
+			if ann < 0 {
+				if r >= 0 && t.kind(r) == "none" {
+					return // a placeholder
+				}
+				if pyClassBinds(t, owner, pyHead(ty)) {
+					ty = ""
+				}
+			}
+			setAttr(attrKey{pyClassSymbol(t, t.parent(owner)), t.text(l)}, ty)
+		case t.kind(l) == "attribute":
+			// self.x = … inside a method: an instance attribute
+			o := t.field(l, "object")
+			if t.kind(o) != "identifier" {
+				return
+			}
+			fn, cls := pyMethodOf(t, i)
+			if fn < 0 || pyFirstParam(t, fn) != t.text(o) {
+				return
+			}
+			if r >= 0 && t.kind(r) == "none" && ann < 0 {
+				return // a placeholder, typed by the other assignments
+			}
+			if ann < 0 {
+				// self.x = x, self.x = p.make(): through the local's
+				// type, when the function tells
+				ty = x.pySubstAt(i, ty)
+			}
+			setAttr(attrKey{pyClassSymbol(t, cls), t.text(t.field(l, "attribute"))}, ty)
+		}
+	}
 	for i := int32(0); i < int32(len(t.nodes)); i++ {
 		switch t.kind(i) {
 		case "function_definition":
@@ -100,57 +156,16 @@ func pyPrepare(x *extractor) {
 			if stmt < 0 || t.kind(stmt) != "expression_statement" {
 				continue
 			}
-			ty := pyValueType(t, r, t.field(i, "type"))
-			switch owner := t.parent(stmt); {
-			case t.kind(l) == "identifier" && (owner >= 0 && t.kind(owner) == "module" || x.pyGlobal(i, t.text(l))):
-				// a module variable: assigned at module level, or in a
-				// function that declares it global; None is a placeholder
-				n := t.text(l)
-				if r >= 0 && t.kind(r) == "none" && t.field(i, "type") < 0 {
-					continue
-				}
-				if t.kind(owner) != "module" && t.field(i, "type") < 0 {
-					ty = x.pySubstAt(i, ty)
-				}
-				if old, seen := vars[n]; seen {
-					vars[n] = pyMerge(old, ty)
-					continue
-				}
-				vars[n] = ty
-				varOrder = append(varOrder, n)
-			case owner >= 0 && t.kind(owner) == "block" && t.kind(t.parent(owner)) == "class_definition" && t.kind(l) == "identifier":
-				// a class attribute: annotated (x: T), or assigned (x = T(),
-				// x = Name: evaluated at module level, so unknown when the
-				// class body binds the name itself, as in warn = warning)
-				if t.field(i, "type") < 0 {
-					if r >= 0 && t.kind(r) == "none" {
-						continue // a placeholder
-					}
-					if pyClassBinds(t, owner, pyHead(ty)) {
-						ty = ""
+			if (t.kind(l) == "pattern_list" || t.kind(l) == "tuple_pattern") && (t.kind(r) == "expression_list" || t.kind(r) == "tuple") {
+				// a, self.b = A(), B(): element by element
+				if ls, rs := pyElems(t, l), pyElems(t, r); len(ls) == len(rs) {
+					for k := range ls {
+						assign(i, ls[k], rs[k], -1)
 					}
 				}
-				setAttr(attrKey{pyClassSymbol(t, t.parent(owner)), t.text(l)}, ty)
-			case t.kind(l) == "attribute":
-				// self.x = … inside a method: an instance attribute
-				o := t.field(l, "object")
-				if t.kind(o) != "identifier" {
-					continue
-				}
-				fn, cls := pyMethodOf(t, i)
-				if fn < 0 || pyFirstParam(t, fn) != t.text(o) {
-					continue
-				}
-				if r >= 0 && t.kind(r) == "none" && t.field(i, "type") < 0 {
-					continue // a placeholder, typed by the other assignments
-				}
-				if t.field(i, "type") < 0 {
-					// self.x = x, self.x = p.make(): through the local's
-					// type, when the function tells
-					ty = x.pySubstAt(i, ty)
-				}
-				setAttr(attrKey{pyClassSymbol(t, cls), t.text(t.field(l, "attribute"))}, ty)
+				continue
 			}
+			assign(i, l, r, t.field(i, "type"))
 		}
 	}
 	for _, n := range varOrder {

@@ -221,6 +221,9 @@ func TestPythonCallResultFacts(t *testing.T) {
         self.make("w").go()
         u.make().go()
         (q or u).go()
+
+    def pair(self):
+        self.left, self.right = Node(), self.make("q")
 `)
 	res := strictParse(t, "pkg/doc.py", "python", src)
 	var recv []string
@@ -256,6 +259,8 @@ func TestPythonCallResultFacts(t *testing.T) {
 		"result|Doc|typed|Node",
 		"result|Doc|load|cls",
 		"result|Doc|mixed|Node|=self", // alternatives: resolution compares them
+		"field|Doc|left|Node", // a tuple assignment, element by element
+		"field|Doc|right|self.make",
 	} {
 		if !slices.Contains(facts, w) {
 			t.Errorf("missing fact %q in %v", w, facts)
