@@ -259,7 +259,7 @@ func TestPythonCallResultFacts(t *testing.T) {
 		"result|Doc|typed|Node",
 		"result|Doc|load|cls",
 		"result|Doc|mixed|Node|=self", // alternatives: resolution compares them
-		"field|Doc|left|Node", // a tuple assignment, element by element
+		"field|Doc|left|Node",         // a tuple assignment, element by element
 		"field|Doc|right|self.make",
 	} {
 		if !slices.Contains(facts, w) {
