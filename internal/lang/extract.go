@@ -106,6 +106,7 @@ type extractor struct {
 	gx        *goCtx                       // Go type context (imports, locals of the current function)
 	pyLocals  map[int32]map[string]string  // Python: function node → local name → class
 	pyGlobals map[int32]map[string]bool    // Python: function node → names it declares global
+	pyIsinst  map[int32]bool               // Python: function node → whether it calls isinstance()
 	jLocals   map[int32]map[string][]jDecl // Java, JavaScript, TypeScript: function node → local name → declarations
 	imports   map[string]struct{}
 	claimed   map[int32]bool

@@ -821,6 +821,13 @@ func (x *extractor) pyLocalAt(i int32, name string) (bool, string) {
 // break); an assignment of the name after the test ends it; "" otherwise.
 func (x *extractor) pyNarrow(i int32, name string) string {
 	t := x.t
+	fn := t.parent(i)
+	for fn >= 0 && t.kind(fn) != "function_definition" && t.kind(fn) != "lambda" {
+		fn = t.parent(fn)
+	}
+	if fn < 0 || !x.pyTests(fn) {
+		return ""
+	}
 	for c, p := i, t.parent(i); p >= 0; c, p = p, t.parent(p) {
 		switch t.kind(p) {
 		case "function_definition", "lambda", "class_definition", "module":
@@ -846,6 +853,27 @@ func (x *extractor) pyNarrow(i int32, name string) string {
 		}
 	}
 	return ""
+}
+
+// pyTests reports whether function fn calls isinstance() anywhere (most
+// do not: pyNarrow need not look at their statements).
+func (x *extractor) pyTests(fn int32) bool {
+	if has, ok := x.pyIsinst[fn]; ok {
+		return has
+	}
+	if x.pyIsinst == nil {
+		x.pyIsinst = map[int32]bool{}
+	}
+	t := x.t
+	has := false
+	for j, end := fn, t.subtreeEnd(fn); j < end && !has; j++ {
+		if t.kind(j) == "call" {
+			f := t.field(j, "function")
+			has = t.kind(f) == "identifier" && t.text(f) == "isinstance"
+		}
+	}
+	x.pyIsinst[fn] = has
+	return has
 }
 
 // pyAssigns reports whether statement st assigns name (a target of an
