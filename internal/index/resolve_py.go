@@ -42,6 +42,7 @@ type pyResolver struct {
 	attrs   map[string]*string                  // file\x00class\x00attr → type expression ("" unknown)
 	bases   map[string][]string                 // file\x00class → its bases as written, in order
 	results map[string]string                   // file\x00owner\x00function → the type expression it returns
+	yields  map[string]string                   // file\x00owner\x00generator → the type expression it yields
 	props   map[string]string                   // file\x00class\x00method → a property's value (its result)
 	nest    map[int]int                         // chunk → innermost function chunk enclosing it
 	budget  int                                 // type expressions left to evaluate for the current call
@@ -63,11 +64,44 @@ type pyEnt struct {
 	val  bool // a class reached through a variable or attribute, not its name
 	ext  string
 	alts *[]pyEnt // a value of one of several known types (sym -1)
+	gen  bool     // a generator: what calling generator function sym returned
+	recv *pyEnt   // the generator function's self
 }
 
 var pyUnknown = pyEnt{sym: -1}
 
 func (e pyEnt) known() bool { return e.file != "" || e.sym >= 0 || e.ext != "" || e.alts != nil }
+
+// pyElem is an element of iterating c: what a project generator yields
+// (a generator function's result, or the one a class's __iter__ returns),
+// or what __next__ returns when __iter__ returns self; unknown otherwise
+// (a list, even one built in the project, holds values of unknown type).
+func (r *resolver) pyElem(c pyEnt, depth int) pyEnt {
+	switch {
+	case depth > 8:
+		return pyUnknown
+	case c.alts != nil:
+		return pyEach(*c.alts, func(a pyEnt) pyEnt { return r.pyElem(a, depth+1) })
+	case c.gen:
+		s := &r.syms[c.sym]
+		self := pyUnknown
+		if c.recv != nil {
+			self = *c.recv
+		}
+		return r.pyInstance(s.FileID, r.py.yields[key3(s.Path, s.Container, s.Short)], self, depth+1)
+	case c.sym >= 0 && c.inst && r.syms[c.sym].Kind == "type":
+		if m := r.pyMethod(c.sym, "__iter__"); m >= 0 {
+			it := r.pyResult(c, pyEnt{sym: m}, depth+1)
+			if it.gen {
+				return r.pyElem(it, depth+1)
+			}
+			if n := r.pyMethod(c.sym, "__next__"); it == c && n >= 0 {
+				return r.pyResult(c, pyEnt{sym: n}, depth+1)
+			}
+		}
+	}
+	return pyUnknown
+}
 
 // pyEach maps f over the alternatives of a union: the one result when they
 // agree, a union of the results when all are known, else unknown.
@@ -95,7 +129,7 @@ func pyEach(alts []pyEnt, f func(pyEnt) pyEnt) pyEnt {
 func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 	p := &pyResolver{paths: files, files: map[string]bool{}, binds: map[int64]map[string]*store.FactRow{},
 		stars: map[int64][]*store.FactRow{}, vars: map[int64]map[string]string{}, attrs: map[string]*string{}, nest: map[int]int{},
-		bases: map[string][]string{}, results: map[string]string{}, props: map[string]string{}}
+		bases: map[string][]string{}, results: map[string]string{}, props: map[string]string{}, yields: map[string]string{}}
 	for id, f := range files {
 		if r.fileLang[id] == "python" || strings.HasSuffix(f, ".py") {
 			p.files[f] = true
@@ -133,6 +167,10 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 			}
 			m[f.Name] = f.Type
 		case lang.FactResult:
+			if f.Sig == "yield" {
+				p.yields[key3(files[f.FileID], f.Owner, f.Name)] = f.Type
+				continue
+			}
 			p.results[key3(files[f.FileID], f.Owner, f.Name)] = f.Type
 		case lang.FactBase:
 			k := key2(files[f.FileID], f.Owner)
@@ -312,7 +350,7 @@ func (r *resolver) pyInstance(fileID int64, expr string, self pyEnt, depth int) 
 	}
 	e := r.pyValue(fileID, path, self, depth+1)
 	switch {
-	case e.inst || e.ext != "" || e.alts != nil:
+	case e.inst || e.ext != "" || e.alts != nil || e.gen:
 		return e
 	case e.sym >= 0 && r.syms[e.sym].Kind == "type":
 		e.val = true // a class held by a variable, an attribute, a parameter
@@ -327,8 +365,8 @@ func (r *resolver) pyInstance(fileID int64, expr string, self pyEnt, depth int) 
 func (r *resolver) pyValue(fileID int64, path string, self pyEnt, depth int) pyEnt {
 	cur, recv := pyUnknown, pyUnknown
 	for k, seg := range strings.Split(path, ".") {
-		name := strings.TrimRight(seg, "()")
-		calls := (len(seg) - len(name)) / 2
+		name := strings.TrimRight(seg, "()[]")
+		steps := seg[len(name):] // "()" a call, "[]" an element
 		switch {
 		case k > 0:
 			recv = cur
@@ -341,8 +379,12 @@ func (r *resolver) pyValue(fileID int64, path string, self pyEnt, depth int) pyE
 		default:
 			cur = r.pyName(fileID, name, depth)
 		}
-		for range calls {
-			cur = r.pyResult(recv, cur, depth)
+		for ; len(steps) >= 2; steps = steps[2:] {
+			if steps[:2] == "[]" {
+				cur = r.pyElem(cur, depth)
+			} else {
+				cur = r.pyResult(recv, cur, depth)
+			}
 			recv = pyUnknown
 		}
 		if !cur.known() {
@@ -376,15 +418,18 @@ func (r *resolver) pyResult(recv, c pyEnt, depth int) pyEnt {
 	if s.Kind == "type" {
 		return pyEnt{sym: c.sym, inst: true}
 	}
-	ty, ok := r.py.results[key3(s.Path, s.Container, s.Short)]
-	if !ok {
-		return pyUnknown
-	}
 	self := pyUnknown
 	if recv.sym >= 0 && r.syms[recv.sym].Kind == "type" {
 		self = pyEnt{sym: recv.sym, inst: true}
 	} else if ti := r.ownType(s); ti >= 0 {
 		self = pyEnt{sym: ti, inst: true}
+	}
+	if _, gen := r.py.yields[key3(s.Path, s.Container, s.Short)]; gen {
+		return pyEnt{sym: c.sym, gen: true, recv: &self}
+	}
+	ty, ok := r.py.results[key3(s.Path, s.Container, s.Short)]
+	if !ok {
+		return pyUnknown
 	}
 	return r.pyInstance(s.FileID, ty, self, depth+1)
 }
@@ -536,6 +581,8 @@ func (r *resolver) pyAttr(ti int, name string, depth int, seen map[int]bool) (st
 // pyCallOn resolves a call of target on what e denotes.
 func (r *resolver) pyCallOn(e pyEnt, target, rule string) edgeOut {
 	switch {
+	case e.gen:
+		return external("builtin") // a generator's send, close …
 	case e.alts != nil:
 		// a value of several types: the method they all resolve to
 		var out edgeOut

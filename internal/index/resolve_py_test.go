@@ -344,7 +344,8 @@ func TestPythonCallResults(t *testing.T) {
 // assigned in several places; with … as, tuple assignment, :=, chained
 // assignment, a conditional expression, "or", except … as; isinstance()
 // tests; module variables assigned under "global"; a value of several
-// classes; self in a def nested in a method; __call__.
+// classes; self in a def nested in a method; __call__; loops over
+// generators.
 var pyClassValueTree = map[string]string{
 	"lib/__init__.py": ``,
 	"lib/core.py": `import re
@@ -541,6 +542,55 @@ class Maker:
 def tuples():
     maker, other = Maker(), None
     maker().begin()
+
+
+class Tree2:
+    def __init__(self):
+        self.kids = []
+
+    def walk(self):
+        yield self
+        for k in self.kids:
+            yield from k.walk()
+
+    def replies(self):
+        yield Reply()
+        yield None
+
+    def __iter__(self):
+        return self.replies()
+
+    def name(self):
+        return "t"
+
+    def me(self):
+        yield self
+
+
+class Counter2:
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return Reply()
+
+
+def loops(tree: Tree2, items):
+    for n in tree.walk():
+        n.name()
+    for r in tree:
+        r.begin()
+    for c in Counter2():
+        c.begin()
+    for i in items:
+        i.begin()
+    for x in [Reply()]:
+        x.begin()
+    g = tree.walk()
+    g.close()
+    [m.begin() for m in tree.replies()]
+    for s in Tree2().me():
+        s.name()
 `,
 }
 
@@ -618,6 +668,18 @@ func TestPythonClassValues(t *testing.T) {
 		"lib/core.py | cb | helper | 183 | Outer.helper | exact | own type",
 		// calling an instance: its __call__'s result; a tuple assignment
 		"lib/core.py | tuples | begin | 194 | Reply.begin | exact | receiver type",
+		// loops over project generators: what they yield (a yield of
+		// unknown type makes it unknown), a class's __iter__ returning a
+		// generator, or self with __next__; not a list, nor an untyped
+		// parameter; a generator's own methods are builtin
+		"lib/core.py | loops | name | 230 |  | unresolved | receiver of unknown type",
+		"lib/core.py | loops | begin | 232 | Reply.begin | exact | receiver type",
+		"lib/core.py | loops | begin | 234 | Reply.begin | exact | receiver type",
+		"lib/core.py | loops | begin | 236 |  | unresolved | receiver of unknown type",
+		"lib/core.py | loops | begin | 238 |  | unresolved | receiver of unknown type",
+		"lib/core.py | loops | close | 240 |  | external | builtin",
+		"lib/core.py | loops | begin | 241 | Reply.begin | exact | receiver type",
+		"lib/core.py | loops | name | 243 | Tree2.name | exact | receiver type",
 	} {
 		if !slices.Contains(got, want) {
 			t.Errorf("missing %q", want)

@@ -107,6 +107,10 @@ func pyPrepare(x *extractor) {
 			if ty != "" {
 				x.facts = append(x.facts, Fact{Kind: FactResult, Owner: owner, Name: t.text(t.field(i, "name")), Type: ty})
 			}
+			if y := x.pyYields(i); y != "" {
+				// a generator: what iterating its result gives
+				x.facts = append(x.facts, Fact{Kind: FactResult, Owner: owner, Name: t.text(t.field(i, "name")), Type: y, Sig: "yield"})
+			}
 			if owner != "" && pyProperty(t, i) {
 				// reading the attribute calls the method: its value is
 				// the result (recorded unknown too: not the method)
@@ -228,7 +232,7 @@ func (x *extractor) pyResult(fn int32) string {
 // pyHead is the first name of type expression expr.
 func pyHead(expr string) string {
 	p := strings.TrimPrefix(expr, "=")
-	if k := strings.IndexAny(p, ".("); k >= 0 {
+	if k := strings.IndexAny(p, ".(["); k >= 0 {
 		return p[:k]
 	}
 	return p
@@ -257,6 +261,44 @@ func pyClassBinds(t *tree, block int32, name string) bool {
 		}
 	}
 	return false
+}
+
+// pyYields is the type expression of what generator fn yields: every
+// `yield v` (`yield from g`: an element of g), alternatives when they
+// differ, a bare yield or None a placeholder; "" when unknown or not a
+// generator.
+func (x *extractor) pyYields(fn int32) string {
+	t := x.t
+	body := t.field(fn, "body")
+	if body < 0 {
+		return ""
+	}
+	ty := ""
+	for j, end := body, t.subtreeEnd(body); j < end; j++ {
+		switch t.kind(j) {
+		case "function_definition", "class_definition", "lambda":
+			j = t.subtreeEnd(j) - 1
+		case "yield":
+			v := t.firstNamed(j)
+			if v < 0 || t.kind(v) == "none" {
+				continue
+			}
+			vt := x.pySubstAt(v, pyValueType(t, v, -1))
+			for c := t.first(j); c >= 0; c = t.next(c) {
+				if t.kind(c) == "from" {
+					vt = pyAppend(vt, "[]")
+				}
+			}
+			if ty != "" {
+				vt = pyMerge(ty, vt)
+			}
+			if vt == "" {
+				return ""
+			}
+			ty = vt
+		}
+	}
+	return ty
 }
 
 // pyProperty reports whether function fn is decorated as a property
@@ -458,7 +500,7 @@ func pySubst(expr string, lookup func(string) (string, bool)) string {
 	}
 	p := pyPath(expr)
 	head := p
-	if k := strings.IndexAny(p, ".("); k >= 0 {
+	if k := strings.IndexAny(p, ".(["); k >= 0 {
 		head = p[:k]
 	}
 	if head == "self" || head == "cls" {
@@ -679,7 +721,13 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 			case "augmented_assignment":
 				setAll(t.field(j, "left"))
 			case "for_statement", "for_in_clause":
-				setAll(t.field(j, "left"))
+				// for x in v: an element of v ("[]": what iterating
+				// it yields, known for the project's generators)
+				if l := t.field(j, "left"); t.kind(l) == "identifier" {
+					set(l, pyAppend(pyValueType(t, t.field(j, "right"), -1), "[]"))
+				} else {
+					setAll(l)
+				}
 			case "as_pattern_target":
 				// with T(...) as x: what T's __enter__ returns; except E as
 				// e: an instance of E
