@@ -648,7 +648,7 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 	case recv == "?":
 		return unknown(), true
 	case recv == "super":
-		return edgeOut{}, false
+		return r.pySuper(e)
 	case strings.HasPrefix(recv, ":"):
 		ty, rest, _ := strings.Cut(recv[1:], " ")
 		ent := r.pyInstance(e.FileID, ty, r.pySelf(e), 0)
@@ -734,6 +734,50 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 		return exact(r.syms[ent.sym].ID).with("import"), true
 	}
 	return unresolved("name not bound in the file"), true
+}
+
+// pyObjectMethods are the methods every class inherits from object.
+var pyObjectMethods = map[string]bool{"__init__": true, "__new__": true, "__init_subclass__": true,
+	"__repr__": true, "__str__": true, "__format__": true, "__hash__": true, "__eq__": true, "__ne__": true,
+	"__lt__": true, "__le__": true, "__gt__": true, "__ge__": true, "__setattr__": true, "__getattribute__": true,
+	"__delattr__": true, "__dir__": true, "__sizeof__": true, "__reduce__": true, "__reduce_ex__": true,
+	"__subclasshook__": true, "__getstate__": true, "__class_getitem__": true}
+
+// pySuper resolves super().m(): the first of the caller's class's bases
+// (depth first, left to right) that has m; else outside the project with
+// the first base outside it, object's methods (__init__ …) with none;
+// false (the scope rules) when the caller is not a method.
+func (r *resolver) pySuper(e store.EdgeRow) (edgeOut, bool) {
+	self := r.pySelf(e)
+	if self.sym < 0 {
+		return edgeOut{}, false
+	}
+	outside := ""
+	for _, b := range r.pyBases(self.sym) {
+		switch {
+		case b.sym >= 0:
+			k, out := r.pyLookup(b.sym, e.Target)
+			if k >= 0 {
+				return exact(r.syms[k].ID).with("base class"), true
+			}
+			if outside == "" {
+				outside = out
+			}
+		case outside == "" && b.ext != "" && b.ext != "object":
+			outside = b.ext
+		case outside == "" && !b.known():
+			outside = "?"
+		}
+	}
+	switch {
+	case outside == "?":
+		return unresolved("base class of unknown origin"), true
+	case outside != "":
+		return external(outside), true
+	case pyObjectMethods[e.Target]:
+		return external("builtin"), true
+	}
+	return unresolved("no such method"), true
 }
 
 // pySelf is the instance of the class whose method makes call e, or

@@ -345,7 +345,7 @@ func TestPythonCallResults(t *testing.T) {
 // assignment, a conditional expression, "or", except … as; isinstance()
 // tests; module variables assigned under "global"; a value of several
 // classes; self in a def nested in a method; __call__; loops over
-// generators.
+// generators; super().
 var pyClassValueTree = map[string]string{
 	"lib/__init__.py": ``,
 	"lib/core.py": `import re
@@ -591,6 +591,28 @@ def loops(tree: Tree2, items):
     [m.begin() for m in tree.replies()]
     for s in Tree2().me():
         s.name()
+
+
+class MyErr(ValueError):
+    def __init__(self, msg):
+        super().__init__(msg)
+
+
+class Plain:
+    def __init__(self):
+        super().__init__()
+        super().frob()
+
+
+class Kid(Conn):
+    def run(self):
+        super().run()
+        super().__repr__()
+
+
+class Odd(unknown_thing.Base):
+    def go(self):
+        super().go()
 `,
 }
 
@@ -680,6 +702,14 @@ func TestPythonClassValues(t *testing.T) {
 		"lib/core.py | loops | close | 240 |  | external | builtin",
 		"lib/core.py | loops | begin | 241 | Reply.begin | exact | receiver type",
 		"lib/core.py | loops | name | 243 | Tree2.name | exact | receiver type",
+		// super(): the first base that has it, else outside the project
+		// with the first base outside it, object's methods, unknown
+		"lib/core.py | MyErr.__init__ | __init__ | 248 |  | external | ValueError",
+		"lib/core.py | Plain.__init__ | __init__ | 253 |  | external | builtin",
+		"lib/core.py | Plain.__init__ | frob | 254 |  | unresolved | no such method",
+		"lib/core.py | Kid.run | run | 259 | Conn.run | exact | base class",
+		"lib/core.py | Kid.run | __repr__ | 260 |  | external | builtin",
+		"lib/core.py | Odd.go | go | 265 |  | unresolved | base class of unknown origin",
 	} {
 		if !slices.Contains(got, want) {
 			t.Errorf("missing %q", want)
