@@ -620,7 +620,7 @@ func (r *resolver) pyCallOn(e pyEnt, target, rule string) edgeOut {
 			return unresolved("base class of unknown origin")
 		case outside != "":
 			return external(outside)
-		case builtinMethods["python"][target]:
+		case builtinMethods["python"][target] || pyObjectMethods[target]:
 			return external("builtin")
 		}
 		return unresolved("no such method")

@@ -613,6 +613,10 @@ class Kid(Conn):
 class Odd(unknown_thing.Base):
     def go(self):
         super().go()
+
+
+def objs():
+    Plain().__sizeof__()
 `,
 }
 
@@ -710,6 +714,7 @@ func TestPythonClassValues(t *testing.T) {
 		"lib/core.py | Kid.run | run | 259 | Conn.run | exact | base class",
 		"lib/core.py | Kid.run | __repr__ | 260 |  | external | builtin",
 		"lib/core.py | Odd.go | go | 265 |  | unresolved | base class of unknown origin",
+		"lib/core.py | objs | __sizeof__ | 269 |  | external | builtin",
 	} {
 		if !slices.Contains(got, want) {
 			t.Errorf("missing %q", want)
