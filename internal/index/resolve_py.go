@@ -3,6 +3,7 @@ package index
 import (
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"codectx/internal/lang"
@@ -40,7 +41,7 @@ type pyResolver struct {
 	stars   map[int64][]*store.FactRow          // file → star imports
 	vars    map[int64]map[string]string         // file → module variable → type expression
 	attrs   map[string]*string                  // file\x00class\x00attr → type expression ("" unknown)
-	bases   map[string][]string                 // file\x00class → its bases as written, in order
+	bases   map[string][]pyBase                 // file\x00class → its bases as written, in order
 	results map[string]string                   // file\x00owner\x00function → the type expression it returns
 	yields  map[string]string                   // file\x00owner\x00generator → the type expression it yields
 	props   map[string]string                   // file\x00class\x00method → a property's value (its result)
@@ -52,6 +53,12 @@ type pyResolver struct {
 // results with alternatives could otherwise multiply): past it, unknown.
 // Reset per call, so a call's resolution does not depend on the others.
 const pyBudget = 2000
+
+// pyBase is a base class as written, with the line of its class.
+type pyBase struct {
+	expr string
+	line int
+}
 
 // pyEnt is what a Python name denotes: a project module (file), a chunk
 // (class or function; inst: an instance of the class; val: a class held
@@ -129,7 +136,7 @@ func pyEach(alts []pyEnt, f func(pyEnt) pyEnt) pyEnt {
 func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 	p := &pyResolver{paths: files, files: map[string]bool{}, binds: map[int64]map[string]*store.FactRow{},
 		stars: map[int64][]*store.FactRow{}, vars: map[int64]map[string]string{}, attrs: map[string]*string{}, nest: map[int]int{},
-		bases: map[string][]string{}, results: map[string]string{}, props: map[string]string{}, yields: map[string]string{}}
+		bases: map[string][]pyBase{}, results: map[string]string{}, props: map[string]string{}, yields: map[string]string{}}
 	for id, f := range files {
 		if r.fileLang[id] == "python" || strings.HasSuffix(f, ".py") {
 			p.files[f] = true
@@ -174,7 +181,8 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 			p.results[key3(files[f.FileID], f.Owner, f.Name)] = f.Type
 		case lang.FactBase:
 			k := key2(files[f.FileID], f.Owner)
-			p.bases[k] = append(p.bases[k], f.Type)
+			line, _ := strconv.Atoi(f.Sig)
+			p.bases[k] = append(p.bases[k], pyBase{f.Type, line})
 		case lang.FactField:
 			if f.Sig == "property" {
 				p.props[key3(files[f.FileID], f.Owner, f.Name)] = f.Type
@@ -421,7 +429,7 @@ func (r *resolver) pyResult(recv, c pyEnt, depth int) pyEnt {
 	self := pyUnknown
 	if recv.sym >= 0 && r.syms[recv.sym].Kind == "type" {
 		self = pyEnt{sym: recv.sym, inst: true}
-	} else if ti := r.ownType(s); ti >= 0 {
+	} else if ti := r.pyOwnType(s); ti >= 0 {
 		self = pyEnt{sym: ti, inst: true}
 	}
 	if _, gen := r.py.yields[key3(s.Path, s.Container, s.Short)]; gen {
@@ -510,7 +518,11 @@ func (r *resolver) pyBases(ti int) []pyEnt {
 		}
 		return out
 	}
-	for _, x := range exprs {
+	for _, b := range exprs {
+		if b.line > 0 && (b.line < t.StartLine || b.line > t.EndLine) {
+			continue // another class of the same name in the file
+		}
+		x := b.expr
 		e := r.pyName(t.FileID, x, 1)
 		switch {
 		case e.sym >= 0 && !e.inst && r.syms[e.sym].Kind == "type" && e.sym != ti:
@@ -785,12 +797,33 @@ func (r *resolver) pySuper(e store.EdgeRow) (edgeOut, bool) {
 func (r *resolver) pySelf(e store.EdgeRow) pyEnt {
 	si, ok := r.byID[e.SrcChunk]
 	for k := 0; ok && k < 16; k++ {
-		if ti := r.ownType(&r.syms[si]); ti >= 0 {
+		if ti := r.pyOwnType(&r.syms[si]); ti >= 0 {
 			return pyEnt{sym: ti, inst: true}
 		}
 		si, ok = r.py.nest[si] // a def nested in a method sees its self
 	}
 	return pyUnknown
+}
+
+// pyOwnType is the class a method belongs to: of the classes of its
+// file named as its container, the innermost one holding its lines
+// (classes defined in functions often share a name: class Foo in one
+// test, class Foo in the next); -1 for a function.
+func (r *resolver) pyOwnType(src *store.SymbolRow) int {
+	if src.Kind == "type" || src.Container == "" {
+		return r.ownType(src)
+	}
+	best := -1
+	for _, i := range r.bySymbol[src.Container] {
+		s := &r.syms[i]
+		if s.Kind != "type" || s.FileID != src.FileID || s.StartLine > src.StartLine || s.EndLine < src.EndLine {
+			continue
+		}
+		if best < 0 || s.StartLine >= r.syms[best].StartLine {
+			best = i
+		}
+	}
+	return best
 }
 
 // pyWithin reports whether chunk i is chunk outer or nested in it.

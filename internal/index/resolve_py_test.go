@@ -617,6 +617,19 @@ class Odd(unknown_thing.Base):
 
 def objs():
     Plain().__sizeof__()
+
+
+class Cases:
+    def first_case(self):
+        class Foo(Conn):
+            def run(self):
+                return super().run()
+
+    def second_case(self):
+        class Foo(Kid):
+            def run(self):
+                super().run()
+                self.ping()
 `,
 }
 
@@ -715,6 +728,11 @@ func TestPythonClassValues(t *testing.T) {
 		"lib/core.py | Kid.run | __repr__ | 260 |  | external | builtin",
 		"lib/core.py | Odd.go | go | 265 |  | unresolved | base class of unknown origin",
 		"lib/core.py | objs | __sizeof__ | 269 |  | external | builtin",
+		// classes defined in functions sharing a name: each method is
+		// its own class's
+		"lib/core.py | Cases.Foo.run | run | 276 | Conn.run | exact | base class",
+		"lib/core.py | Cases.Foo.run | run | 281 | Kid.run | exact | base class",
+		"lib/core.py | Cases.Foo.run | ping | 282 | Conn.ping | exact | base class",
 	} {
 		if !slices.Contains(got, want) {
 			t.Errorf("missing %q", want)

@@ -2,6 +2,7 @@ package lang
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -125,7 +126,9 @@ func pyPrepare(x *extractor) {
 						b = t.field(b, "value")
 					}
 					if (t.kind(b) == "identifier" || t.kind(b) == "attribute") && pyDotted(t, b) {
-						x.facts = append(x.facts, Fact{Kind: FactBase, Owner: owner, Type: t.text(b)})
+						// Sig: the class's line, which tells apart classes of
+						// one name defined in different functions
+						x.facts = append(x.facts, Fact{Kind: FactBase, Owner: owner, Type: t.text(b), Sig: strconv.Itoa(t.line(i))})
 					}
 				}
 			}
