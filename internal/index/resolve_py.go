@@ -2,6 +2,8 @@ package index
 
 import (
 	"path"
+	"slices"
+	"strconv"
 	"strings"
 
 	"codectx/internal/lang"
@@ -11,8 +13,8 @@ import (
 // Python resolution by the names a file binds: imports (standard library
 // included, recorded as facts by the extractor), module-level definitions
 // (a nested def only inside the function that defines it), module
-// variables and instance attributes assigned from a class call or
-// annotated, and the project's class hierarchy. The extractor's receiver
+// variables, instance and class attributes and function results as type
+// expressions, and the project's class hierarchy. The extractor's receiver
 // notation (lang.Relation.Recv) for Python:
 //
 //	""        a bare call, or a call qualified by a name that is not a local
@@ -20,11 +22,16 @@ import (
 //	"?local"  a call of a parameter or local variable
 //	"?"       a receiver of unknown type (an untyped local, an expression)
 //	"super"   super().m()
-//	":T"      a local of class T (annotation or T(...)); ":T .a.b" its attributes
+//	":E"      a value of type expression E: "T" the value of calling T (a
+//	          class's instance, a function's result), "=path" a path of
+//	          names, attributes and calls ("=self.make().node"), "A|B"
+//	          alternatives; ":E .a.b" its attributes
 //	".a.b"    attributes of a name that is not a local (self.x, mod.Class)
 //
-// A call on a value whose type is not known is unresolved, never guessed
-// by name; a call on a module or class outside the project is external.
+// The facts hold type expressions too (module variables, attributes,
+// properties, what functions return). A call on a value whose type is not
+// known is unresolved, never guessed by name; a call on a module or class
+// outside the project is external.
 
 // pyResolver holds the Python tables.
 type pyResolver struct {
@@ -34,30 +41,102 @@ type pyResolver struct {
 	stars   map[int64][]*store.FactRow          // file → star imports
 	vars    map[int64]map[string]string         // file → module variable → type expression
 	attrs   map[string]*string                  // file\x00class\x00attr → type expression ("" unknown)
-	bases   map[string][]string                 // file\x00class → its bases as written, in order
-	results map[string]string                   // file\x00owner\x00function → the class it returns
+	bases   map[string][]pyBase                 // file\x00class → its bases as written, in order
+	results map[string]string                   // file\x00owner\x00function → the type expression it returns
+	yields  map[string]string                   // file\x00owner\x00generator → the type expression it yields
+	props   map[string]string                   // file\x00class\x00method → a property's value (its result)
 	nest    map[int]int                         // chunk → innermost function chunk enclosing it
+	budget  int                                 // type expressions left to evaluate for the current call
+}
+
+// pyBudget bounds the type expressions evaluated for one call (chains of
+// results with alternatives could otherwise multiply): past it, unknown.
+// Reset per call, so a call's resolution does not depend on the others.
+const pyBudget = 2000
+
+// pyBase is a base class as written, with the line of its class.
+type pyBase struct {
+	expr string
+	line int
 }
 
 // pyEnt is what a Python name denotes: a project module (file), a chunk
-// (class or function; inst: an instance of the class), or something
-// outside the project (ext: module name or "builtin").
+// (class or function; inst: an instance of the class; val: a class held
+// by a variable), or something outside the project (ext: module name or
+// "builtin").
 type pyEnt struct {
 	file string
 	sym  int
 	inst bool
+	val  bool // a class reached through a variable or attribute, not its name
 	ext  string
+	alts *[]pyEnt // a value of one of several known types (sym -1)
+	gen  bool     // a generator: what calling generator function sym returned
+	recv *pyEnt   // the generator function's self
 }
 
 var pyUnknown = pyEnt{sym: -1}
 
-func (e pyEnt) known() bool { return e.file != "" || e.sym >= 0 || e.ext != "" }
+func (e pyEnt) known() bool { return e.file != "" || e.sym >= 0 || e.ext != "" || e.alts != nil }
+
+// pyElem is an element of iterating c: what a project generator yields
+// (a generator function's result, or the one a class's __iter__ returns),
+// or what __next__ returns when __iter__ returns self; unknown otherwise
+// (a list, even one built in the project, holds values of unknown type).
+func (r *resolver) pyElem(c pyEnt, depth int) pyEnt {
+	switch {
+	case depth > 8:
+		return pyUnknown
+	case c.alts != nil:
+		return pyEach(*c.alts, func(a pyEnt) pyEnt { return r.pyElem(a, depth+1) })
+	case c.gen:
+		s := &r.syms[c.sym]
+		self := pyUnknown
+		if c.recv != nil {
+			self = *c.recv
+		}
+		return r.pyInstance(s.FileID, r.py.yields[key3(s.Path, s.Container, s.Short)], self, depth+1)
+	case c.sym >= 0 && c.inst && r.syms[c.sym].Kind == "type":
+		if m := r.pyMethod(c.sym, "__iter__"); m >= 0 {
+			it := r.pyResult(c, pyEnt{sym: m}, depth+1)
+			if it.gen {
+				return r.pyElem(it, depth+1)
+			}
+			if n := r.pyMethod(c.sym, "__next__"); it == c && n >= 0 {
+				return r.pyResult(c, pyEnt{sym: n}, depth+1)
+			}
+		}
+	}
+	return pyUnknown
+}
+
+// pyEach maps f over the alternatives of a union: the one result when they
+// agree, a union of the results when all are known, else unknown.
+func pyEach(alts []pyEnt, f func(pyEnt) pyEnt) pyEnt {
+	var out []pyEnt
+	for _, a := range alts {
+		e := f(a)
+		if !e.known() {
+			return pyUnknown
+		}
+		if e.alts != nil {
+			return pyUnknown // no unions of unions
+		}
+		if !slices.Contains(out, e) {
+			out = append(out, e)
+		}
+	}
+	if len(out) == 1 {
+		return out[0]
+	}
+	return pyEnt{sym: -1, alts: &out}
+}
 
 // pyInit builds the Python tables from the file paths and type facts.
 func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 	p := &pyResolver{paths: files, files: map[string]bool{}, binds: map[int64]map[string]*store.FactRow{},
 		stars: map[int64][]*store.FactRow{}, vars: map[int64]map[string]string{}, attrs: map[string]*string{}, nest: map[int]int{},
-		bases: map[string][]string{}, results: map[string]string{}}
+		bases: map[string][]pyBase{}, results: map[string]string{}, props: map[string]string{}, yields: map[string]string{}}
 	for id, f := range files {
 		if r.fileLang[id] == "python" || strings.HasSuffix(f, ".py") {
 			p.files[f] = true
@@ -67,6 +146,7 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 		return
 	}
 	r.py = p
+	p.budget = pyBudget
 	for i := range facts {
 		f := &facts[i]
 		if r.fileLang[f.FileID] != "python" {
@@ -94,11 +174,20 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 			}
 			m[f.Name] = f.Type
 		case lang.FactResult:
+			if f.Sig == "yield" {
+				p.yields[key3(files[f.FileID], f.Owner, f.Name)] = f.Type
+				continue
+			}
 			p.results[key3(files[f.FileID], f.Owner, f.Name)] = f.Type
 		case lang.FactBase:
 			k := key2(files[f.FileID], f.Owner)
-			p.bases[k] = append(p.bases[k], f.Type)
+			line, _ := strconv.Atoi(f.Sig)
+			p.bases[k] = append(p.bases[k], pyBase{f.Type, line})
 		case lang.FactField:
+			if f.Sig == "property" {
+				p.props[key3(files[f.FileID], f.Owner, f.Name)] = f.Type
+				continue
+			}
 			ty := f.Type
 			p.attrs[key3(files[f.FileID], f.Owner, f.Name)] = &ty
 		}
@@ -243,43 +332,114 @@ func (r *resolver) pyName(fileID int64, dotted string, depth int) pyEnt {
 	return cur
 }
 
-// pyInstance is the instance a type expression of fileID denotes: a class
-// ("T", "mod.T"), or "=" and a name whose value it is ("=compat32",
-// "=self.policy", self being the instance self), or unknown.
+// pyInstance is the instance a type expression of fileID denotes: the
+// value of calling "T" (a class: its instance; a function or method: the
+// class it returns), or of "=" and a path ("=compat32", "=self.policy",
+// "=self.make().node", self being the instance self), the one value of
+// alternatives "A|B", or unknown.
 func (r *resolver) pyInstance(fileID int64, expr string, self pyEnt, depth int) pyEnt {
-	if v, ok := strings.CutPrefix(expr, "="); ok {
-		first, rest, _ := strings.Cut(v, ".")
-		var e pyEnt
-		if first == "self" {
-			e = self
-			for _, seg := range strings.Split(rest, ".") {
-				if seg != "" && e.known() {
-					e = r.pyMember(e, seg, depth+1)
-				}
-			}
-		} else {
-			e = r.pyName(fileID, v, depth+1)
-		}
-		if e.inst || e.ext != "" {
-			return e
-		}
+	if expr == "" || depth > 8 || r.py.budget <= 0 {
 		return pyUnknown
 	}
-	e := r.pyName(fileID, expr, depth+1)
-	switch {
-	case e.ext != "":
-		return e
-	case e.sym >= 0 && !e.inst && r.syms[e.sym].Kind == "type":
-		e.inst = true
-		return e
-	case e.sym >= 0 && !e.inst && depth < 8:
-		// a function's result: the class it returns, in its own file
-		s := &r.syms[e.sym]
-		if ty, ok := r.py.results[key3(s.Path, s.Container, s.Short)]; ok {
-			return r.pyInstance(s.FileID, ty, pyUnknown, depth+1)
+	r.py.budget--
+	if strings.Contains(expr, "|") {
+		// alternatives (assigned or returned in several places): the
+		// value when they all denote the same, else a union whose
+		// members and calls are known where they agree
+		var vals []pyEnt
+		for _, a := range strings.Split(expr, "|") {
+			vals = append(vals, r.pyInstance(fileID, a, self, depth+1))
 		}
+		return pyEach(vals, func(a pyEnt) pyEnt { return a })
+	}
+	path, ok := strings.CutPrefix(expr, "=")
+	if !ok {
+		path += "()"
+	}
+	e := r.pyValue(fileID, path, self, depth+1)
+	switch {
+	case e.inst || e.ext != "" || e.alts != nil || e.gen:
+		return e
+	case e.sym >= 0 && r.syms[e.sym].Kind == "type":
+		e.val = true // a class held by a variable, an attribute, a parameter
+		return e
 	}
 	return pyUnknown
+}
+
+// pyValue evaluates a path as file fileID sees it: a module-level name,
+// or self/cls (the instance self and its class), then attributes and
+// "()" calls ("self.make().node").
+func (r *resolver) pyValue(fileID int64, path string, self pyEnt, depth int) pyEnt {
+	cur, recv := pyUnknown, pyUnknown
+	for k, seg := range strings.Split(path, ".") {
+		name := strings.TrimRight(seg, "()[]")
+		steps := seg[len(name):] // "()" a call, "[]" an element
+		switch {
+		case k > 0:
+			recv = cur
+			cur = r.pyMember(cur, name, depth)
+		case name == "self" || name == "cls":
+			cur = pyUnknown
+			if self.sym >= 0 {
+				cur = pyEnt{sym: self.sym, inst: name == "self"}
+			}
+		default:
+			cur = r.pyName(fileID, name, depth)
+		}
+		for ; len(steps) >= 2; steps = steps[2:] {
+			if steps[:2] == "[]" {
+				cur = r.pyElem(cur, depth)
+			} else {
+				cur = r.pyResult(recv, cur, depth)
+			}
+			recv = pyUnknown
+		}
+		if !cur.known() {
+			return pyUnknown
+		}
+	}
+	return cur
+}
+
+// pyResult is the value of calling c (reached as an attribute of recv, or
+// unknown): a class's instance, the instance a function or method returns
+// (self in its result being recv's instance, else the method's own
+// class), what an instance's __call__ returns, the module of something
+// outside the project; else unknown.
+func (r *resolver) pyResult(recv, c pyEnt, depth int) pyEnt {
+	switch {
+	case c.alts != nil:
+		return pyEach(*c.alts, func(a pyEnt) pyEnt { return r.pyResult(pyUnknown, a, depth+1) })
+	case c.ext != "":
+		return c
+	case c.sym >= 0 && c.inst && depth <= 8:
+		// calling an instance: what its class's __call__ returns
+		if m := r.pyMethod(c.sym, "__call__"); m >= 0 {
+			return r.pyResult(c, pyEnt{sym: m}, depth+1)
+		}
+		return pyUnknown
+	case c.sym < 0 || c.inst || depth > 8:
+		return pyUnknown
+	}
+	s := &r.syms[c.sym]
+	if s.Kind == "type" {
+		return pyEnt{sym: c.sym, inst: true}
+	}
+	self := pyUnknown
+	if recv.sym >= 0 && r.syms[recv.sym].Kind == "type" {
+		self = pyEnt{sym: recv.sym, inst: true}
+	} else if ti := r.pyOwnType(s); ti >= 0 {
+		self = pyEnt{sym: ti, inst: true}
+	}
+	if _, gen := r.py.yields[key3(s.Path, s.Container, s.Short)]; gen {
+		return pyEnt{sym: c.sym, gen: true, recv: &self}
+	}
+	ty, ok := r.py.results[key3(s.Path, s.Container, s.Short)]
+	if !ok {
+		return pyUnknown
+	}
+	return r.pyInstance(s.FileID, ty, self, depth+1)
 }
 
 // pyMember is attribute name of e.
@@ -288,6 +448,8 @@ func (r *resolver) pyMember(e pyEnt, name string, depth int) pyEnt {
 		return pyUnknown
 	}
 	switch {
+	case e.alts != nil:
+		return pyEach(*e.alts, func(a pyEnt) pyEnt { return r.pyMember(a, name, depth+1) })
 	case e.ext != "":
 		return e
 	case e.file != "":
@@ -309,16 +471,22 @@ func (r *resolver) pyMember(e pyEnt, name string, depth int) pyEnt {
 		}
 		return pyUnknown
 	case e.sym >= 0 && r.syms[e.sym].Kind == "type":
+		if name == "__class__" && e.inst {
+			return pyEnt{sym: e.sym}
+		}
 		if m := r.pyMethod(e.sym, name); m >= 0 {
+			ms := &r.syms[m]
+			if ty, ok := r.py.props[key3(ms.Path, ms.Container, ms.Short)]; ok && e.inst {
+				return r.pyInstance(ms.FileID, ty, e, depth+1) // a property's value
+			}
 			return pyEnt{sym: m}
 		}
-		if e.inst {
-			if ty, fid, ok := r.pyAttr(e.sym, name, 0, map[int]bool{}); ok {
-				if ty == "" {
-					return pyUnknown
-				}
-				return r.pyInstance(fid, ty, e, depth+1)
+		// instance and class attributes
+		if ty, fid, ok := r.pyAttr(e.sym, name, 0, map[int]bool{}); ok {
+			if ty == "" {
+				return pyUnknown
 			}
+			return r.pyInstance(fid, ty, e, depth+1)
 		}
 	}
 	return pyUnknown
@@ -350,7 +518,11 @@ func (r *resolver) pyBases(ti int) []pyEnt {
 		}
 		return out
 	}
-	for _, x := range exprs {
+	for _, b := range exprs {
+		if b.line > 0 && (b.line < t.StartLine || b.line > t.EndLine) {
+			continue // another class of the same name in the file
+		}
+		x := b.expr
 		e := r.pyName(t.FileID, x, 1)
 		switch {
 		case e.sym >= 0 && !e.inst && r.syms[e.sym].Kind == "type" && e.sym != ti:
@@ -421,6 +593,21 @@ func (r *resolver) pyAttr(ti int, name string, depth int, seen map[int]bool) (st
 // pyCallOn resolves a call of target on what e denotes.
 func (r *resolver) pyCallOn(e pyEnt, target, rule string) edgeOut {
 	switch {
+	case e.gen:
+		return external("builtin") // a generator's send, close …
+	case e.alts != nil:
+		// a value of several types: the method they all resolve to
+		var out edgeOut
+		for k, a := range *e.alts {
+			o := r.pyCallOn(a, target, rule)
+			if o.res != store.ResExact && o.res != store.ResExternal || k > 0 && (o.dst != out.dst || o.res != out.res || o.res == store.ResExternal && o.detail != out.detail) {
+				return unresolved("receiver of several types")
+			}
+			if k == 0 {
+				out = o
+			}
+		}
+		return out
 	case e.ext != "":
 		return external(e.ext)
 	case e.file != "":
@@ -445,7 +632,7 @@ func (r *resolver) pyCallOn(e pyEnt, target, rule string) edgeOut {
 			return unresolved("base class of unknown origin")
 		case outside != "":
 			return external(outside)
-		case builtinMethods["python"][target]:
+		case builtinMethods["python"][target] || pyObjectMethods[target]:
 			return external("builtin")
 		}
 		return unresolved("no such method")
@@ -459,6 +646,7 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 	if r.py == nil || e.Kind != "calls" {
 		return edgeOut{}, false
 	}
+	r.py.budget = pyBudget
 	unknown := func() edgeOut {
 		if builtinMethods["python"][e.Target] {
 			return external("builtin")
@@ -472,7 +660,7 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 	case recv == "?":
 		return unknown(), true
 	case recv == "super":
-		return edgeOut{}, false
+		return r.pySuper(e)
 	case strings.HasPrefix(recv, ":"):
 		ty, rest, _ := strings.Cut(recv[1:], " ")
 		ent := r.pyInstance(e.FileID, ty, r.pySelf(e), 0)
@@ -554,21 +742,88 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 	switch {
 	case ent.ext != "":
 		return external(ent.ext), true
-	case ent.sym >= 0 && !ent.inst:
+	case ent.sym >= 0 && !ent.inst && !ent.val:
 		return exact(r.syms[ent.sym].ID).with("import"), true
 	}
 	return unresolved("name not bound in the file"), true
 }
 
+// pyObjectMethods are the methods every class inherits from object.
+var pyObjectMethods = map[string]bool{"__init__": true, "__new__": true, "__init_subclass__": true,
+	"__repr__": true, "__str__": true, "__format__": true, "__hash__": true, "__eq__": true, "__ne__": true,
+	"__lt__": true, "__le__": true, "__gt__": true, "__ge__": true, "__setattr__": true, "__getattribute__": true,
+	"__delattr__": true, "__dir__": true, "__sizeof__": true, "__reduce__": true, "__reduce_ex__": true,
+	"__subclasshook__": true, "__getstate__": true, "__class_getitem__": true}
+
+// pySuper resolves super().m(): the first of the caller's class's bases
+// (depth first, left to right) that has m; else outside the project with
+// the first base outside it, object's methods (__init__ …) with none;
+// false (the scope rules) when the caller is not a method.
+func (r *resolver) pySuper(e store.EdgeRow) (edgeOut, bool) {
+	self := r.pySelf(e)
+	if self.sym < 0 {
+		return edgeOut{}, false
+	}
+	outside := ""
+	for _, b := range r.pyBases(self.sym) {
+		switch {
+		case b.sym >= 0:
+			k, out := r.pyLookup(b.sym, e.Target)
+			if k >= 0 {
+				return exact(r.syms[k].ID).with("base class"), true
+			}
+			if outside == "" {
+				outside = out
+			}
+		case outside == "" && b.ext != "" && b.ext != "object":
+			outside = b.ext
+		case outside == "" && !b.known():
+			outside = "?"
+		}
+	}
+	switch {
+	case outside == "?":
+		return unresolved("base class of unknown origin"), true
+	case outside != "":
+		return external(outside), true
+	case pyObjectMethods[e.Target]:
+		return external("builtin"), true
+	}
+	return unresolved("no such method"), true
+}
+
 // pySelf is the instance of the class whose method makes call e, or
 // unknown.
 func (r *resolver) pySelf(e store.EdgeRow) pyEnt {
-	if si, ok := r.byID[e.SrcChunk]; ok {
-		if ti := r.ownType(&r.syms[si]); ti >= 0 {
+	si, ok := r.byID[e.SrcChunk]
+	for k := 0; ok && k < 16; k++ {
+		if ti := r.pyOwnType(&r.syms[si]); ti >= 0 {
 			return pyEnt{sym: ti, inst: true}
 		}
+		si, ok = r.py.nest[si] // a def nested in a method sees its self
 	}
 	return pyUnknown
+}
+
+// pyOwnType is the class a method belongs to: of the classes of its
+// file named as its container, the innermost one holding its lines
+// (classes defined in functions often share a name: class Foo in one
+// test, class Foo in the next); -1 for a function.
+func (r *resolver) pyOwnType(src *store.SymbolRow) int {
+	if src.Kind == "type" || src.Container == "" {
+		return r.ownType(src)
+	}
+	best := -1
+	for _, i := range r.bySymbol[src.Container] {
+		s := &r.syms[i]
+		if s.Kind != "type" || s.FileID != src.FileID || s.StartLine > src.StartLine || s.EndLine < src.EndLine {
+			continue
+		}
+		if best < 0 || s.StartLine >= r.syms[best].StartLine {
+			best = i
+		}
+	}
+	return best
 }
 
 // pyWithin reports whether chunk i is chunk outer or nested in it.

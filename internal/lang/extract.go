@@ -97,20 +97,22 @@ type typeRels struct{ extends, implements []string }
 
 // extractor turns one flattened tree into chunks and relations.
 type extractor struct {
-	t        *tree
-	sp       *spec
-	path     string
-	chunks   []Chunk
-	rels     []Relation
-	facts    []Fact
-	gx       *goCtx                       // Go type context (imports, locals of the current function)
-	pyLocals map[int32]map[string]string  // Python: function node → local name → class
-	jLocals  map[int32]map[string][]jDecl // Java, JavaScript, TypeScript: function node → local name → declarations
-	imports  map[string]struct{}
-	claimed  map[int32]bool
-	types    map[string]typeRels
-	prevs    []int32
-	lines    []int // byte offset of the start of every line
+	t         *tree
+	sp        *spec
+	path      string
+	chunks    []Chunk
+	rels      []Relation
+	facts     []Fact
+	gx        *goCtx                       // Go type context (imports, locals of the current function)
+	pyLocals  map[int32]map[string]string  // Python: function node → local name → type expression
+	pyGlobals map[int32]map[string]bool    // Python: function node → names it declares global
+	pyIsinst  map[int32]bool               // Python: function node → whether it calls isinstance()
+	jLocals   map[int32]map[string][]jDecl // Java, JavaScript, TypeScript: function node → local name → declarations
+	imports   map[string]struct{}
+	claimed   map[int32]bool
+	types     map[string]typeRels
+	prevs     []int32
+	lines     []int // byte offset of the start of every line
 }
 
 // run walks the tree and fills x.chunks (in source order) and x.rels.

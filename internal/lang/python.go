@@ -117,7 +117,7 @@ func pyCall(x *extractor, i int32, fn string) {
 		case o >= 0 && t.kind(o) == "identifier":
 			q = t.text(o)
 			if q != "self" && q != "cls" {
-				if local, ty := x.pyLocal(i, q); local {
+				if local, ty := x.pyLocalAt(i, q); local {
 					recv = "?" // a local of unknown type
 					if ty != "" {
 						recv = ":" + ty
@@ -126,17 +126,6 @@ func pyCall(x *extractor, i int32, fn string) {
 			}
 		case o >= 0 && t.kind(o) == "call" && t.text(t.field(o, "function")) == "super":
 			recv = "super"
-		case o >= 0 && t.kind(o) == "call" && pyDotted(t, t.field(o, "function")):
-			// T(...).m(): an instance of T when T is a class
-			recv = "?"
-			callee := t.field(o, "function")
-			first := callee
-			for t.kind(first) == "attribute" {
-				first = t.field(first, "object")
-			}
-			if local, _ := x.pyLocal(i, t.text(first)); !local {
-				recv = ":" + t.text(callee)
-			}
 		case o >= 0 && t.kind(o) == "attribute" && pyDotted(t, o):
 			// a.b.c: from a name that is not a local (self, a module, a
 			// class, a module variable), or a typed local
@@ -146,14 +135,24 @@ func pyCall(x *extractor, i int32, fn string) {
 				first = t.field(first, "object")
 			}
 			rest := t.text(o)[len(t.text(first)):]
-			switch local, ty := x.pyLocal(i, t.text(first)); {
+			if nt := x.pyNarrow(i, t.text(o)); nt != "" {
+				recv = ":" + nt // if isinstance(self.x, T): self.x.m()
+				break
+			}
+			switch local, ty := x.pyLocalAt(i, t.text(first)); {
 			case !local || t.text(first) == "self" || t.text(first) == "cls":
 				recv = "." + t.text(o)
 			case ty != "":
 				recv = ":" + ty + " " + rest
 			}
 		default:
-			recv = "?" // an expression: its type is not known here
+			// T(...).m(), a.make().m(), self.x().y.m(): the value's path
+			// (through a local's type at its head), resolution follows it;
+			// any other expression's type is not known here
+			recv = "?"
+			if ty := x.pySubstAt(i, pyValueType(t, o, -1)); ty != "" {
+				recv = ":" + ty
+			}
 		}
 		x.addCallRecv(fn, t.text(t.field(f, "attribute")), q, recv, t.line(i))
 	}

@@ -1,13 +1,19 @@
 package lang
 
-import "strings"
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
 
 // Python type facts and receivers. Per file, at parse time: the names the
 // imports bind (standard library included: resolution needs to know that a
-// qualifier is a module outside the project), module-level variables
-// assigned from a call, and instance attributes (`self.x = T(...)`,
-// `self.x: T`, class-level `x: T`). The facts carry names as written;
-// resolution decides what they denote in the project.
+// qualifier is a module outside the project), module variables, instance
+// and class attributes (`self.x = T(...)`, `self.x: T`, `x: T`, `x = v`),
+// properties and what functions return, as type expressions: "T" (the
+// value of calling T), "=path" (names, attributes and "()" calls:
+// "=self.make().node"), "A|B" (alternatives); "" unknown. The facts carry
+// names as written; resolution decides what they denote in the project.
 
 // FactImport is a name a Python import binds: Name is bound to module Type
 // (as written, relative dots kept); Sig is the imported member ("" for
@@ -18,8 +24,8 @@ const FactImport = "import"
 // in order: resolution follows it through the file's imports.
 const FactBase = "base"
 
-// pyPrepare records the file's import bindings, module variables and
-// instance attributes as facts.
+// pyPrepare records the file's import bindings, module variables,
+// attributes, properties and function results as facts.
 func pyPrepare(x *extractor) {
 	t := x.t
 	vars := map[string]string{}
@@ -29,23 +35,87 @@ func pyPrepare(x *extractor) {
 	var attrOrder []attrKey
 	setAttr := func(k attrKey, ty string) {
 		if old, seen := attrs[k]; seen {
-			if old != ty {
-				attrs[k] = "" // assigned values of different types: unknown
-			}
+			attrs[k] = pyMerge(old, ty) // resolution compares the alternatives
 			return
 		}
 		attrs[k] = ty
 		attrOrder = append(attrOrder, k)
 	}
+	// assign records the value r (annotated ann, or -1) assigned to
+	// target l by assignment node i
+	assign := func(i, l, r, ann int32) {
+		ty := pyValueType(t, r, ann)
+		owner := t.parent(t.parent(i))
+		switch {
+		case t.kind(l) == "identifier" && (owner >= 0 && t.kind(owner) == "module" || x.pyGlobal(i, t.text(l))):
+			// a module variable: assigned at module level, or in a
+			// function that declares it global; None is a placeholder
+			n := t.text(l)
+			if r >= 0 && t.kind(r) == "none" && ann < 0 {
+				return
+			}
+			if t.kind(owner) != "module" && ann < 0 {
+				ty = x.pySubstAt(i, ty)
+			}
+			if old, seen := vars[n]; seen {
+				vars[n] = pyMerge(old, ty)
+				return
+			}
+			vars[n] = ty
+			varOrder = append(varOrder, n)
+		case owner >= 0 && t.kind(owner) == "block" && t.kind(t.parent(owner)) == "class_definition" && t.kind(l) == "identifier":
+			// a class attribute: annotated (x: T), or assigned (x = T(),
+			// x = Name: evaluated at module level, so unknown when the
+			// class body binds the name itself, as in warn = warning)
+			if ann < 0 {
+				if r >= 0 && t.kind(r) == "none" {
+					return // a placeholder
+				}
+				if pyClassBinds(t, owner, pyHead(ty)) {
+					ty = ""
+				}
+			}
+			setAttr(attrKey{pyClassSymbol(t, t.parent(owner)), t.text(l)}, ty)
+		case t.kind(l) == "attribute":
+			// self.x = … inside a method: an instance attribute
+			o := t.field(l, "object")
+			if t.kind(o) != "identifier" {
+				return
+			}
+			fn, cls := pyMethodOf(t, i)
+			if fn < 0 || pyFirstParam(t, fn) != t.text(o) {
+				return
+			}
+			if r >= 0 && t.kind(r) == "none" && ann < 0 {
+				return // a placeholder, typed by the other assignments
+			}
+			if ann < 0 {
+				// self.x = x, self.x = p.make(): through the local's
+				// type, when the function tells
+				ty = x.pySubstAt(i, ty)
+			}
+			setAttr(attrKey{pyClassSymbol(t, cls), t.text(t.field(l, "attribute"))}, ty)
+		}
+	}
 	for i := int32(0); i < int32(len(t.nodes)); i++ {
 		switch t.kind(i) {
 		case "function_definition":
-			if ty := pyResult(t, i); ty != "" {
-				owner := ""
-				if _, cls := pyMethodOf(t, t.field(i, "body")); cls >= 0 {
-					owner = pyClassSymbol(t, cls)
-				}
+			ty := x.pyResult(i)
+			owner := ""
+			if _, cls := pyMethodOf(t, t.field(i, "body")); cls >= 0 {
+				owner = pyClassSymbol(t, cls)
+			}
+			if ty != "" {
 				x.facts = append(x.facts, Fact{Kind: FactResult, Owner: owner, Name: t.text(t.field(i, "name")), Type: ty})
+			}
+			if y := x.pyYields(i); y != "" {
+				// a generator: what iterating its result gives
+				x.facts = append(x.facts, Fact{Kind: FactResult, Owner: owner, Name: t.text(t.field(i, "name")), Type: y, Sig: "yield"})
+			}
+			if owner != "" && pyProperty(t, i) {
+				// reading the attribute calls the method: its value is
+				// the result (recorded unknown too: not the method)
+				x.facts = append(x.facts, Fact{Kind: FactField, Owner: owner, Name: t.text(t.field(i, "name")), Type: ty, Sig: "property"})
 			}
 		case "class_definition":
 			if sc := t.field(i, "superclasses"); sc >= 0 {
@@ -56,7 +126,9 @@ func pyPrepare(x *extractor) {
 						b = t.field(b, "value")
 					}
 					if (t.kind(b) == "identifier" || t.kind(b) == "attribute") && pyDotted(t, b) {
-						x.facts = append(x.facts, Fact{Kind: FactBase, Owner: owner, Type: t.text(b)})
+						// Sig: the class's line, which tells apart classes of
+						// one name defined in different functions
+						x.facts = append(x.facts, Fact{Kind: FactBase, Owner: owner, Type: t.text(b), Sig: strconv.Itoa(t.line(i))})
 					}
 				}
 			}
@@ -91,43 +163,16 @@ func pyPrepare(x *extractor) {
 			if stmt < 0 || t.kind(stmt) != "expression_statement" {
 				continue
 			}
-			ty := pyValueType(t, r, t.field(i, "type"))
-			switch owner := t.parent(stmt); {
-			case owner >= 0 && t.kind(owner) == "module" && t.kind(l) == "identifier":
-				n := t.text(l)
-				if old, seen := vars[n]; seen {
-					if old != ty {
-						vars[n] = ""
-					}
-					continue
-				}
-				vars[n] = ty
-				varOrder = append(varOrder, n)
-			case owner >= 0 && t.kind(owner) == "block" && t.kind(t.parent(owner)) == "class_definition" && t.kind(l) == "identifier":
-				if t.field(i, "type") >= 0 { // class-level annotation x: T
-					setAttr(attrKey{pyClassSymbol(t, t.parent(owner)), t.text(l)}, ty)
-				}
-			case t.kind(l) == "attribute":
-				// self.x = … inside a method: an instance attribute
-				o := t.field(l, "object")
-				if t.kind(o) != "identifier" {
-					continue
-				}
-				fn, cls := pyMethodOf(t, i)
-				if fn < 0 || pyFirstParam(t, fn) != t.text(o) {
-					continue
-				}
-				if r >= 0 && t.kind(r) == "none" && t.field(i, "type") < 0 {
-					continue // a placeholder, typed by the other assignments
-				}
-				if r >= 0 && t.kind(r) == "identifier" && t.field(i, "type") < 0 {
-					// self.x = x: the local's type, when the function tells
-					if local, lt := x.pyLocal(i, t.text(r)); local {
-						ty = lt
+			if (t.kind(l) == "pattern_list" || t.kind(l) == "tuple_pattern") && (t.kind(r) == "expression_list" || t.kind(r) == "tuple") {
+				// a, self.b = A(), B(): element by element
+				if ls, rs := pyElems(t, l), pyElems(t, r); len(ls) == len(rs) {
+					for k := range ls {
+						assign(i, ls[k], rs[k], -1)
 					}
 				}
-				setAttr(attrKey{pyClassSymbol(t, cls), t.text(t.field(l, "attribute"))}, ty)
+				continue
 			}
+			assign(i, l, r, t.field(i, "type"))
 		}
 	}
 	for _, n := range varOrder {
@@ -142,12 +187,20 @@ func pyPrepare(x *extractor) {
 	}
 }
 
-// pyResult is the class function fn returns as far as the syntax tells:
-// its return annotation, else the class every return statement constructs
-// (`return T(...)`); "" when unknown.
-func pyResult(t *tree, fn int32) string {
+// pyResult is the type expression of what function fn returns as far as
+// the syntax tells: its return annotation (`Self`: the instance it is
+// called on), else the value every return statement returns when they
+// agree — `T(...)`, `self`, a parameter or local of known type, another
+// call (`self.make()`, `p.build()`: resolution follows it); `None` and a
+// bare return are placeholders; "" when unknown.
+func (x *extractor) pyResult(fn int32) string {
+	t := x.t
 	if rt := t.field(fn, "return_type"); rt >= 0 {
-		return pyAnnotation(t.text(rt))
+		a := pyAnnotation(t.text(rt))
+		if a == "Self" || a == "typing.Self" {
+			return "=self"
+		}
+		return a
 	}
 	body := t.field(fn, "body")
 	if body < 0 {
@@ -163,42 +216,317 @@ func pyResult(t *tree, fn int32) string {
 			return "" // a generator
 		case "return_statement":
 			v := t.firstNamed(j)
-			if v < 0 || t.kind(v) != "call" {
+			if v < 0 || t.kind(v) == "none" {
+				continue // a placeholder, typed by the other returns
+			}
+			rt := x.pySubstAt(v, pyValueType(t, v, -1))
+			if ty != "" {
+				rt = pyMerge(ty, rt)
+			}
+			if rt == "" {
 				return ""
 			}
-			f := t.field(v, "function")
-			if f < 0 || !pyDotted(t, f) || ty != "" && ty != t.text(f) {
-				return ""
-			}
-			ty = t.text(f)
+			ty = rt
 		}
 	}
 	return ty
 }
 
-// pyValueType is the class an assigned value has as far as the syntax
-// tells: the annotation when there is one, else the callee of a call
-// (`T(...)`, `mod.T(...)`: resolution decides whether it is a class), or
-// "=" and a name whose value it is (`= compat32`, `= self.policy`); ""
-// when unknown.
+// pyHead is the first name of type expression expr.
+func pyHead(expr string) string {
+	p := strings.TrimPrefix(expr, "=")
+	if k := strings.IndexAny(p, ".(["); k >= 0 {
+		return p[:k]
+	}
+	return p
+}
+
+// pyClassBinds reports whether class body block binds name (a def, a
+// class, an assignment).
+func pyClassBinds(t *tree, block int32, name string) bool {
+	if name == "" {
+		return false
+	}
+	for c := t.first(block); c >= 0; c = t.next(c) {
+		d := c
+		if t.kind(d) == "decorated_definition" {
+			d = t.field(d, "definition")
+		}
+		switch t.kind(d) {
+		case "function_definition", "class_definition":
+			if t.text(t.field(d, "name")) == name {
+				return true
+			}
+		case "expression_statement":
+			if a := t.firstNamed(d); t.kind(a) == "assignment" && t.text(t.field(a, "left")) == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pyYields is the type expression of what generator fn yields: every
+// `yield v` (`yield from g`: an element of g), alternatives when they
+// differ, a bare yield or None a placeholder; "" when unknown or not a
+// generator.
+func (x *extractor) pyYields(fn int32) string {
+	t := x.t
+	body := t.field(fn, "body")
+	if body < 0 {
+		return ""
+	}
+	ty := ""
+	for j, end := body, t.subtreeEnd(body); j < end; j++ {
+		switch t.kind(j) {
+		case "function_definition", "class_definition", "lambda":
+			j = t.subtreeEnd(j) - 1
+		case "yield":
+			v := t.firstNamed(j)
+			if v < 0 || t.kind(v) == "none" {
+				continue
+			}
+			vt := x.pySubstAt(v, pyValueType(t, v, -1))
+			for c := t.first(j); c >= 0; c = t.next(c) {
+				if t.kind(c) == "from" {
+					vt = pyAppend(vt, "[]")
+				}
+			}
+			if ty != "" {
+				vt = pyMerge(ty, vt)
+			}
+			if vt == "" {
+				return ""
+			}
+			ty = vt
+		}
+	}
+	return ty
+}
+
+// pyProperty reports whether function fn is decorated as a property
+// (`@property`, `@functools.cached_property`).
+func pyProperty(t *tree, fn int32) bool {
+	p := t.parent(fn)
+	if p < 0 || t.kind(p) != "decorated_definition" {
+		return false
+	}
+	for c := t.first(p); c >= 0; c = t.next(c) {
+		if t.kind(c) != "decorator" {
+			continue
+		}
+		switch d := t.text(t.firstNamed(c)); d {
+		case "property", "cached_property", "functools.cached_property":
+			return true
+		}
+	}
+	return false
+}
+
+// pyValueType is the type expression of an assigned value as far as the
+// syntax tells: the annotation when there is one, else the callee of a
+// call (`T(...)`, `mod.T(...)`: resolution decides whether it is a class
+// or a function whose result it is), or "=" and the path of the value
+// (`= compat32`, `= self.policy`, `= self.make().node`: names, attributes
+// and calls); "" when unknown. A local at the head of it is replaced by
+// the caller (pySubst).
 func pyValueType(t *tree, r, ann int32) string {
 	if ann >= 0 {
 		return pyAnnotation(t.text(ann))
+	}
+	for {
+		switch t.kind(r) {
+		case "await", "parenthesized_expression":
+			r = t.firstNamed(r)
+			continue
+		case "assignment": // a = b = T()
+			r = t.field(r, "right")
+			continue
+		case "named_expression":
+			r = t.field(r, "value")
+			continue
+		}
+		break
 	}
 	if r < 0 {
 		return ""
 	}
 	switch t.kind(r) {
-	case "call":
+	case "conditional_expression": // a if c else b: either
+		if e := pyElems(t, r); len(e) == 3 {
+			return pyEither(t, e[0], e[2])
+		}
+		return ""
+	case "boolean_operator": // a or b: either (a and b: not known)
+		for c := t.first(r); c >= 0; c = t.next(c) {
+			if t.kind(c) == "or" {
+				return pyEither(t, t.field(r, "left"), t.field(r, "right"))
+			}
+		}
+		return ""
+	}
+	if t.kind(r) == "call" {
 		if f := t.field(r, "function"); f >= 0 && (t.kind(f) == "identifier" || t.kind(f) == "attribute") && pyDotted(t, f) {
 			return t.text(f)
 		}
-	case "identifier", "attribute":
-		if pyDotted(t, r) {
-			return "=" + t.text(r)
-		}
+	}
+	if p := pyRaw(t, r); p != "" {
+		return "=" + p
 	}
 	return ""
+}
+
+// pyEither is the type expression of a value that is a or b (None being
+// a placeholder).
+func pyEither(t *tree, a, b int32) string {
+	switch {
+	case t.kind(a) == "none":
+		return pyValueType(t, b, -1)
+	case t.kind(b) == "none":
+		return pyValueType(t, a, -1)
+	}
+	return pyMerge(pyValueType(t, a, -1), pyValueType(t, b, -1))
+}
+
+// pyElems is the named children of node n, comments left out.
+func pyElems(t *tree, n int32) []int32 {
+	var out []int32
+	for c := t.first(n); c >= 0; c = t.next(c) {
+		if t.named(c) && t.kind(c) != "comment" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// pyAppend is type expression expr followed by path suffix (".m()"), for
+// each alternative; "" when expr is.
+func pyAppend(expr, suffix string) string {
+	if expr == "" {
+		return ""
+	}
+	out := ""
+	for k, a := range strings.Split(expr, "|") {
+		sa := "=" + pyPath(a) + suffix
+		if k > 0 {
+			sa = pyMerge(out, sa)
+		}
+		out = sa
+	}
+	return out
+}
+
+// pyRaw is the path of expression n: names and attributes joined by dots,
+// "()" after each call (arguments dropped): "self.make().node"; "" for
+// anything else (a literal, an operator, super()).
+func pyRaw(t *tree, n int32) string {
+	switch t.kind(n) {
+	case "identifier":
+		return t.text(n)
+	case "attribute":
+		if o := pyRaw(t, t.field(n, "object")); o != "" {
+			return o + "." + t.text(t.field(n, "attribute"))
+		}
+	case "call":
+		f := t.field(n, "function")
+		if t.kind(f) == "identifier" && t.text(f) == "super" {
+			return ""
+		}
+		if a := t.field(n, "arguments"); t.kind(f) == "identifier" && t.text(f) == "type" && t.kind(a) == "argument_list" {
+			// type(x): the class of x
+			if args, o := pyElems(t, a), ""; len(args) == 1 {
+				if o = pyRaw(t, args[0]); o != "" {
+					return o + ".__class__"
+				}
+			}
+			return ""
+		}
+		if o := pyRaw(t, f); o != "" {
+			return o + "()"
+		}
+	case "parenthesized_expression", "await":
+		return pyRaw(t, t.firstNamed(n))
+	}
+	return ""
+}
+
+// pyPath is type expression expr as a path ("T": the value of T(), so
+// "T()"; "=p": p).
+func pyPath(expr string) string {
+	if p, ok := strings.CutPrefix(expr, "="); ok {
+		return p
+	}
+	return expr + "()"
+}
+
+// pyMerge is the type expression of a name assigned values a and b: the
+// alternatives of both in order ("A|B"; resolution takes them when they
+// all denote the same class), unknown when either is or beyond four.
+func pyMerge(a, b string) string {
+	if a == "" || b == "" {
+		return ""
+	}
+	alts := strings.Split(a, "|")
+	for _, y := range strings.Split(b, "|") {
+		if !slices.Contains(alts, y) {
+			alts = append(alts, y)
+		}
+	}
+	if len(alts) > 4 {
+		return ""
+	}
+	return strings.Join(alts, "|")
+}
+
+// pySubst replaces a local at the head of type expression expr with the
+// local's own type expression (lookup: whether a name is a local, and its
+// type): "" when the local's type is unknown, expr itself when the head
+// is not a local or is self/cls (the instance and class of a method).
+// Alternatives are replaced each.
+func pySubst(expr string, lookup func(string) (string, bool)) string {
+	if expr == "" {
+		return ""
+	}
+	if strings.Contains(expr, "|") {
+		out := ""
+		for k, a := range strings.Split(expr, "|") {
+			sa := pySubst(a, lookup)
+			if k > 0 {
+				sa = pyMerge(out, sa)
+			}
+			if sa == "" {
+				return ""
+			}
+			out = sa
+		}
+		return out
+	}
+	p := pyPath(expr)
+	head := p
+	if k := strings.IndexAny(p, ".(["); k >= 0 {
+		head = p[:k]
+	}
+	if head == "self" || head == "cls" {
+		return expr
+	}
+	lt, local := lookup(head)
+	switch {
+	case !local:
+		return expr
+	case lt == "":
+		return ""
+	case "="+head == expr:
+		return lt // the local's value itself
+	}
+	return pyAppend(lt, p[len(head):])
+}
+
+// pySubstAt is pySubst with the locals of the functions enclosing node i.
+func (x *extractor) pySubstAt(i int32, expr string) string {
+	return pySubst(expr, func(name string) (string, bool) {
+		local, ty := x.pyLocalAt(i, name)
+		return ty, local
+	})
 }
 
 // pyAnnotation reduces an annotation to the class it names: "T", "mod.T",
@@ -320,7 +648,7 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 			case ty == none:
 				ty = old
 			case old != none:
-				ty = ""
+				ty = pyMerge(old, ty)
 			}
 		}
 		locals[name] = ty
@@ -369,27 +697,75 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 				j = t.subtreeEnd(j) - 1 // a scope of its own
 			case "assignment":
 				l, r := t.field(j, "left"), t.field(j, "right")
-				if t.kind(l) == "identifier" {
+				switch {
+				case t.kind(l) == "identifier":
 					ty := pyValueType(t, r, t.field(j, "type"))
 					if r >= 0 && t.kind(r) == "none" && t.field(j, "type") < 0 {
 						ty = none
 					}
 					set(l, ty)
-				} else {
+				case (t.kind(l) == "pattern_list" || t.kind(l) == "tuple_pattern") && (t.kind(r) == "expression_list" || t.kind(r) == "tuple"):
+					// a, b = A(), B(): element by element
+					ls, rs := pyElems(t, l), pyElems(t, r)
+					if len(ls) != len(rs) {
+						setAll(l)
+						break
+					}
+					for k := range ls {
+						if t.kind(ls[k]) == "identifier" {
+							set(ls[k], pyValueType(t, rs[k], -1))
+						} else {
+							setAll(ls[k])
+						}
+					}
+				default:
 					setAll(l)
 				}
 			case "augmented_assignment":
 				setAll(t.field(j, "left"))
 			case "for_statement", "for_in_clause":
-				setAll(t.field(j, "left"))
+				// for x in v: an element of v ("[]": what iterating
+				// it yields, known for the project's generators)
+				if l := t.field(j, "left"); t.kind(l) == "identifier" {
+					set(l, pyAppend(pyValueType(t, t.field(j, "right"), -1), "[]"))
+				} else {
+					setAll(l)
+				}
 			case "as_pattern_target":
-				setAll(j)
+				// with T(...) as x: what T's __enter__ returns; except E as
+				// e: an instance of E
+				ty := ""
+				if ap := t.parent(j); t.kind(ap) == "as_pattern" {
+					v := t.firstNamed(ap)
+					switch t.kind(t.parent(ap)) {
+					case "with_item":
+						ty = pyAppend(pyValueType(t, v, -1), ".__enter__()")
+					case "except_clause":
+						if t.kind(v) == "identifier" || t.kind(v) == "attribute" && pyDotted(t, v) {
+							ty = t.text(v)
+						}
+					}
+				}
+				if n := t.firstNamed(j); t.kind(n) == "identifier" && t.next(n) < 0 {
+					set(n, ty)
+				} else {
+					setAll(j)
+				}
 			case "named_expression":
-				set(t.field(j, "name"), "")
+				set(t.field(j, "name"), pyValueType(t, t.field(j, "value"), -1))
 			case "global_statement", "nonlocal_statement":
 				for c := t.first(j); c >= 0; c = t.next(c) {
 					if t.kind(c) == "identifier" {
 						global[t.text(c)] = true
+						if t.kind(j) == "global_statement" {
+							if x.pyGlobals == nil {
+								x.pyGlobals = map[int32]map[string]bool{}
+							}
+							if x.pyGlobals[fn] == nil {
+								x.pyGlobals[fn] = map[string]bool{}
+							}
+							x.pyGlobals[fn][t.text(c)] = true
+						}
 					}
 				}
 			}
@@ -398,28 +774,45 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 	for n := range global {
 		delete(locals, n)
 	}
+
 	for n, ty := range locals {
 		if ty == none {
 			locals[n] = ""
 		}
 	}
-	// "=y": the value of another local is that local's type (a name
-	// resolution would look up at module level otherwise); self.x stays
-	for n, ty := range locals {
-		v, ok := strings.CutPrefix(ty, "=")
-		if !ok {
-			continue
+	// a local at the head of a local's type expression: that local's type
+	// (a name resolution would look up at module level otherwise), the
+	// enclosing functions' locals too; in name order, a cycle is unknown
+	names := make([]string, 0, len(locals))
+	for n := range locals {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	done := map[string]string{}
+	var subst func(n string, depth int) string
+	subst = func(n string, depth int) string {
+		if ty, ok := done[n]; ok {
+			return ty
 		}
-		first, _, dotted := strings.Cut(v, ".")
-		if first == "self" || first == "cls" {
-			continue
+		if depth > 8 {
+			return ""
 		}
-		if lt, local := locals[first]; local {
-			if dotted || strings.HasPrefix(lt, "=") {
-				lt = ""
+		done[n] = "" // in progress
+		ty := pySubst(locals[n], func(h string) (string, bool) {
+			if _, own := locals[h]; own {
+				return subst(h, depth+1), true
 			}
-			locals[n] = lt
-		}
+			local, ty := x.pyLocal(fn, h)
+			return ty, local
+		})
+		done[n] = ty
+		return ty
+	}
+	for _, n := range names {
+		subst(n, 0)
+	}
+	for _, n := range names {
+		locals[n] = done[n]
 	}
 	x.pyLocals[fn] = locals
 	return locals
@@ -441,6 +834,182 @@ func (x *extractor) pyLocal(i int32, name string) (bool, string) {
 		}
 	}
 	return false, ""
+}
+
+// pyGlobal reports whether the function enclosing node i declares name
+// global.
+func (x *extractor) pyGlobal(i int32, name string) bool {
+	t := x.t
+	for fn := t.parent(i); fn >= 0; fn = t.parent(fn) {
+		switch t.kind(fn) {
+		case "function_definition":
+			x.pyScope(fn)
+			return x.pyGlobals[fn][name]
+		case "lambda", "class_definition":
+			return false
+		}
+	}
+	return false
+}
+
+// pyLocalAt is pyLocal with the class an isinstance() test narrows the
+// local to at node i.
+func (x *extractor) pyLocalAt(i int32, name string) (bool, string) {
+	local, ty := x.pyLocal(i, name)
+	if local {
+		if nt := x.pyNarrow(i, name); nt != "" {
+			ty = nt
+		}
+	}
+	return local, ty
+}
+
+// pyNarrow is the class an isinstance() test narrows a name or dotted
+// reference (self.x) to at node i: the test is the condition of an
+// enclosing if, elif or while (alone or in an "and") whose body holds i,
+// or an earlier statement of an enclosing block — assert isinstance(…),
+// or if not isinstance(…) leaving the block (return, raise, continue,
+// break); an assignment of the name after the test ends it; "" otherwise.
+func (x *extractor) pyNarrow(i int32, name string) string {
+	t := x.t
+	fn := t.parent(i)
+	for fn >= 0 && t.kind(fn) != "function_definition" && t.kind(fn) != "lambda" {
+		fn = t.parent(fn)
+	}
+	if fn < 0 || !x.pyTests(fn) {
+		return ""
+	}
+	for c, p := i, t.parent(i); p >= 0; c, p = p, t.parent(p) {
+		switch t.kind(p) {
+		case "function_definition", "lambda", "class_definition", "module":
+			return ""
+		case "block":
+			ty, assigned := "", false
+			for st := t.first(p); st >= 0 && st != c; st = t.next(st) {
+				if pyAssigns(t, st, name) {
+					ty, assigned = "", true
+				} else if g := pyGuard(t, st, name); g != "" {
+					ty, assigned = g, false
+				}
+			}
+			if ty != "" || assigned {
+				return ty
+			}
+		case "if_statement", "elif_clause", "while_statement":
+			if t.field(p, "consequence") == c || t.field(p, "body") == c {
+				if ty := pyIsinstance(t, t.field(p, "condition"), name); ty != "" {
+					return ty
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// pyTests reports whether function fn calls isinstance() anywhere (most
+// do not: pyNarrow need not look at their statements).
+func (x *extractor) pyTests(fn int32) bool {
+	if has, ok := x.pyIsinst[fn]; ok {
+		return has
+	}
+	if x.pyIsinst == nil {
+		x.pyIsinst = map[int32]bool{}
+	}
+	t := x.t
+	has := false
+	for j, end := fn, t.subtreeEnd(fn); j < end && !has; j++ {
+		if t.kind(j) == "call" {
+			f := t.field(j, "function")
+			has = t.kind(f) == "identifier" && t.text(f) == "isinstance"
+		}
+	}
+	x.pyIsinst[fn] = has
+	return has
+}
+
+// pyAssigns reports whether statement st assigns name (a target of an
+// assignment, a for loop, :=, with … as; nested defs left out).
+func pyAssigns(t *tree, st int32, name string) bool {
+	end := t.subtreeEnd(st)
+	for j := st; j < end; j++ {
+		switch t.kind(j) {
+		case "function_definition", "class_definition", "lambda":
+			j = t.subtreeEnd(j) - 1
+			continue
+		case "identifier", "attribute":
+		default:
+			continue
+		}
+		if t.text(j) != name {
+			continue
+		}
+		switch p := t.parent(j); t.kind(p) {
+		case "assignment", "augmented_assignment", "for_statement", "for_in_clause":
+			if t.field(p, "left") == j {
+				return true
+			}
+		case "named_expression":
+			if t.field(p, "name") == j {
+				return true
+			}
+		case "pattern_list", "tuple_pattern", "list_pattern", "as_pattern_target":
+			return true
+		}
+	}
+	return false
+}
+
+// pyGuard is T when statement st narrows name for the statements after
+// it: assert isinstance(name, T), or if not isinstance(name, T) whose
+// body leaves the block (and no elif or else); else "".
+func pyGuard(t *tree, st int32, name string) string {
+	switch t.kind(st) {
+	case "assert_statement":
+		return pyIsinstance(t, t.firstNamed(st), name)
+	case "if_statement":
+		cond, body := t.field(st, "condition"), t.field(st, "consequence")
+		if t.field(st, "alternative") >= 0 || t.kind(cond) != "not_operator" || body < 0 {
+			return ""
+		}
+		var last int32 = -1
+		for c := t.first(body); c >= 0; c = t.next(c) {
+			if t.named(c) && t.kind(c) != "comment" {
+				last = c
+			}
+		}
+		switch t.kind(last) {
+		case "return_statement", "raise_statement", "continue_statement", "break_statement":
+			return pyIsinstance(t, t.field(cond, "argument"), name)
+		}
+	}
+	return ""
+}
+
+// pyIsinstance is T when condition cond holds isinstance(name, T) (T a
+// dotted name; in an "and" of tests), else "".
+func pyIsinstance(t *tree, cond int32, name string) string {
+	switch t.kind(cond) {
+	case "parenthesized_expression":
+		return pyIsinstance(t, t.firstNamed(cond), name)
+	case "boolean_operator":
+		for c := t.first(cond); c >= 0; c = t.next(c) {
+			if t.kind(c) == "and" {
+				if ty := pyIsinstance(t, t.field(cond, "left"), name); ty != "" {
+					return ty
+				}
+				return pyIsinstance(t, t.field(cond, "right"), name)
+			}
+		}
+	case "call":
+		if f := t.field(cond, "function"); t.kind(f) != "identifier" || t.text(f) != "isinstance" {
+			return ""
+		}
+		args := pyElems(t, t.field(cond, "arguments"))
+		if len(args) == 2 && pyDotted(t, args[0]) && t.text(args[0]) == name && pyDotted(t, args[1]) {
+			return t.text(args[1])
+		}
+	}
+	return ""
 }
 
 // PythonBuiltin reports whether name is one of Python's builtins (a

@@ -2,6 +2,7 @@ package lang
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -130,20 +131,21 @@ class Box(Base):
 		"import||helper|.pkg.mod|helper",
 		"import||*|lib|*",
 		"var||DEFAULT|Config|",
-		"field|Box|size|Size|",       // class-level annotation
-		"field|Box|store|Store|",     // self.x = T()
-		"field|Box|policy|=DEFAULT|", // self.x = parameter whose default is DEFAULT
-		"field|Box|fmt|Formatter|",   // None is a placeholder
-		"field|Box|mixed||",          // two classes: unknown
-		"result||factory|Box|",       // every return constructs Box
-		"result||annotated|Box|",     // the return annotation
+		"field|Box|size|Size|",         // class-level annotation
+		"field|Box|store|Store|",       // self.x = T()
+		"field|Box|policy|=DEFAULT|",   // self.x = parameter whose default is DEFAULT
+		"field|Box|fmt|Formatter|",     // None is a placeholder
+		"field|Box|mixed|Store|Other|", // two classes: resolution compares them
+		"result||factory|Box|",         // every return constructs Box
+		"result||annotated|Box|",       // the return annotation
+		"result||generator|Box|yield",  // what a generator yields
 	} {
 		if !slices.Contains(facts, want) {
 			t.Errorf("missing fact %q in %v", want, facts)
 		}
 	}
 	for _, f := range facts {
-		if strings.HasPrefix(f, "var||EMPTY") || strings.HasPrefix(f, "result||generator") {
+		if strings.HasPrefix(f, "var||EMPTY") || f == "result||generator|Box|" {
 			t.Errorf("not a class: %q", f)
 		}
 	}
@@ -163,6 +165,111 @@ func TestPyAnnotation(t *testing.T) {
 	} {
 		if got := pyAnnotation(in); got != want {
 			t.Errorf("pyAnnotation(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// Values typed through calls: a local or attribute assigned from a call
+// keeps the call's path (through a local's type at its head) for
+// resolution to follow; a function's result is what every return returns.
+func TestPythonCallResultFacts(t *testing.T) {
+	src := []byte(`class Doc:
+    def __init__(self, p: Parser):
+        self.node = self.make("x")
+        self.via = p.parse()
+
+    def make(self, name):
+        return Node()
+
+    def again(self):
+        return self.make("y")
+
+    def me(self):
+        return self
+
+    def opt(self, flag):
+        if flag:
+            return self.node
+        return None
+
+    def mine(self) -> "Self":
+        return self
+
+    def untyped(self, x):
+        return x
+
+    def typed(self, n: Node):
+        return n
+
+    def mixed(self, flag):
+        if flag:
+            return Node()
+        return self
+
+    @classmethod
+    def load(cls):
+        return cls()
+
+    def run(self, q: Query, u):
+        a = self.make("z")
+        b = a
+        c = b.child().next
+        d = u.make()
+        a.go()
+        c.go()
+        d.go()
+        q.build().step().go()
+        self.make("w").go()
+        u.make().go()
+        (q or u).go()
+
+    def pair(self):
+        self.left, self.right = Node(), self.make("q")
+`)
+	res := strictParse(t, "pkg/doc.py", "python", src)
+	var recv []string
+	for _, r := range res.Relations {
+		if r.Kind == RelCalls && r.Target == "go" {
+			recv = append(recv, strconv.Itoa(r.Line)+" "+r.Recv)
+		}
+	}
+	want := []string{
+		"43 :self.make",                 // a local from self.m()
+		"44 :=self.make().child().next", // through two locals
+		"45 ?",                          // an untyped parameter at the head
+		"46 :=Query().build().step()",   // a chain on an annotated parameter
+		"47 :self.make",                 // a chain on self
+		"48 ?",
+		"49 ?", // an expression
+	}
+	if !slices.Equal(recv, want) {
+		t.Errorf("receivers %q, want %q", recv, want)
+	}
+	var facts []string
+	for _, f := range res.Facts {
+		facts = append(facts, strings.Join([]string{f.Kind, f.Owner, f.Name, f.Type}, "|"))
+	}
+	for _, w := range []string{
+		"field|Doc|node|self.make",
+		"field|Doc|via|=Parser().parse()",
+		"result|Doc|make|Node",
+		"result|Doc|again|self.make",
+		"result|Doc|me|=self",
+		"result|Doc|opt|=self.node", // None is a placeholder
+		"result|Doc|mine|=self",
+		"result|Doc|typed|Node",
+		"result|Doc|load|cls",
+		"result|Doc|mixed|Node|=self", // alternatives: resolution compares them
+		"field|Doc|left|Node",         // a tuple assignment, element by element
+		"field|Doc|right|self.make",
+	} {
+		if !slices.Contains(facts, w) {
+			t.Errorf("missing fact %q in %v", w, facts)
+		}
+	}
+	for _, f := range facts {
+		if strings.HasPrefix(f, "result|Doc|untyped") {
+			t.Errorf("unknown result recorded: %q", f)
 		}
 	}
 }
