@@ -71,6 +71,10 @@ type pyEnt struct {
 	val  bool // a class reached through a variable or attribute, not its name
 	ext  string
 	alts *[]pyEnt // a value of one of several known types (sym -1)
+	// partial: some of the places that give the value (with alts) give
+	// a value of unknown type; calls resolved through the known types
+	// are inferred, not exact
+	partial bool
 	gen  bool     // a generator: what calling generator function sym returned
 	recv *pyEnt   // the generator function's self
 }
@@ -88,7 +92,7 @@ func (r *resolver) pyElem(c pyEnt, depth int) pyEnt {
 	case depth > 8:
 		return pyUnknown
 	case c.alts != nil:
-		return pyEach(*c.alts, func(a pyEnt) pyEnt { return r.pyElem(a, depth+1) })
+		return pyEach(*c.alts, c.partial, func(a pyEnt) pyEnt { return r.pyElem(a, depth+1) })
 	case c.gen:
 		s := &r.syms[c.sym]
 		self := pyUnknown
@@ -111,25 +115,31 @@ func (r *resolver) pyElem(c pyEnt, depth int) pyEnt {
 }
 
 // pyEach maps f over the alternatives of a union: the one result when they
-// agree, a union of the results when all are known, else unknown.
-func pyEach(alts []pyEnt, f func(pyEnt) pyEnt) pyEnt {
+// agree and all are known, else a union of the known results — partial
+// when some are unknown or the union mapped was partial; unknown when none
+// is known.
+func pyEach(alts []pyEnt, partial bool, f func(pyEnt) pyEnt) pyEnt {
 	var out []pyEnt
 	for _, a := range alts {
 		e := f(a)
-		if !e.known() {
-			return pyUnknown
-		}
-		if e.alts != nil {
+		switch {
+		case !e.known():
+			partial = true
+			continue
+		case e.alts != nil:
 			return pyUnknown // no unions of unions
 		}
 		if !slices.Contains(out, e) {
 			out = append(out, e)
 		}
 	}
-	if len(out) == 1 {
+	switch {
+	case len(out) == 0:
+		return pyUnknown
+	case len(out) == 1 && !partial:
 		return out[0]
 	}
-	return pyEnt{sym: -1, alts: &out}
+	return pyEnt{sym: -1, alts: &out, partial: partial}
 }
 
 // pyInit builds the Python tables from the file paths and type facts.
@@ -350,7 +360,7 @@ func (r *resolver) pyInstance(fileID int64, expr string, self pyEnt, depth int) 
 		for _, a := range strings.Split(expr, "|") {
 			vals = append(vals, r.pyInstance(fileID, a, self, depth+1))
 		}
-		return pyEach(vals, func(a pyEnt) pyEnt { return a })
+		return pyEach(vals, false, func(a pyEnt) pyEnt { return a })
 	}
 	path, ok := strings.CutPrefix(expr, "=")
 	if !ok {
@@ -410,7 +420,7 @@ func (r *resolver) pyValue(fileID int64, path string, self pyEnt, depth int) pyE
 func (r *resolver) pyResult(recv, c pyEnt, depth int) pyEnt {
 	switch {
 	case c.alts != nil:
-		return pyEach(*c.alts, func(a pyEnt) pyEnt { return r.pyResult(pyUnknown, a, depth+1) })
+		return pyEach(*c.alts, c.partial, func(a pyEnt) pyEnt { return r.pyResult(pyUnknown, a, depth+1) })
 	case c.ext != "":
 		return c
 	case c.sym >= 0 && c.inst && depth <= 8:
@@ -449,7 +459,7 @@ func (r *resolver) pyMember(e pyEnt, name string, depth int) pyEnt {
 	}
 	switch {
 	case e.alts != nil:
-		return pyEach(*e.alts, func(a pyEnt) pyEnt { return r.pyMember(a, name, depth+1) })
+		return pyEach(*e.alts, e.partial, func(a pyEnt) pyEnt { return r.pyMember(a, name, depth+1) })
 	case e.ext != "":
 		return e
 	case e.file != "":
@@ -606,6 +616,10 @@ func (r *resolver) pyCallOn(e pyEnt, target, rule string) edgeOut {
 			if k == 0 {
 				out = o
 			}
+		}
+		if e.partial && out.res == store.ResExact {
+			// the known part of a value some places leave unknown
+			out.res, out.detail = store.ResInferred, "receiver partly of unknown type"
 		}
 		return out
 	case e.ext != "":

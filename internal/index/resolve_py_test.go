@@ -708,10 +708,11 @@ func TestPythonClassValues(t *testing.T) {
 		// calling an instance: its __call__'s result; a tuple assignment
 		"lib/core.py | tuples | begin | 194 | Reply.begin | exact | receiver type",
 		// loops over project generators: what they yield (a yield of
-		// unknown type makes it unknown), a class's __iter__ returning a
-		// generator, or self with __next__; not a list, nor an untyped
-		// parameter; a generator's own methods are builtin
-		"lib/core.py | loops | name | 230 |  | unresolved | receiver of unknown type",
+		// unknown type leaves the known part, inferred), a class's
+		// __iter__ returning a generator, or self with __next__; not a
+		// list, nor an untyped parameter; a generator's own methods are
+		// builtin
+		"lib/core.py | loops | name | 230 | Tree2.name | inferred | receiver partly of unknown type",
 		"lib/core.py | loops | begin | 232 | Reply.begin | exact | receiver type",
 		"lib/core.py | loops | begin | 234 | Reply.begin | exact | receiver type",
 		"lib/core.py | loops | begin | 236 |  | unresolved | receiver of unknown type",
