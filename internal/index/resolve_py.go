@@ -75,8 +75,8 @@ type pyEnt struct {
 	// a value of unknown type; calls resolved through the known types
 	// are inferred, not exact
 	partial bool
-	gen  bool     // a generator: what calling generator function sym returned
-	recv *pyEnt   // the generator function's self
+	gen     bool   // a generator: what calling generator function sym returned
+	recv    *pyEnt // the generator function's self
 }
 
 var pyUnknown = pyEnt{sym: -1}
