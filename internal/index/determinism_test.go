@@ -279,12 +279,58 @@ func removeFile(t *testing.T, root, p string) {
 // TestResolutionIsAFunctionOfTheTree indexes the same tree in several
 // orders and batches and through incremental edits, renames, deletions and
 // re-additions, and compares the full relation set with a clean index.
+// shuffledArrivals indexes tree in seeds shuffled orders, files arriving
+// 1..maxBatch at a time (each arrival an index run), and compares each
+// result's relations with want.
+func shuffledArrivals(t *testing.T, tree map[string]string, seeds int64, maxBatch int, want []string) {
+	t.Helper()
+	paths := slices.Sorted(maps.Keys(tree))
+	for seed := int64(1); seed <= seeds; seed++ {
+		t.Run(fmt.Sprintf("order%d", seed), func(t *testing.T) {
+			rng := rand.New(rand.NewSource(seed))
+			order := slices.Clone(paths)
+			rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+			root := t.TempDir()
+			db := openDB(t)
+			for i := 0; i < len(order); {
+				n := 1 + rng.Intn(maxBatch)
+				batch := map[string]string{}
+				for _, p := range order[i:min(i+n, len(order))] {
+					batch[p] = tree[p]
+				}
+				writeFiles(t, root, batch)
+				run(t, db, root, &fakeEmbedder{model: "fake:a"})
+				i += n
+			}
+			diffSets(t, "relation", relationSet(t, db), want)
+		})
+	}
+}
+
+// deleteAndReadd indexes tree, then deletes and re-adds each of paths in
+// turn (an index run after each step), and compares the relations with
+// want.
+func deleteAndReadd(t *testing.T, tree map[string]string, paths []string, want []string) {
+	t.Run("delete and re-add", func(t *testing.T) {
+		root := t.TempDir()
+		db := openDB(t)
+		writeFiles(t, root, tree)
+		run(t, db, root, &fakeEmbedder{model: "fake:a"})
+		for _, p := range paths {
+			removeFile(t, root, p)
+			run(t, db, root, &fakeEmbedder{model: "fake:a"})
+			writeFiles(t, root, map[string]string{p: tree[p]})
+			run(t, db, root, &fakeEmbedder{model: "fake:a"})
+		}
+		diffSets(t, "relation", relationSet(t, db), want)
+	})
+}
+
 func TestResolutionIsAFunctionOfTheTree(t *testing.T) {
 	// resolved edges are written in several transactions here
 	defer func(v int) { updateBatch = v }(updateBatch)
 	updateBatch = 16
 	_, _, want := cleanSets(t, graphTree)
-	paths := slices.Sorted(maps.Keys(graphTree))
 
 	// the resolved edges are the right ones, not only stable ones
 	for _, w := range []string{
@@ -327,27 +373,7 @@ func TestResolutionIsAFunctionOfTheTree(t *testing.T) {
 		}
 	}
 
-	for seed := int64(1); seed <= 3; seed++ {
-		t.Run(fmt.Sprintf("order%d", seed), func(t *testing.T) {
-			rng := rand.New(rand.NewSource(seed))
-			order := slices.Clone(paths)
-			rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-			root := t.TempDir()
-			db := openDB(t)
-			// files arrive a few at a time, each arrival an index run
-			for i := 0; i < len(order); {
-				n := 1 + rng.Intn(3)
-				batch := map[string]string{}
-				for _, p := range order[i:min(i+n, len(order))] {
-					batch[p] = graphTree[p]
-				}
-				writeFiles(t, root, batch)
-				run(t, db, root, &fakeEmbedder{model: "fake:a"})
-				i += n
-			}
-			diffSets(t, "relation", relationSet(t, db), want)
-		})
-	}
+	shuffledArrivals(t, graphTree, 3, 3, want)
 
 	t.Run("incremental", func(t *testing.T) {
 		root := t.TempDir()

@@ -1,9 +1,7 @@
 package index
 
 import (
-	"fmt"
 	"maps"
-	"math/rand"
 	"slices"
 	"testing"
 )
@@ -755,38 +753,6 @@ func TestPythonResolutionIsAFunctionOfTheTree(t *testing.T) {
 	maps.Copy(tree, pyResultTree)
 	maps.Copy(tree, pyClassValueTree)
 	_, _, want := cleanSets(t, tree)
-	paths := slices.Sorted(maps.Keys(tree))
-	for seed := int64(1); seed <= 2; seed++ {
-		t.Run(fmt.Sprintf("order%d", seed), func(t *testing.T) {
-			rng := rand.New(rand.NewSource(seed))
-			order := slices.Clone(paths)
-			rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-			root := t.TempDir()
-			db := openDB(t)
-			for i := 0; i < len(order); {
-				n := 1 + rng.Intn(3)
-				batch := map[string]string{}
-				for _, p := range order[i:min(i+n, len(order))] {
-					batch[p] = tree[p]
-				}
-				writeFiles(t, root, batch)
-				run(t, db, root, &fakeEmbedder{model: "fake:a"})
-				i += n
-			}
-			diffSets(t, "relation", relationSet(t, db), want)
-		})
-	}
-	t.Run("delete and re-add", func(t *testing.T) {
-		root := t.TempDir()
-		db := openDB(t)
-		writeFiles(t, root, tree)
-		run(t, db, root, &fakeEmbedder{model: "fake:a"})
-		for _, p := range []string{"pkg/nodes.py", "lib/core.py"} {
-			removeFile(t, root, p)
-			run(t, db, root, &fakeEmbedder{model: "fake:a"})
-			writeFiles(t, root, map[string]string{p: tree[p]})
-			run(t, db, root, &fakeEmbedder{model: "fake:a"})
-		}
-		diffSets(t, "relation", relationSet(t, db), want)
-	})
+	shuffledArrivals(t, tree, 2, 3, want)
+	deleteAndReadd(t, tree, []string{"pkg/nodes.py", "lib/core.py"}, want)
 }
