@@ -197,9 +197,9 @@ func chunkSet(t *testing.T, db *store.DB) []string {
 	return querySet(t, db, "SELECT path, kind, name, symbol, start_line, end_line, container, hex(text_hash) FROM chunks", 8)
 }
 
-func querySet(t *testing.T, db *store.DB, q string, cols int) []string {
+func querySet(t *testing.T, db *store.DB, q string, cols int, args ...any) []string {
 	t.Helper()
-	rows, err := db.SQL().Query(q)
+	rows, err := db.SQL().Query(q, args...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -285,7 +285,7 @@ func TestTypeScriptResolution(t *testing.T) {
 	got := querySet(t, db, `SELECT f.path, r.kind, r.src_symbol, r.target, r.line, COALESCE(dc.symbol, ''), r.resolution, r.detail
 		FROM relations r JOIN files f ON f.id = r.file_id LEFT JOIN chunks dc ON dc.id = r.dst_chunk
 		WHERE r.kind IN ('calls', 'dispatch', 'extends', 'implements')`, 8)
-	for _, want := range []string{
+	containsAll(t, got, []string{
 		// the hierarchy through imports (".js" standing for ".ts")
 		"web/shapes/circle.ts | extends | Circle | Base | 2 | Base | exact | type",
 		"web/shapes/shape.ts | implements | Base | Shape | 5 | Shape | exact | type",
@@ -329,16 +329,7 @@ func TestTypeScriptResolution(t *testing.T) {
 		// CommonJS: a base class bound by require, module.exports
 		"web/app/cmd.js | extends | Sub | Cmd | 2 | Cmd | exact | type",
 		"web/app/cmd.js | calls | Sub.run | exec | 4 | Cmd.exec | exact | base class",
-	} {
-		if !slices.Contains(got, want) {
-			t.Errorf("missing %q", want)
-		}
-	}
-	if t.Failed() {
-		for _, g := range got {
-			t.Log(g)
-		}
-	}
+	})
 }
 
 // TestJTSResolutionIsAFunctionOfTheTree indexes the Java and TypeScript

@@ -280,15 +280,37 @@ class Builder:
 `,
 }
 
-func TestPythonCallResults(t *testing.T) {
+// pyCalls indexes tree and returns the call edges of file as "path |
+// source | target | line | destination symbol | resolution | detail".
+func pyCalls(t *testing.T, tree map[string]string, file string) []string {
+	t.Helper()
 	root := t.TempDir()
-	writeFiles(t, root, pyResultTree)
+	writeFiles(t, root, tree)
 	db := openDB(t)
 	run(t, db, root, &fakeEmbedder{model: "fake:a"})
-	got := querySet(t, db, `SELECT f.path, r.src_symbol, r.target, r.line, COALESCE(dc.symbol, ''), r.resolution, r.detail
+	return querySet(t, db, `SELECT f.path, r.src_symbol, r.target, r.line, COALESCE(dc.symbol, ''), r.resolution, r.detail
 		FROM relations r JOIN files f ON f.id = r.file_id LEFT JOIN chunks dc ON dc.id = r.dst_chunk
-		WHERE r.kind = 'calls' AND f.path = 'pkg/use.py'`, 7)
-	for _, want := range []string{
+		WHERE r.kind = 'calls' AND f.path = ?`, 7, file)
+}
+
+// containsAll reports each of wants missing from got, and then logs got.
+func containsAll(t *testing.T, got, wants []string) {
+	t.Helper()
+	for _, want := range wants {
+		if !slices.Contains(got, want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+	if t.Failed() {
+		for _, g := range got {
+			t.Log(g)
+		}
+	}
+}
+
+func TestPythonCallResults(t *testing.T) {
+	got := pyCalls(t, pyResultTree, "pkg/use.py")
+	containsAll(t, got, []string{
 		// a local from self.m(), whose result is an attribute (self.doc)
 		"pkg/use.py | Builder.run | make_root | 22 | Document.make_root | exact | receiver type",
 		// through locals: a method returning T(...); an inherited method
@@ -323,16 +345,7 @@ func TestPythonCallResults(t *testing.T) {
 		"pkg/use.py | Builder.run | tag | 42 |  | unresolved | receiver of several types",
 		// a function whose parameter is annotated
 		"pkg/use.py | build | make_root | 7 | Document.make_root | exact | receiver type",
-	} {
-		if !slices.Contains(got, want) {
-			t.Errorf("missing %q", want)
-		}
-	}
-	if t.Failed() {
-		for _, g := range got {
-			t.Log(g)
-		}
-	}
+	})
 }
 
 // pyClassValueTree: classes held by class attributes, parameters'
@@ -632,14 +645,8 @@ class Cases:
 }
 
 func TestPythonClassValues(t *testing.T) {
-	root := t.TempDir()
-	writeFiles(t, root, pyClassValueTree)
-	db := openDB(t)
-	run(t, db, root, &fakeEmbedder{model: "fake:a"})
-	got := querySet(t, db, `SELECT f.path, r.src_symbol, r.target, r.line, COALESCE(dc.symbol, ''), r.resolution, r.detail
-		FROM relations r JOIN files f ON f.id = r.file_id LEFT JOIN chunks dc ON dc.id = r.dst_chunk
-		WHERE r.kind = 'calls' AND f.path = 'lib/core.py'`, 7)
-	for _, want := range []string{
+	got := pyCalls(t, pyClassValueTree, "lib/core.py")
+	containsAll(t, got, []string{
 		// a class attribute holding a class, called
 		"lib/core.py | Conn.run | begin | 28 | Reply.begin | exact | receiver type",
 		// a parameter whose default is a class, kept in an attribute
@@ -732,16 +739,7 @@ func TestPythonClassValues(t *testing.T) {
 		"lib/core.py | Cases.Foo.run | run | 276 | Conn.run | exact | base class",
 		"lib/core.py | Cases.Foo.run | run | 281 | Kid.run | exact | base class",
 		"lib/core.py | Cases.Foo.run | ping | 282 | Conn.ping | exact | base class",
-	} {
-		if !slices.Contains(got, want) {
-			t.Errorf("missing %q", want)
-		}
-	}
-	if t.Failed() {
-		for _, g := range got {
-			t.Log(g)
-		}
-	}
+	})
 }
 
 // Python resolution through call results, alternatives and narrowing is
