@@ -640,6 +640,47 @@ func (r *resolver) findType(name string, fileID int64, imps map[string]bool) int
 	return -1
 }
 
+// baseRef is a base of a type as a base walk sees it: a project type
+// (sym ≥ 0), a type outside the project (ext), or unknown (neither).
+type baseRef struct {
+	sym int
+	ext string
+}
+
+// lookupInBases finds method m in type ti and its bases, depth first in
+// the order bases gives them (at most 8 deep, each type once): the chunk,
+// or -1 and the first base outside the project met on the way ("" when
+// none, "?" when a base is unknown).
+func (r *resolver) lookupInBases(ti int, m string, bases func(ti int) []baseRef) (int, string) {
+	seen := map[int]bool{}
+	outside := ""
+	var walk func(ti, depth int) int
+	walk = func(ti, depth int) int {
+		if depth > 8 || seen[ti] {
+			return -1
+		}
+		seen[ti] = true
+		if k := r.member(ti, m); k >= 0 {
+			return k
+		}
+		for _, b := range bases(ti) {
+			switch {
+			case b.sym >= 0:
+				if k := walk(b.sym, depth+1); k >= 0 {
+					return k
+				}
+			case b.ext != "" && outside == "":
+				outside = b.ext
+			case b.ext == "" && outside == "":
+				outside = "?"
+			}
+		}
+		return -1
+	}
+	k := walk(ti, 0)
+	return k, outside
+}
+
 // member is the method m of type chunk ti (first in source order), or -1.
 func (r *resolver) member(ti int, m string) int {
 	t := &r.syms[ti]

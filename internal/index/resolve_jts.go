@@ -436,35 +436,21 @@ func (r *resolver) jBases(ti int) []jEnt {
 }
 
 // jLookup finds method m in type ti and its bases (depth first, in the
-// order written): the chunk and whether it is the type's own, or -1 and
-// the first base outside the project ("?" when a base is unknown).
+// order written): the chunk, or -1 and the first base outside the project
+// ("?" when a base is unknown).
 func (r *resolver) jLookup(ti int, m string) (int, string) {
-	seen := map[int]bool{}
-	outside := ""
-	var walk func(ti, depth int) int
-	walk = func(ti, depth int) int {
-		if depth > 8 || seen[ti] {
-			return -1
-		}
-		seen[ti] = true
-		if k := r.member(ti, m); k >= 0 {
-			return k
-		}
+	return r.lookupInBases(ti, m, func(ti int) []baseRef {
+		var out []baseRef
 		for _, b := range r.jBases(ti) {
 			switch {
-			case b.sym >= 0:
-				if k := walk(b.sym, depth+1); k >= 0 {
-					return k
-				}
-			case b.ext != "" && outside == "":
-				outside = b.ext
-			case !b.known() && outside == "":
-				outside = "?"
+			case b.sym >= 0, b.ext != "":
+				out = append(out, baseRef{sym: b.sym, ext: b.ext})
+			case !b.known():
+				out = append(out, baseRef{sym: -1})
 			}
 		}
-		return -1
-	}
-	return walk(ti, 0), outside
+		return out
+	})
 }
 
 // jDeclared finds the type among ti and its bases that declares m without

@@ -550,33 +550,21 @@ func (r *resolver) pyBases(ti int) []pyEnt {
 // right): the chunk, or -1 and the first base outside the project ("" when
 // none; "?" when a base is unknown) on the way.
 func (r *resolver) pyLookup(ti int, m string) (int, string) {
-	seen := map[int]bool{}
-	outside := ""
-	var walk func(ti, depth int) int
-	walk = func(ti, depth int) int {
-		if depth > 8 || seen[ti] {
-			return -1
-		}
-		seen[ti] = true
-		if k := r.member(ti, m); k >= 0 {
-			return k
-		}
+	return r.lookupInBases(ti, m, func(ti int) []baseRef {
+		var out []baseRef
 		for _, b := range r.pyBases(ti) {
 			switch {
 			case b.sym >= 0:
-				if k := walk(b.sym, depth+1); k >= 0 {
-					return k
-				}
-			case b.ext != "" && b.ext != "object" && outside == "":
-				outside = b.ext
-			case !b.known() && outside == "":
-				outside = "?"
+				out = append(out, baseRef{sym: b.sym})
+			case b.ext == "object": // every class's base: no outside base
+			case b.ext != "":
+				out = append(out, baseRef{sym: -1, ext: b.ext})
+			case !b.known():
+				out = append(out, baseRef{sym: -1})
 			}
 		}
-		return -1
-	}
-	k := walk(ti, 0)
-	return k, outside
+		return out
+	})
 }
 
 // pyAttr is the type expression of instance attribute name of class ti
