@@ -298,3 +298,59 @@ func TestMigrationRecordsModelDims(t *testing.T) {
 		t.Fatalf("recorded dims %d (%v), want 8", d, err)
 	}
 }
+
+// TestMigrateVectorsToRowidTable opens a schema-5 database whose vectors
+// sit in the old WITHOUT ROWID table (each 2 KiB vector on an overflow page
+// of its own): the migration keeps every vector, moves them to leaf pages
+// and keeps one vector per model and text hash.
+func TestMigrateVectorsToRowidTable(t *testing.T) {
+	db, path := openTemp(t)
+	const n = 64
+	old := []string{
+		"DROP TABLE vectors",
+		"DROP INDEX IF EXISTS vectors_key",
+		`CREATE TABLE vectors (model TEXT NOT NULL, text_hash BLOB NOT NULL, vec BLOB NOT NULL, PRIMARY KEY(model, text_hash)) WITHOUT ROWID`,
+		"PRAGMA user_version = 5",
+	}
+	for _, q := range old {
+		if _, err := db.sql.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	for i := range n {
+		vec := make([]byte, 2048)
+		vec[0] = byte(i)
+		if _, err := db.sql.Exec("INSERT INTO vectors(model, text_hash, vec) VALUES ('m', ?, ?)", []byte{byte(i), 1}, vec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	overflow := "SELECT count(*) FROM dbstat WHERE name = 'vectors' AND pagetype = 'overflow'"
+	if c := count(t, db, overflow); c < n {
+		t.Fatalf("old layout: %d overflow pages for %d vectors, want one each", c, n)
+	}
+	db.Close()
+
+	db2, err := Open(context.Background(), path, Options{})
+	if err != nil {
+		t.Fatalf("reopen: %v", err)
+	}
+	defer db2.Close()
+	if v := count(t, db2, "PRAGMA user_version"); v != SchemaVersion {
+		t.Fatalf("user_version %d, want %d", v, SchemaVersion)
+	}
+	if c := count(t, db2, "SELECT count(*) FROM vectors WHERE model = 'm' AND length(vec) = 2048"); c != n {
+		t.Fatalf("%d vectors after the migration, want %d", c, n)
+	}
+	if c := count(t, db2, "SELECT count(*) FROM vectors WHERE text_hash = ? AND substr(vec, 1, 1) = ?", []byte{7, 1}, []byte{7}); c != 1 {
+		t.Fatalf("vector 7 not found intact (%d rows)", c)
+	}
+	if c := count(t, db2, overflow); c != 0 {
+		t.Fatalf("%d overflow pages after the migration, want 0", c)
+	}
+	if c := count(t, db2, "SELECT count(*) FROM sqlite_master WHERE name = 'vectors' AND sql LIKE '%WITHOUT ROWID%'"); c != 0 {
+		t.Fatal("vectors is still a WITHOUT ROWID table")
+	}
+	if _, err := db2.sql.Exec("INSERT INTO vectors(model, text_hash, vec) VALUES ('m', ?, x'00')", []byte{7, 1}); err == nil {
+		t.Fatal("a second vector for the same model and text hash was accepted: the key is gone")
+	}
+}
