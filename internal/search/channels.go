@@ -433,10 +433,10 @@ func rescore(ctx context.Context, ix Index, approx []vecindex.Hit, qv []float32)
 	}
 	var buf []float32
 	err := ix.DB.VectorsByID(ctx, ids, ix.Project.Model, func(id int64, blob []byte) error {
-		if len(blob) != 4*len(qv) {
+		if vecindex.VectorDims(blob) != len(qv) {
 			return nil
 		}
-		buf = decodeInto(buf[:0], blob)
+		buf = vecindex.AppendDecoded(buf[:0], blob)
 		top[at[id]].Score = vecindex.Dot(qv, buf)
 		return nil
 	})

@@ -3,12 +3,10 @@ package search
 import (
 	"bufio"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"math"
 	"os"
 	"runtime"
 	"sync"
@@ -396,10 +394,10 @@ func Prepare(ctx context.Context, db *store.DB, p *store.Project) error {
 	q := vecindex.NewQuantizer(0, n)
 	var buf []float32
 	err = db.ProjectVectorsPaged(ctx, p.ID, p.Model, func(id int64, blob []byte) error {
-		if len(blob) == 0 || len(blob)%4 != 0 {
+		if vecindex.VectorDims(blob) == 0 {
 			return nil
 		}
-		buf = decodeInto(buf[:0], blob)
+		buf = vecindex.AppendDecoded(buf[:0], blob)
 		return q.Add(id, buf)
 	})
 	if err != nil || q.Len() == 0 {
@@ -437,13 +435,14 @@ func loadMatrix(ctx context.Context, db *store.DB, projectID int64, model string
 	var m *vecindex.Matrix
 	var buf []float32
 	err := db.ProjectVectors(ctx, projectID, model, func(id int64, blob []byte) error {
-		if len(blob) == 0 || len(blob)%4 != 0 {
+		dims := vecindex.VectorDims(blob)
+		if dims == 0 {
 			return nil // no usable vector: the chunk is only found by keywords
 		}
 		if m == nil {
-			m = vecindex.NewMatrix(len(blob)/4, capacity)
+			m = vecindex.NewMatrix(dims, capacity)
 		}
-		buf = decodeInto(buf[:0], blob)
+		buf = vecindex.AppendDecoded(buf[:0], blob)
 		if err := m.Add(id, buf); err != nil {
 			return fmt.Errorf("load vectors: %w", err)
 		}
@@ -458,11 +457,3 @@ func loadMatrix(ctx context.Context, db *store.DB, projectID int64, model string
 	return m, nil
 }
 
-// decodeInto appends the little-endian float32s of blob (the store's vector
-// encoding, see vecindex.EncodeVector) to dst, without allocating per row.
-func decodeInto(dst []float32, blob []byte) []float32 {
-	for i := 0; i+4 <= len(blob); i += 4 {
-		dst = append(dst, math.Float32frombits(binary.LittleEndian.Uint32(blob[i:])))
-	}
-	return dst
-}

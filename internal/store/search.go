@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+
+	"codectx/internal/vecindex"
 )
 
 // This file holds the read queries that hybrid search needs: per-project
@@ -93,7 +95,7 @@ func (db *DB) projectVectors(ctx context.Context, projectID int64, model string,
 	if dims > 0 {
 		inner := fn
 		fn = func(id int64, blob []byte) error {
-			if len(blob) != dims*4 {
+			if vecindex.VectorDims(blob) != dims {
 				return nil
 			}
 			return inner(id, blob)

@@ -449,14 +449,15 @@ func (db *DB) CachedVectors(ctx context.Context, model string, hashes [][]byte) 
 	const chunk = 400
 	for start := 0; start < len(hashes); start += chunk {
 		end := min(start+chunk, len(hashes))
-		args := make([]any, 0, end-start+3)
-		args = append(args, model, dims, dims*4)
+		half, single := vecindex.EncodedLengths(dims)
+		args := make([]any, 0, end-start+4)
+		args = append(args, model, dims, half, single)
 		ph := make([]string, 0, end-start)
 		for _, h := range hashes[start:end] {
 			args = append(args, h)
 			ph = append(ph, "?")
 		}
-		rows, err := db.sql.QueryContext(ctx, "SELECT text_hash FROM vectors WHERE model = ? AND (? = 0 OR length(vec) = ?) AND text_hash IN ("+strings.Join(ph, ",")+")", args...)
+		rows, err := db.sql.QueryContext(ctx, "SELECT text_hash FROM vectors WHERE model = ? AND (? = 0 OR length(vec) IN (?, ?)) AND text_hash IN ("+strings.Join(ph, ",")+")", args...)
 		if err != nil {
 			return nil, db.classify("read vector cache", err)
 		}

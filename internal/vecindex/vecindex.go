@@ -11,9 +11,7 @@
 package vecindex
 
 import (
-	"encoding/binary"
 	"fmt"
-	"math"
 	"slices"
 )
 
@@ -273,26 +271,4 @@ func dot(a, b []float32) float32 {
 		s0 += a[i] * b[i]
 	}
 	return (s0 + s1) + (s2 + s3)
-}
-
-// EncodeVector packs v as little-endian float32s, 4 bytes each.
-func EncodeVector(v []float32) []byte {
-	b := make([]byte, 4*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
-	}
-	return b
-}
-
-// DecodeVector unpacks EncodeVector's output. It returns nil for an empty
-// or malformed BLOB (length not a multiple of 4), which Add skips.
-func DecodeVector(b []byte) []float32 {
-	if len(b) == 0 || len(b)%4 != 0 {
-		return nil
-	}
-	v := make([]float32, len(b)/4)
-	for i := range v {
-		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
-	}
-	return v
 }

@@ -1,6 +1,7 @@
 package vecindex
 
 import (
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -172,25 +173,55 @@ func TestTopKEdges(t *testing.T) {
 }
 
 func TestEncodeDecodeRoundTrip(t *testing.T) {
-	v := []float32{0, -0.5, 1, float32(math.Inf(1)), math.SmallestNonzeroFloat32, math.MaxFloat32, -3.25}
+	v := []float32{0, -0.5, 1, float32(math.Inf(1)), 1e-9, math.MaxFloat32, -3.25, 0.1234567, -70000}
 	b := EncodeVector(v)
-	if len(b) != 4*len(v) {
-		t.Fatalf("len %d", len(b))
+	if len(b) != 1+2*len(v) || b[0] != halfTag {
+		t.Fatalf("len %d, tag %q", len(b), b[0])
 	}
-	if b[8] != 0 || b[9] != 0 || b[10] != 0x80 || b[11] != 0x3f { // 1.0 little-endian
-		t.Fatalf("not little-endian: % x", b[8:12])
+	if b[5] != 0x00 || b[6] != 0x3c { // 1.0 as a little-endian half float
+		t.Fatalf("not little-endian binary16: % x", b[5:7])
 	}
+	if VectorDims(b) != len(v) {
+		t.Fatalf("VectorDims %d, want %d", VectorDims(b), len(v))
+	}
+	want := []float32{0, -0.5, 1, maxHalf, 0, maxHalf, -3.25, 0.1234567, -maxHalf}
 	got := DecodeVector(b)
-	for i := range v {
-		if math.Float32bits(got[i]) != math.Float32bits(v[i]) {
-			t.Fatalf("at %d: %v != %v", i, got[i], v[i])
+	for i := range want {
+		if d := math.Abs(float64(got[i] - want[i])); d > math.Abs(float64(want[i]))/2048 {
+			t.Errorf("at %d: %v, want %v within 2^-11", i, got[i], want[i])
 		}
 	}
-	if DecodeVector(nil) != nil || DecodeVector([]byte{1, 2, 3}) != nil {
-		t.Fatal("empty or malformed BLOB must decode to nil")
+	for _, bad := range [][]byte{nil, {1, 2, 3}, {'x', 0, 0}, {1, 2, 3, 4, 5, 6}} {
+		if DecodeVector(bad) != nil || VectorDims(bad) != 0 {
+			t.Errorf("% x: an empty or malformed BLOB must decode to nil", bad)
+		}
 	}
 	if len(EncodeVector(nil)) != 0 {
 		t.Fatal("nil vector encodes to empty BLOB")
+	}
+}
+
+// TestDecodeFloat32Blob reads the float32 encoding older databases hold.
+func TestDecodeFloat32Blob(t *testing.T) {
+	v := []float32{0, -0.5, 1, math.SmallestNonzeroFloat32, math.MaxFloat32, -3.25}
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+	if VectorDims(b) != len(v) {
+		t.Fatalf("VectorDims %d", VectorDims(b))
+	}
+	got := AppendDecoded([]float32{42}, b)
+	if got[0] != 42 || len(got) != 1+len(v) {
+		t.Fatalf("AppendDecoded must append: %v", got)
+	}
+	for i := range v {
+		if math.Float32bits(got[1+i]) != math.Float32bits(v[i]) {
+			t.Fatalf("at %d: %v != %v", i, got[1+i], v[i])
+		}
+	}
+	if h, s := EncodedLengths(len(v)); h != 1+2*len(v) || s != len(b) {
+		t.Fatalf("EncodedLengths %d, %d", h, s)
 	}
 }
 
