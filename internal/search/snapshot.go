@@ -456,4 +456,3 @@ func loadMatrix(ctx context.Context, db *store.DB, projectID int64, model string
 	}
 	return m, nil
 }
-
