@@ -40,7 +40,7 @@ func indexCmd() *cobra.Command {
 				// heap double. Searches (which hold vectors) are not limited.
 				debug.SetMemoryLimit(indexMemoryLimit)
 			}
-			p, err := openProject(root, openWrite, rebuild)
+			p, err := openProject(root, openIndexOnly, rebuild)
 			if err != nil {
 				return err
 			}

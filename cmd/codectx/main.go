@@ -110,9 +110,10 @@ func dbPath() (string, error) {
 type openMode int
 
 const (
-	openWrite    openMode = iota // index: creates the database when missing
-	openRead                     // queries: create nothing, read-only files are fine
-	openExisting                 // feedback: writes, but only to an existing index
+	openWrite     openMode = iota // shell, MCP, watch: creates the database when missing
+	openRead                      // queries: create nothing, read-only files are fine
+	openExisting                  // feedback: writes, but only to an existing index
+	openIndexOnly                 // codectx index: writes, and never serves searches
 )
 
 // openProject opens the project at root (see projectRoot) with the global flags.
@@ -126,8 +127,12 @@ func openProject(root string, mode openMode, rebuild bool) (*codectx.Project, er
 		return nil, err
 	}
 	cfg := runConfig
-	p, err := codectx.Open(abs, codectx.Options{DBPath: db, Logger: logger(), Rebuild: rebuild, Config: &cfg,
-		ReadOnly: mode == openRead, MustExist: mode == openExisting})
+	opt := codectx.Options{DBPath: db, Logger: logger(), Rebuild: rebuild, Config: &cfg,
+		ReadOnly: mode == openRead, MustExist: mode == openExisting}
+	if mode == openIndexOnly {
+		opt.CacheKiB = codectx.IndexCacheKiB
+	}
+	p, err := codectx.Open(abs, opt)
 	return p, err
 }
 

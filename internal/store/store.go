@@ -65,7 +65,16 @@ type Options struct {
 	// MustExist opens for writing but never creates the file or its
 	// directory: a missing file is a *NoIndexError.
 	MustExist bool
+	// CacheKiB is SQLite's page cache per connection in KiB; 0 means
+	// DefaultCacheKiB. A process that only indexes can take less (its
+	// peak memory is reached while resolution reads and writes on two
+	// connections); one that serves searches keeps more pages warm.
+	CacheKiB int
 }
+
+// DefaultCacheKiB is the page cache per connection unless Options.CacheKiB
+// says otherwise.
+const DefaultCacheKiB = 32 << 10
 
 // ErrNoIndex is matched (errors.Is) by a *NoIndexError.
 var ErrNoIndex = errors.New("no index")
@@ -117,7 +126,10 @@ func Open(ctx context.Context, path string, opt Options) (*DB, error) {
 	q.Add("_pragma", "busy_timeout("+strconv.Itoa(opt.BusyTimeoutMS)+")")
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "synchronous(NORMAL)")
-	q.Add("_pragma", "cache_size(-32768)")
+	if opt.CacheKiB <= 0 {
+		opt.CacheKiB = DefaultCacheKiB
+	}
+	q.Add("_pragma", "cache_size(-"+strconv.Itoa(opt.CacheKiB)+")")
 	q.Add("_pragma", "temp_store(MEMORY)")
 	if opt.ReadOnly {
 		q.Set("mode", "ro")

@@ -226,3 +226,19 @@ func TestMigrateGraphIdempotent(t *testing.T) {
 		t.Fatalf("typefacts: %v", err)
 	}
 }
+
+// TestCacheKiB: the page cache per connection is the caller's, else the
+// default.
+func TestCacheKiB(t *testing.T) {
+	for _, tc := range []struct{ opt, want int }{{0, DefaultCacheKiB}, {1234, 1234}} {
+		path := filepath.Join(t.TempDir(), "index.db")
+		db, err := Open(context.Background(), path, Options{CacheKiB: tc.opt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := count(t, db, "PRAGMA cache_size"); got != -tc.want {
+			t.Errorf("CacheKiB %d: cache_size %d, want %d", tc.opt, got, -tc.want)
+		}
+		db.Close()
+	}
+}
