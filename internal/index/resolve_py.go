@@ -25,7 +25,8 @@ import (
 //	":E"      a value of type expression E: "T" the value of calling T (a
 //	          class's instance, a function's result), "=path" a path of
 //	          names, attributes and calls ("=self.make().node"), "A|B"
-//	          alternatives; ":E .a.b" its attributes
+//	          alternatives ("A|?": an A or a value of unknown type, whose
+//	          calls resolve through A, inferred); ":E .a.b" its attributes
 //	".a.b"    attributes of a name that is not a local (self.x, mod.Class)
 //
 // The facts hold type expressions too (module variables, attributes,
@@ -115,22 +116,28 @@ func (r *resolver) pyElem(c pyEnt, depth int) pyEnt {
 }
 
 // pyEach maps f over the alternatives of a union: the one result when they
-// agree and all are known, else a union of the known results — partial
-// when some are unknown or the union mapped was partial; unknown when none
-// is known.
+// agree and all are known, else a union of the known results (a result
+// that is a union adds its members) — partial when some are unknown or a
+// union mapped was partial; unknown when none is known, or beyond eight.
 func pyEach(alts []pyEnt, partial bool, f func(pyEnt) pyEnt) pyEnt {
 	var out []pyEnt
 	for _, a := range alts {
 		e := f(a)
+		members := []pyEnt{e}
 		switch {
 		case !e.known():
 			partial = true
 			continue
-		case e.alts != nil:
-			return pyUnknown // no unions of unions
+		case e.alts != nil: // a union in a union: its members
+			members, partial = *e.alts, partial || e.partial
 		}
-		if !slices.Contains(out, e) {
-			out = append(out, e)
+		for _, m := range members {
+			if !slices.Contains(out, m) {
+				out = append(out, m)
+			}
+		}
+		if len(out) > 8 {
+			return pyUnknown
 		}
 	}
 	switch {
@@ -346,9 +353,10 @@ func (r *resolver) pyName(fileID int64, dotted string, depth int) pyEnt {
 // value of calling "T" (a class: its instance; a function or method: the
 // class it returns), or of "=" and a path ("=compat32", "=self.policy",
 // "=self.make().node", self being the instance self), the one value of
-// alternatives "A|B", or unknown.
+// alternatives "A|B" (or the union of their values, partial when one is
+// unknown: "A|?"), or unknown.
 func (r *resolver) pyInstance(fileID int64, expr string, self pyEnt, depth int) pyEnt {
-	if expr == "" || depth > 8 || r.py.budget <= 0 {
+	if expr == "" || expr == "?" || depth > 8 || r.py.budget <= 0 {
 		return pyUnknown
 	}
 	r.py.budget--
@@ -396,6 +404,9 @@ func (r *resolver) pyValue(fileID int64, path string, self pyEnt, depth int) pyE
 			}
 		default:
 			cur = r.pyName(fileID, name, depth)
+			if cur.ext == "builtin" && pyAnyBuiltins[name] && strings.HasPrefix(steps, "()") {
+				return pyUnknown // eval(…), getattr(…), max(…): any value
+			}
 		}
 		for ; len(steps) >= 2; steps = steps[2:] {
 			if steps[:2] == "[]" {
@@ -594,15 +605,19 @@ func (r *resolver) pyCallOn(e pyEnt, target, rule string) edgeOut {
 	case e.gen:
 		return external("builtin") // a generator's send, close …
 	case e.alts != nil:
-		// a value of several types: the method they all resolve to
+		// a value of several types: the method they all resolve to, or
+		// outside the project when every one is (list or tuple, two
+		// modules' file objects: the outside names joined)
 		var out edgeOut
 		for k, a := range *e.alts {
 			o := r.pyCallOn(a, target, rule)
-			if o.res != store.ResExact && o.res != store.ResExternal || k > 0 && (o.dst != out.dst || o.res != out.res || o.res == store.ResExternal && o.detail != out.detail) {
+			switch {
+			case o.res != store.ResExact && o.res != store.ResExternal || k > 0 && (o.dst != out.dst || o.res != out.res):
 				return unresolved("receiver of several types")
-			}
-			if k == 0 {
+			case k == 0:
 				out = o
+			case o.res == store.ResExternal && !slices.Contains(strings.Split(out.detail, "|"), o.detail):
+				out.detail += "|" + o.detail
 			}
 		}
 		if e.partial && out.res == store.ResExact {
@@ -749,6 +764,13 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 	}
 	return unresolved("name not bound in the file"), true
 }
+
+// pyAnyBuiltins are the builtin functions whose result may be any value
+// (an argument, an element of one, an attribute, an evaluated
+// expression): of unknown type, where the result of another builtin (a
+// class: str, list; len, open) is a value outside the project.
+var pyAnyBuiltins = map[string]bool{"eval": true, "getattr": true, "next": true, "max": true, "min": true,
+	"sum": true, "pow": true, "abs": true, "round": true, "vars": true, "globals": true, "locals": true, "__import__": true}
 
 // pyObjectMethods are the methods every class inherits from object.
 var pyObjectMethods = map[string]bool{"__init__": true, "__new__": true, "__init_subclass__": true,

@@ -135,8 +135,11 @@ func pyCall(x *extractor, i int32, fn string) {
 				first = t.field(first, "object")
 			}
 			rest := t.text(o)[len(t.text(first)):]
-			if nt := x.pyNarrow(i, t.text(o)); nt != "" {
-				recv = ":" + nt // if isinstance(self.x, T): self.x.m()
+			if nt, ok := x.pyNarrow(i, t.text(o)); ok {
+				// if isinstance(self.x, T): self.x.m(); self.x = T(): …
+				if nt != "" {
+					recv = ":" + nt
+				}
 				break
 			}
 			switch local, ty := x.pyLocalAt(i, t.text(first)); {

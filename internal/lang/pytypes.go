@@ -12,8 +12,11 @@ import (
 // and class attributes (`self.x = T(...)`, `self.x: T`, `x: T`, `x = v`),
 // properties and what functions return, as type expressions: "T" (the
 // value of calling T), "=path" (names, attributes and "()" calls:
-// "=self.make().node"), "A|B" (alternatives); "" unknown. The facts carry
-// names as written; resolution decides what they denote in the project.
+// "=self.make().node"), "A|B" (alternatives; "?" one of unknown type:
+// "A|?"); "" unknown. The facts carry names as written; resolution
+// decides what they denote in the project. A local's or self.x's type at
+// a call is what the statements before it give (pyNarrow), else every
+// assignment's alternatives.
 
 // FactImport is a name a Python import binds: Name is bound to module Type
 // (as written, relative dots kept); Sig is the imported member ("" for
@@ -206,7 +209,7 @@ func (x *extractor) pyResult(fn int32) string {
 	if body < 0 {
 		return ""
 	}
-	ty := ""
+	ty, seen := "", false
 	end := t.subtreeEnd(body)
 	for j := body; j < end; j++ {
 		switch t.kind(j) {
@@ -220,13 +223,10 @@ func (x *extractor) pyResult(fn int32) string {
 				continue // a placeholder, typed by the other returns
 			}
 			rt := x.pySubstAt(v, pyValueType(t, v, -1))
-			if ty != "" {
-				rt = pyMerge(ty, rt)
+			if seen {
+				rt = pyMerge(ty, rt) // an unknown one: the alternative "?"
 			}
-			if rt == "" {
-				return ""
-			}
-			ty = rt
+			ty, seen = rt, true
 		}
 	}
 	return ty
@@ -276,7 +276,7 @@ func (x *extractor) pyYields(fn int32) string {
 	if body < 0 {
 		return ""
 	}
-	ty := ""
+	ty, seen := "", false
 	for j, end := body, t.subtreeEnd(body); j < end; j++ {
 		switch t.kind(j) {
 		case "function_definition", "class_definition", "lambda":
@@ -292,13 +292,10 @@ func (x *extractor) pyYields(fn int32) string {
 					vt = pyAppend(vt, "[]")
 				}
 			}
-			if ty != "" {
+			if seen {
 				vt = pyMerge(ty, vt)
 			}
-			if vt == "" {
-				return ""
-			}
-			ty = vt
+			ty, seen = vt, true
 		}
 	}
 	return ty
@@ -402,12 +399,19 @@ func pyElems(t *tree, n int32) []int32 {
 // pyAppend is type expression expr followed by path suffix (".m()"), for
 // each alternative; "" when expr is.
 func pyAppend(expr, suffix string) string {
-	if expr == "" {
-		return ""
-	}
+	return pyAlts(expr, func(a string) string { return "=" + pyPath(a) + suffix })
+}
+
+// pyAlts maps f over the alternatives of type expression expr (an
+// unknown one, "?", stays unknown) and merges the results; "" when expr
+// is.
+func pyAlts(expr string, f func(string) string) string {
 	out := ""
 	for k, a := range strings.Split(expr, "|") {
-		sa := "=" + pyPath(a) + suffix
+		sa := ""
+		if a != pyAnyAlt && a != "" {
+			sa = f(a)
+		}
 		if k > 0 {
 			sa = pyMerge(out, sa)
 		}
@@ -459,12 +463,23 @@ func pyPath(expr string) string {
 	return expr + "()"
 }
 
+// pyAnyAlt is the alternative of a type expression that stands for a
+// value of unknown type: "A|?" is an A or a value of unknown type (an
+// untyped parameter assigned in one place, T() in another) — what
+// pyright types as the union with Unknown, whose calls it resolves
+// through the known part (resolution: inferred).
+const pyAnyAlt = "?"
+
 // pyMerge is the type expression of a name assigned values a and b: the
 // alternatives of both in order ("A|B"; resolution takes them when they
-// all denote the same class), unknown when either is or beyond four.
+// all denote the same class), an unknown one ("") the alternative "?";
+// unknown when all are, or beyond four.
 func pyMerge(a, b string) string {
-	if a == "" || b == "" {
-		return ""
+	if a == "" {
+		a = pyAnyAlt
+	}
+	if b == "" {
+		b = pyAnyAlt
 	}
 	alts := strings.Split(a, "|")
 	for _, y := range strings.Split(b, "|") {
@@ -472,7 +487,7 @@ func pyMerge(a, b string) string {
 			alts = append(alts, y)
 		}
 	}
-	if len(alts) > 4 {
+	if len(alts) > 4 || len(alts) == 1 && alts[0] == pyAnyAlt {
 		return ""
 	}
 	return strings.Join(alts, "|")
@@ -482,24 +497,13 @@ func pyMerge(a, b string) string {
 // local's own type expression (lookup: whether a name is a local, and its
 // type): "" when the local's type is unknown, expr itself when the head
 // is not a local or is self/cls (the instance and class of a method).
-// Alternatives are replaced each.
+// Alternatives are replaced each (an unknown one stays "?").
 func pySubst(expr string, lookup func(string) (string, bool)) string {
 	if expr == "" {
 		return ""
 	}
 	if strings.Contains(expr, "|") {
-		out := ""
-		for k, a := range strings.Split(expr, "|") {
-			sa := pySubst(a, lookup)
-			if k > 0 {
-				sa = pyMerge(out, sa)
-			}
-			if sa == "" {
-				return ""
-			}
-			out = sa
-		}
-		return out
+		return pyAlts(expr, func(a string) string { return pySubst(a, lookup) })
 	}
 	p := pyPath(expr)
 	head := p
@@ -637,12 +641,15 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 	t := x.t
 	locals := map[string]string{}
 	global := map[string]bool{}
+	bound := map[string]int{} // places binding each local, assigning each dotted name
+	params := map[string]string{}
 	const none = "\x00none" // None: a placeholder the other assignments type
 	set := func(n int32, ty string) {
 		if n < 0 || t.kind(n) != "identifier" {
 			return
 		}
 		name := t.text(n)
+		bound[name]++
 		if old, seen := locals[name]; seen && old != ty {
 			switch {
 			case ty == none:
@@ -688,6 +695,12 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 			}
 		}
 	}
+	for n, ty := range locals { // the parameters: their values on entry
+		if ty == none {
+			ty = ""
+		}
+		params[n] = ty
+	}
 	body := t.field(fn, "body")
 	if body >= 0 {
 		end := t.subtreeEnd(body)
@@ -718,11 +731,16 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 							setAll(ls[k])
 						}
 					}
+				case t.kind(l) == "attribute" && pyDotted(t, l):
+					bound[t.text(l)]++ // self.x = …: narrows self.x after it
 				default:
 					setAll(l)
 				}
 			case "augmented_assignment":
 				setAll(t.field(j, "left"))
+				if l := t.field(j, "left"); t.kind(l) == "attribute" && pyDotted(t, l) {
+					bound[t.text(l)]++
+				}
 			case "for_statement", "for_in_clause":
 				// for x in v: an element of v ("[]": what iterating
 				// it yields, known for the project's generators)
@@ -815,6 +833,10 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 		locals[n] = done[n]
 	}
 	x.pyLocals[fn] = locals
+	if x.pyBound == nil {
+		x.pyBound, x.pyParams = map[int32]map[string]int{}, map[int32]map[string]string{}
+	}
+	x.pyBound[fn], x.pyParams[fn] = bound, params
 	return locals
 }
 
@@ -852,58 +874,232 @@ func (x *extractor) pyGlobal(i int32, name string) bool {
 	return false
 }
 
-// pyLocalAt is pyLocal with the class an isinstance() test narrows the
-// local to at node i.
+// pyLocalAt is pyLocal with the type the statements before node i give
+// the local (pyNarrow).
 func (x *extractor) pyLocalAt(i int32, name string) (bool, string) {
 	local, ty := x.pyLocal(i, name)
 	if local {
-		if nt := x.pyNarrow(i, name); nt != "" {
+		if nt, ok := x.pyNarrow(i, name); ok {
 			ty = nt
 		}
 	}
 	return local, ty
 }
 
-// pyNarrow is the class an isinstance() test narrows a name or dotted
-// reference (self.x) to at node i: the test is the condition of an
-// enclosing if, elif or while (alone or in an "and") whose body holds i,
-// or an earlier statement of an enclosing block — assert isinstance(…),
+// pyNarrow is the type of a local or dotted reference (self.x) at node i
+// as the statements before it tell, as pyright narrows on assignment and
+// isinstance(): ok when they tell ("" then: of unknown type there), else
+// the declared type holds (every assignment's alternatives). Walking out
+// from i through the enclosing blocks of its function, the latest
+// earlier statement that binds the name decides: an assignment of it
+// alone (`x = v`, `self.x = v`) gives v's type; `if not isinstance(x,
+// T): x = v` gives T or v's; any other binding statement (an if, a try,
+// a tuple target) leaves the declared type. Then assert isinstance(…),
 // or if not isinstance(…) leaving the block (return, raise, continue,
-// break); an assignment of the name after the test ends it; "" otherwise.
-func (x *extractor) pyNarrow(i int32, name string) string {
+// break) narrow the statements after them; an if, elif or while whose
+// condition tests isinstance() (alone or in an "and") narrows its body;
+// a for loop's or a comprehension's target is an element of what it
+// iterates, a with's target what __enter__ returns; a loop binding the
+// name elsewhere, or a try when i is in a handler, leaves the declared
+// type; at the function's top a parameter is its annotation's or its
+// default's type. The assignment rules apply to names bound in more than
+// one place (a name bound once has its declared type), the isinstance
+// rules in functions that call isinstance().
+func (x *extractor) pyNarrow(i int32, name string) (string, bool) {
 	t := x.t
 	fn := t.parent(i)
 	for fn >= 0 && t.kind(fn) != "function_definition" && t.kind(fn) != "lambda" {
 		fn = t.parent(fn)
 	}
-	if fn < 0 || !x.pyTests(fn) {
-		return ""
+	if fn < 0 {
+		return "", false
+	}
+	x.pyScope(fn)
+	tests := x.pyTests(fn)
+	min := 2 // a local bound once: its declared type
+	if strings.Contains(name, ".") {
+		min = 1 // self.x: its declared type is the class's
+	}
+	flow := x.pyBound[fn][name] >= min
+	if !tests && !flow {
+		return "", false
 	}
 	for c, p := i, t.parent(i); p >= 0; c, p = p, t.parent(p) {
 		switch t.kind(p) {
-		case "function_definition", "lambda", "class_definition", "module":
-			return ""
+		case "function_definition":
+			if ty, param := x.pyParams[fn][name]; flow && param && p == fn {
+				return ty, true
+			}
+			return "", false
+		case "lambda", "class_definition", "module":
+			return "", false
 		case "block":
-			ty, assigned := "", false
+			ty, known, assigned := "", false, false
 			for st := t.first(p); st >= 0 && st != c; st = t.next(st) {
-				if pyAssigns(t, st, name) {
-					ty, assigned = "", true
-				} else if g := pyGuard(t, st, name); g != "" {
-					ty, assigned = g, false
+				switch {
+				case pyAssigns(t, st, name):
+					ty, known = "", false
+					assigned = true
+					if flow {
+						ty, known = x.pyAssigned(st, name)
+					}
+				case !tests:
+				default:
+					if g := pyGuard(t, st, name); g != "" {
+						ty, known = g, true
+					}
 				}
 			}
-			if ty != "" || assigned {
-				return ty
+			if known {
+				return ty, true
+			}
+			if assigned {
+				return "", false
 			}
 		case "if_statement", "elif_clause", "while_statement":
-			if t.field(p, "consequence") == c || t.field(p, "body") == c {
+			if t.kind(p) == "while_statement" && flow && pyAssigns(t, p, name) {
+				return "", false // the loop binds it again
+			}
+			if tests && (t.field(p, "consequence") == c || t.field(p, "body") == c) {
 				if ty := pyIsinstance(t, t.field(p, "condition"), name); ty != "" {
-					return ty
+					return ty, true
+				}
+			}
+		case "for_statement":
+			if !flow {
+				break
+			}
+			if l := t.field(p, "left"); c == t.field(p, "body") && t.kind(l) == "identifier" && t.text(l) == name {
+				return x.pySubstAt(p, pyAppend(pyValueType(t, t.field(p, "right"), -1), "[]")), true
+			}
+			if c != t.field(p, "right") && pyAssigns(t, p, name) {
+				return "", false
+			}
+		case "try_statement":
+			if flow && c != t.field(p, "body") && pyAssigns(t, p, name) {
+				return "", false // a handler: any point of the body may have bound it
+			}
+		case "with_statement":
+			if !flow || t.field(p, "body") != c {
+				break
+			}
+			for w := t.first(p); w >= 0; w = t.next(w) {
+				if t.kind(w) != "with_clause" || !pyAssigns(t, w, name) {
+					continue
+				}
+				items := pyElems(t, w)
+				if len(items) == 1 {
+					if ap := t.firstNamed(items[0]); t.kind(ap) == "as_pattern" {
+						v, tg := t.firstNamed(ap), t.field(ap, "alias")
+						if tg >= 0 && t.text(tg) == name && t.kind(t.firstNamed(tg)) == "identifier" {
+							return x.pySubstAt(p, pyAppend(pyValueType(t, v, -1), ".__enter__()")), true
+						}
+					}
+				}
+				return "", false
+			}
+		case "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression":
+			if !flow {
+				break
+			}
+			first := true
+			for f := t.first(p); f >= 0; f = t.next(f) {
+				if t.kind(f) != "for_in_clause" {
+					continue
+				}
+				if f == c && first {
+					break // the first iterable: evaluated outside
+				}
+				first = false
+				if l := t.field(f, "left"); t.kind(l) == "identifier" && t.text(l) == name {
+					return x.pySubstAt(p, pyAppend(pyValueType(t, t.field(f, "right"), -1), "[]")), true
+				}
+				if pyAssigns(t, f, name) {
+					return "", false
 				}
 			}
 		}
 	}
-	return ""
+	return "", false
+}
+
+// pyAssigned is the type statement st, which binds name, gives it: an
+// assignment of it alone (`x = v`, `x: T = v`, `self.x = v`: v's type, ""
+// unknown), of a tuple (`a, x = A(), v`: element by element, else
+// unknown), `x += v` (unknown) or `if [not] isinstance(x, T): … x = v` with no else (T or
+// v's type; after a positive test the other values are of unknown
+// type); !ok for any other statement.
+func (x *extractor) pyAssigned(st int32, name string) (string, bool) {
+	t := x.t
+	switch t.kind(st) {
+	case "expression_statement":
+		a := t.firstNamed(st)
+		if t.kind(a) == "augmented_assignment" && t.text(t.field(a, "left")) == name {
+			return "", true // x += v: what __iadd__ returns
+		}
+		if t.kind(a) != "assignment" || t.next(a) >= 0 && t.named(t.next(a)) {
+			return "", false
+		}
+		l, r := t.field(a, "left"), t.field(a, "right")
+		if t.kind(l) == "pattern_list" || t.kind(l) == "tuple_pattern" {
+			// a, x = …: element by element when both sides are tuples
+			ls, rs := pyElems(t, l), pyElems(t, r)
+			for k, e := range ls {
+				if t.text(e) != name {
+					continue
+				}
+				if t.kind(e) != "identifier" && t.kind(e) != "attribute" || len(ls) != len(rs) || t.kind(r) != "expression_list" && t.kind(r) != "tuple" {
+					return "", true
+				}
+				if t.kind(rs[k]) == "none" {
+					return "", true
+				}
+				return x.pySubstAt(a, pyValueType(t, rs[k], -1)), true
+			}
+			return "", false
+		}
+		if t.text(l) != name || t.kind(l) != "identifier" && t.kind(l) != "attribute" || r >= 0 && t.kind(r) == "assignment" {
+			return "", false
+		}
+		if ty, ok := x.pyAsg[a]; ok {
+			return ty, true
+		}
+		ty := ""
+		if r < 0 || t.kind(r) != "none" || t.field(a, "type") >= 0 {
+			ty = x.pySubstAt(a, pyValueType(t, r, t.field(a, "type")))
+		}
+		if x.pyAsg == nil {
+			x.pyAsg = map[int32]string{}
+		}
+		x.pyAsg[a] = ty
+		return ty, true
+	case "if_statement":
+		cond, body := t.field(st, "condition"), t.field(st, "consequence")
+		if t.field(st, "alternative") >= 0 || body < 0 {
+			return "", false
+		}
+		var last int32 = -1
+		for c := t.first(body); c >= 0; c = t.next(c) {
+			if t.named(c) && t.kind(c) != "comment" {
+				last = c
+			}
+		}
+		if last < 0 || t.kind(last) != "expression_statement" {
+			return "", false
+		}
+		v, ok := x.pyAssigned(last, name)
+		if !ok {
+			return "", false
+		}
+		if t.kind(cond) == "not_operator" {
+			if ty := pyIsinstance(t, t.field(cond, "argument"), name); ty != "" {
+				return pyMerge(ty, v), true
+			}
+		} else if ty := pyIsinstance(t, cond, name); ty != "" {
+			return pyMerge("", v), true
+		}
+	}
+	return "", false
 }
 
 // pyTests reports whether function fn calls isinstance() anywhere (most
