@@ -747,7 +747,8 @@ func TestPythonClassValues(t *testing.T) {
 // resolves through the known part (inferred); an assignment, a loop's or
 // comprehension's target, a with's target and an isinstance() test with
 // an assignment narrow a local or self.x after them; values of several
-// types all outside the project are outside it; eval() is any value.
+// types all outside the project are outside it; eval() is any value;
+// self and cls are a method's receiver only.
 var pyFlowTree = map[string]string{
 	"flow/core.py": `import io
 
@@ -834,6 +835,26 @@ def files(flag, name):
     f.close()
     obj = eval(name)
     obj.begin()
+
+
+def build(cls=None):
+    if cls is None:
+        cls = Session
+    cls().query()
+
+
+def walk(self):
+    self.begin()
+
+
+class Text(str):
+    def __new__(cls, value):
+        self = str.__new__(cls, value)
+        self.setup()
+        return self
+
+    def setup(self):
+        pass
 `,
 }
 
@@ -874,6 +895,11 @@ func TestPythonFlowAndPartlyUnknownValues(t *testing.T) {
 		// two classes outside the project; eval(): any value
 		"flow/core.py | files | close | 83 |  | external | io|builtin",
 		"flow/core.py | files | begin | 85 |  | unresolved | receiver of unknown type",
+		// in a function, parameters named cls or self are locals like any
+		// other; X.__new__(cls) is an instance of cls
+		"flow/core.py | build | query | 91 | Session.query | exact | receiver type",
+		"flow/core.py | walk | begin | 95 |  | unresolved | receiver of unknown type",
+		"flow/core.py | Text.__new__ | setup | 101 | Text.setup | exact | receiver type",
 	})
 }
 

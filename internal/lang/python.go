@@ -116,12 +116,10 @@ func pyCall(x *extractor, i int32, fn string) {
 		switch {
 		case o >= 0 && t.kind(o) == "identifier":
 			q = t.text(o)
-			if q != "self" && q != "cls" {
-				if local, ty := x.pyLocalAt(i, q); local {
-					recv = "?" // a local of unknown type
-					if ty != "" {
-						recv = ":" + ty
-					}
+			if local, ty := x.pyLocalAt(i, q); local { // (not a method's self or cls)
+				recv = "?" // a local of unknown type
+				if ty != "" {
+					recv = ":" + ty
 				}
 			}
 		case o >= 0 && t.kind(o) == "call" && t.text(t.field(o, "function")) == "super":
@@ -143,7 +141,7 @@ func pyCall(x *extractor, i int32, fn string) {
 				break
 			}
 			switch local, ty := x.pyLocalAt(i, t.text(first)); {
-			case !local || t.text(first) == "self" || t.text(first) == "cls":
+			case !local:
 				recv = "." + t.text(o)
 			case ty != "":
 				recv = ":" + ty + " " + rest

@@ -325,8 +325,9 @@ func pyProperty(t *tree, fn int32) bool {
 // call (`T(...)`, `mod.T(...)`: resolution decides whether it is a class
 // or a function whose result it is), or "=" and the path of the value
 // (`= compat32`, `= self.policy`, `= self.make().node`: names, attributes
-// and calls); "" when unknown. A local at the head of it is replaced by
-// the caller (pySubst).
+// and calls; `super().__new__(cls)`, `str.__new__(cls)`: "=cls()", an
+// instance of cls); "" when unknown. A local at the head of it is
+// replaced by the caller (pySubst).
 func pyValueType(t *tree, r, ann int32) string {
 	if ann >= 0 {
 		return pyAnnotation(t.text(ann))
@@ -363,6 +364,12 @@ func pyValueType(t *tree, r, ann int32) string {
 		return ""
 	}
 	if t.kind(r) == "call" {
+		if f := t.field(r, "function"); t.kind(f) == "attribute" && t.text(t.field(f, "attribute")) == "__new__" {
+			// super().__new__(cls, …), str.__new__(cls, …): an instance of cls
+			if args := pyElems(t, t.field(r, "arguments")); len(args) > 0 && pyDotted(t, args[0]) {
+				return "=" + t.text(args[0]) + "()"
+			}
+		}
 		if f := t.field(r, "function"); f >= 0 && (t.kind(f) == "identifier" || t.kind(f) == "attribute") && pyDotted(t, f) {
 			return t.text(f)
 		}
@@ -496,7 +503,8 @@ func pyMerge(a, b string) string {
 // pySubst replaces a local at the head of type expression expr with the
 // local's own type expression (lookup: whether a name is a local, and its
 // type): "" when the local's type is unknown, expr itself when the head
-// is not a local or is self/cls (the instance and class of a method).
+// is not a local (self/cls, the instance and class of a method, are not:
+// pyLocal).
 // Alternatives are replaced each (an unknown one stays "?").
 func pySubst(expr string, lookup func(string) (string, bool)) string {
 	if expr == "" {
@@ -509,9 +517,6 @@ func pySubst(expr string, lookup func(string) (string, bool)) string {
 	head := p
 	if k := strings.IndexAny(p, ".(["); k >= 0 {
 		head = p[:k]
-	}
-	if head == "self" || head == "cls" {
-		return expr
 	}
 	lt, local := lookup(head)
 	switch {
@@ -817,7 +822,7 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 		}
 		done[n] = "" // in progress
 		ty := pySubst(locals[n], func(h string) (string, bool) {
-			if _, own := locals[h]; own {
+			if _, own := locals[h]; own && !x.pyRecv(fn, h) {
 				return subst(h, depth+1), true
 			}
 			local, ty := x.pyLocal(fn, h)
@@ -842,13 +847,17 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 
 // pyLocal reports whether name is bound locally in a function enclosing
 // node i (innermost first: closures see their enclosing functions'
-// locals), and its class when known.
+// locals; a method's self and cls are not locals), and its class when
+// known.
 func (x *extractor) pyLocal(i int32, name string) (bool, string) {
 	t := x.t
 	for fn := t.parent(i); fn >= 0; fn = t.parent(fn) {
 		switch t.kind(fn) {
 		case "function_definition", "lambda":
 			if ty, ok := x.pyScope(fn)[name]; ok {
+				if x.pyRecv(fn, name) {
+					return false, "" // self, cls: resolution knows the method's class
+				}
 				return true, ty
 			}
 		case "class_definition":
@@ -856,6 +865,17 @@ func (x *extractor) pyLocal(i int32, name string) (bool, string) {
 		}
 	}
 	return false, ""
+}
+
+// pyRecv reports whether name is self or cls as the first parameter of
+// method fn (in a function, a parameter named cls is a local like any).
+func (x *extractor) pyRecv(fn int32, name string) bool {
+	t := x.t
+	if name != "self" && name != "cls" || t.kind(fn) != "function_definition" {
+		return false
+	}
+	m, _ := pyMethodOf(t, t.field(fn, "body"))
+	return m == fn && pyFirstParam(t, fn) == name
 }
 
 // pyGlobal reports whether the function enclosing node i declares name
