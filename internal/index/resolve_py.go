@@ -427,13 +427,19 @@ func (r *resolver) pyValue(fileID int64, path string, self pyEnt, depth int) pyE
 // unknown): a class's instance, the instance a function or method returns
 // (self in its result being recv's instance, else the method's own
 // class), what an instance's __call__ returns, the module of something
-// outside the project; else unknown.
+// outside the project (a value, inst; calling a builtin value or its
+// method gives a value of unknown type); else unknown.
 func (r *resolver) pyResult(recv, c pyEnt, depth int) pyEnt {
 	switch {
 	case c.alts != nil:
 		return pyEach(*c.alts, c.partial, func(a pyEnt) pyEnt { return r.pyResult(pyUnknown, a, depth+1) })
+	case c.ext == "builtin" && c.inst:
+		// a builtin value's method or the value itself (list.pop, a
+		// staticmethod object): pyright types the result through the
+		// builtins' generic stubs (an element, any value); unknown here
+		return pyUnknown
 	case c.ext != "":
-		return c
+		return pyEnt{sym: -1, ext: c.ext, inst: true} // a value from outside the project
 	case c.sym >= 0 && c.inst && depth <= 8:
 		// calling an instance: what its class's __call__ returns
 		if m := r.pyMethod(c.sym, "__call__"); m >= 0 {

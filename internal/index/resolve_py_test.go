@@ -855,6 +855,11 @@ class Text(str):
 
     def setup(self):
         pass
+
+
+def parts(items):
+    rest = list(items)
+    rest.pop().begin()
 `,
 }
 
@@ -900,6 +905,8 @@ func TestPythonFlowAndPartlyUnknownValues(t *testing.T) {
 		"flow/core.py | build | query | 91 | Session.query | exact | receiver type",
 		"flow/core.py | walk | begin | 95 |  | unresolved | receiver of unknown type",
 		"flow/core.py | Text.__new__ | setup | 101 | Text.setup | exact | receiver type",
+		// a builtin value's method returns any value (an element)
+		"flow/core.py | parts | begin | 110 |  | unresolved | receiver of unknown type",
 	})
 }
 
