@@ -78,6 +78,15 @@ type pyEnt struct {
 	partial bool
 	gen     bool   // a generator: what calling generator function sym returned
 	recv    *pyEnt // the generator function's self
+	elem    *pyOf  // a builtin container (ext "builtin"): its elements
+}
+
+// pyOf is a type expression as file fileID writes it, self the instance
+// its self denotes: a container's elements.
+type pyOf struct {
+	fileID int64
+	expr   string
+	self   pyEnt
 }
 
 var pyUnknown = pyEnt{sym: -1}
@@ -86,12 +95,15 @@ func (e pyEnt) known() bool { return e.file != "" || e.sym >= 0 || e.ext != "" |
 
 // pyElem is an element of iterating c: what a project generator yields
 // (a generator function's result, or the one a class's __iter__ returns),
-// or what __next__ returns when __iter__ returns self; unknown otherwise
-// (a list, even one built in the project, holds values of unknown type).
+// what __next__ returns when __iter__ returns self, the elements of a
+// builtin container whose type is known ([A()], list[A]); unknown
+// otherwise.
 func (r *resolver) pyElem(c pyEnt, depth int) pyEnt {
 	switch {
 	case depth > 8:
 		return pyUnknown
+	case c.elem != nil:
+		return r.pyInstance(c.elem.fileID, c.elem.expr, c.elem.self, depth+1)
 	case c.alts != nil:
 		return pyEach(*c.alts, c.partial, func(a pyEnt) pyEnt { return r.pyElem(a, depth+1) })
 	case c.gen:
@@ -370,6 +382,9 @@ func (r *resolver) pyInstance(fileID int64, expr string, self pyEnt, depth int) 
 		}
 		return pyEach(vals, false, func(a pyEnt) pyEnt { return a })
 	}
+	if elem, ok := strings.CutPrefix(expr, "*"); ok { // a builtin container of elem
+		return pyEnt{sym: -1, ext: "builtin", inst: true, elem: &pyOf{fileID, elem, self}}
+	}
 	path, ok := strings.CutPrefix(expr, "=")
 	if !ok {
 		path += "()"
@@ -478,7 +493,7 @@ func (r *resolver) pyMember(e pyEnt, name string, depth int) pyEnt {
 	case e.alts != nil:
 		return pyEach(*e.alts, e.partial, func(a pyEnt) pyEnt { return r.pyMember(a, name, depth+1) })
 	case e.ext != "":
-		return e
+		return pyEnt{sym: -1, ext: e.ext, inst: e.inst} // (not a container's elements)
 	case e.file != "":
 		if i := r.pyTopLevel(e.file, name); i >= 0 {
 			return pyEnt{sym: i}

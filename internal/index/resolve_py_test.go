@@ -714,14 +714,14 @@ func TestPythonClassValues(t *testing.T) {
 		"lib/core.py | tuples | begin | 194 | Reply.begin | exact | receiver type",
 		// loops over project generators: what they yield (a yield of
 		// unknown type leaves the known part, inferred), a class's
-		// __iter__ returning a generator, or self with __next__; not a
-		// list, nor an untyped parameter; a generator's own methods are
-		// builtin
+		// __iter__ returning a generator, or self with __next__; a list
+		// of one class (its elements); not an untyped parameter; a
+		// generator's own methods are builtin
 		"lib/core.py | loops | name | 230 | Tree2.name | inferred | receiver partly of unknown type",
 		"lib/core.py | loops | begin | 232 | Reply.begin | exact | receiver type",
 		"lib/core.py | loops | begin | 234 | Reply.begin | exact | receiver type",
 		"lib/core.py | loops | begin | 236 |  | unresolved | receiver of unknown type",
-		"lib/core.py | loops | begin | 238 |  | unresolved | receiver of unknown type",
+		"lib/core.py | loops | begin | 238 | Reply.begin | exact | receiver type",
 		"lib/core.py | loops | close | 240 |  | external | builtin",
 		"lib/core.py | loops | begin | 241 | Reply.begin | exact | receiver type",
 		"lib/core.py | loops | name | 243 | Tree2.name | exact | receiver type",
@@ -748,7 +748,8 @@ func TestPythonClassValues(t *testing.T) {
 // comprehension's target, a with's target and an isinstance() test with
 // an assignment narrow a local or self.x after them; values of several
 // types all outside the project are outside it; eval() is any value;
-// self and cls are a method's receiver only.
+// self and cls are a method's receiver only; builtin containers of known
+// elements.
 var pyFlowTree = map[string]string{
 	"flow/core.py": `import io
 
@@ -860,6 +861,26 @@ class Text(str):
 def parts(items):
     rest = list(items)
     rest.pop().begin()
+
+
+def containers(given, items: list[Reply], pairs: "tuple[Reply, Session]"):
+    for r in items:
+        r.begin()
+    for p in pairs:
+        p.begin()
+    for s in [Session(), Session()]:
+        s.query()
+    for s2 in [Session(), Reply()]:
+        s2.query()
+    for t in (Session(), given):
+        t.query()
+    for u in sorted(items):
+        u.begin()
+    for v in [q.query() for q in [Session()]]:
+        v.begin()
+    kept = [Reply()]
+    kept.append(Reply())
+    kept.pop().begin()
 `,
 }
 
@@ -907,6 +928,19 @@ func TestPythonFlowAndPartlyUnknownValues(t *testing.T) {
 		"flow/core.py | Text.__new__ | setup | 101 | Text.setup | exact | receiver type",
 		// a builtin value's method returns any value (an element)
 		"flow/core.py | parts | begin | 110 |  | unresolved | receiver of unknown type",
+		// containers: list[T] and tuple annotations, list literals of one
+		// class (not of two), tuples (either element), sorted(),
+		// comprehensions; a container's methods are builtin, their
+		// results unknown
+		"flow/core.py | containers | begin | 115 | Reply.begin | exact | receiver type",
+		"flow/core.py | containers | begin | 117 |  | unresolved | receiver of several types",
+		"flow/core.py | containers | query | 119 | Session.query | exact | receiver type",
+		"flow/core.py | containers | query | 121 |  | unresolved | receiver of unknown type",
+		"flow/core.py | containers | query | 123 | Session.query | inferred | receiver partly of unknown type",
+		"flow/core.py | containers | begin | 125 | Reply.begin | exact | receiver type",
+		"flow/core.py | containers | begin | 127 | Reply.begin | exact | receiver type",
+		"flow/core.py | containers | append | 129 |  | external | builtin",
+		"flow/core.py | containers | begin | 130 |  | unresolved | receiver of unknown type",
 	})
 }
 

@@ -363,7 +363,45 @@ func pyValueType(t *tree, r, ann int32) string {
 		}
 		return ""
 	}
+	switch t.kind(r) {
+	case "list", "set":
+		// [A(), A()]: a list of A; elements of different types, none or
+		// a splat: of unknown elements (pyright's list[Unknown])
+		elem := ""
+		for k, e := range pyElems(t, r) {
+			et := pyValueType(t, e, -1)
+			if et == "" || t.kind(e) == "list_splat" || k > 0 && et != elem {
+				return ""
+			}
+			elem = et
+		}
+		return pyContainer(elem)
+	case "tuple", "expression_list":
+		// (A(), B()): iterating gives either
+		elem := ""
+		for k, e := range pyElems(t, r) {
+			et := pyValueType(t, e, -1)
+			if t.kind(e) == "list_splat" {
+				et = ""
+			}
+			if k > 0 {
+				et = pyMerge(elem, et)
+			}
+			elem = et
+		}
+		return pyContainer(elem)
+	case "list_comprehension", "set_comprehension", "generator_expression":
+		return pyContainer(pyComprehension(t, r))
+	}
 	if t.kind(r) == "call" {
+		if f := t.field(r, "function"); t.kind(f) == "identifier" && pyIterates[t.text(f)] {
+			// list(v), sorted(v): a container of v's elements
+			if args := pyElems(t, t.field(r, "arguments")); len(args) == 1 {
+				if vt := pyValueType(t, args[0], -1); vt != "" {
+					return pyContainer(pyAppend(vt, "[]"))
+				}
+			}
+		}
 		if f := t.field(r, "function"); t.kind(f) == "attribute" && t.text(t.field(f, "attribute")) == "__new__" {
 			// super().__new__(cls, …), str.__new__(cls, …): an instance of cls
 			if args := pyElems(t, t.field(r, "arguments")); len(args) > 0 && pyDotted(t, args[0]) {
@@ -378,6 +416,58 @@ func pyValueType(t *tree, r, ann int32) string {
 		return "=" + p
 	}
 	return ""
+}
+
+// pyIterates are the builtins that make a container of their argument's
+// elements.
+var pyIterates = map[string]bool{"list": true, "tuple": true, "set": true, "frozenset": true, "sorted": true, "reversed": true, "iter": true}
+
+// pyContainer is the type expression of a builtin container whose
+// elements are of type expression elem: "*E" for each alternative E (an
+// unknown one stays unknown); "" when elem is.
+func pyContainer(elem string) string {
+	return pyAlts(elem, func(a string) string { return "*" + a })
+}
+
+// pyComprehension is the type expression of the elements comprehension
+// r makes: its expression's, a variable of its for clauses at the head
+// being an element of what the clause iterates ("" for a dict's).
+func pyComprehension(t *tree, r int32) string {
+	body := t.firstNamed(r)
+	if body < 0 || t.kind(body) == "pair" {
+		return ""
+	}
+	ty := pyValueType(t, body, -1)
+	var clauses []int32
+	for c := t.first(r); c >= 0; c = t.next(c) {
+		if t.kind(c) == "for_in_clause" {
+			clauses = append(clauses, c)
+		}
+	}
+	for k := len(clauses) - 1; k >= 0; k-- { // inner clauses first: their iterables may name outer variables
+		l := t.field(clauses[k], "left")
+		ty = pySubst(ty, func(h string) (string, bool) {
+			switch {
+			case t.kind(l) == "identifier" && t.text(l) == h:
+				return pyAppend(pyValueType(t, t.field(clauses[k], "right"), -1), "[]"), true
+			case pyBinds(t, l, h):
+				return "", true // a tuple target: unknown
+			}
+			return "", false
+		})
+	}
+	return ty
+}
+
+// pyBinds reports whether target l (a name, a tuple or list pattern)
+// binds name.
+func pyBinds(t *tree, l int32, name string) bool {
+	for j, end := l, t.subtreeEnd(l); j < end; j++ {
+		if t.kind(j) == "identifier" && t.text(j) == name {
+			return true
+		}
+	}
+	return false
 }
 
 // pyEither is the type expression of a value that is a or b (None being
@@ -404,9 +494,21 @@ func pyElems(t *tree, n int32) []int32 {
 }
 
 // pyAppend is type expression expr followed by path suffix (".m()"), for
-// each alternative; "" when expr is.
+// each alternative (of a container "*E", "[]" is E, anything else
+// unknown); "" when expr is.
 func pyAppend(expr, suffix string) string {
-	return pyAlts(expr, func(a string) string { return "=" + pyPath(a) + suffix })
+	return pyAlts(expr, func(a string) string {
+		if e, ok := strings.CutPrefix(a, "*"); ok { // a builtin container
+			if rest, ok := strings.CutPrefix(suffix, "[]"); ok {
+				if rest == "" {
+					return e // an element
+				}
+				return pyAppend(e, rest)
+			}
+			return "" // its methods' results: pyright types them through generic stubs
+		}
+		return "=" + pyPath(a) + suffix
+	})
 }
 
 // pyAlts maps f over the alternatives of type expression expr (an
@@ -513,6 +615,9 @@ func pySubst(expr string, lookup func(string) (string, bool)) string {
 	if strings.Contains(expr, "|") {
 		return pyAlts(expr, func(a string) string { return pySubst(a, lookup) })
 	}
+	if e, ok := strings.CutPrefix(expr, "*"); ok { // a container of E
+		return pyContainer(pySubst(e, lookup))
+	}
 	p := pyPath(expr)
 	head := p
 	if k := strings.IndexAny(p, ".(["); k >= 0 {
@@ -539,8 +644,9 @@ func (x *extractor) pySubstAt(i int32, expr string) string {
 }
 
 // pyAnnotation reduces an annotation to the class it names: "T", "mod.T",
-// "Optional[T]", "T | None", a string "T"; "" for anything else (a
-// container type, a union of classes).
+// "Optional[T]", "T | None", a string "T", or to a container of such
+// ("list[T]", "Iterable[T]", "tuple[A, B]": "*T", "*A|*B"); "" for
+// anything else (a dict, a union of classes).
 func pyAnnotation(s string) string {
 	s = strings.Trim(strings.TrimSpace(s), `"'`)
 	if in, ok := strings.CutPrefix(s, "Optional["); ok && strings.HasSuffix(in, "]") {
@@ -560,12 +666,67 @@ func pyAnnotation(s string) string {
 		}
 	}
 	s = strings.Trim(strings.TrimSpace(s), `"'`)
+	if name, args, ok := strings.Cut(s, "["); ok && strings.HasSuffix(args, "]") {
+		// list[T], Iterable[T], tuple[T, ...], tuple[A, B]: a container
+		name = strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(name, "typing."), "collections.abc."), "collections.")
+		if !pyContainerTypes[name] {
+			return ""
+		}
+		elems := pyTypeArgs(strings.TrimSuffix(args, "]"))
+		switch {
+		case len(elems) == 0:
+			return ""
+		case name != "tuple" && name != "Tuple" || len(elems) == 2 && elems[1] == "...":
+			elems = elems[:1] // Generator[Y, S, R]: what it yields
+		}
+		elem := ""
+		for k, e := range elems {
+			et := pyAnnotation(e)
+			if k > 0 {
+				et = pyMerge(elem, et)
+			}
+			elem = et
+		}
+		return pyContainer(elem)
+	}
 	for _, c := range s {
 		if !(c == '_' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
 			return ""
 		}
 	}
 	return s
+}
+
+// pyContainerTypes are the builtin, typing and collections.abc generic
+// types whose iteration gives their first type argument (a tuple's: any
+// of them).
+var pyContainerTypes = map[string]bool{"list": true, "List": true, "set": true, "Set": true, "frozenset": true,
+	"FrozenSet": true, "tuple": true, "Tuple": true, "Sequence": true, "MutableSequence": true, "Iterable": true,
+	"Iterator": true, "Collection": true, "AbstractSet": true, "MutableSet": true, "Reversible": true,
+	"Generator": true, "deque": true, "Deque": true}
+
+// pyTypeArgs splits the type arguments of a subscripted annotation at
+// its top-level commas.
+func pyTypeArgs(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for k, c := range s {
+		switch c {
+		case '[':
+			depth++
+		case ']':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, strings.TrimSpace(s[start:k]))
+				start = k + 1
+			}
+		}
+	}
+	if rest := strings.TrimSpace(s[start:]); rest != "" {
+		out = append(out, rest)
+	}
+	return out
 }
 
 // pyDotted reports whether node i is an identifier or a chain of

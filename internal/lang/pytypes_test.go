@@ -153,15 +153,21 @@ class Box(Base):
 
 func TestPyAnnotation(t *testing.T) {
 	for in, want := range map[string]string{
-		"Foo":               "Foo",
-		"mod.Foo":           "mod.Foo",
-		`"Foo"`:             "Foo",
-		"Optional[Foo]":     "Foo",
-		"Foo | None":        "Foo",
-		"None | mod.Foo":    "mod.Foo",
-		"list[Foo]":         "",
-		"Foo | Bar":         "",
-		"Callable[[], Foo]": "",
+		"Foo":                      "Foo",
+		"mod.Foo":                  "mod.Foo",
+		`"Foo"`:                    "Foo",
+		"Optional[Foo]":            "Foo",
+		"Foo | None":               "Foo",
+		"None | mod.Foo":           "mod.Foo",
+		"list[Foo]":                "*Foo", // a container: iterating gives Foo
+		"typing.Iterable[mod.Foo]": "*mod.Foo",
+		"tuple[Foo, ...]":          "*Foo",
+		"tuple[Foo, Bar]":          "*Foo|*Bar",
+		"Optional[List[Foo]]":      "*Foo",
+		"dict[str, Foo]":           "",
+		"list[Foo | Bar]":          "",
+		"Foo | Bar":                "",
+		"Callable[[], Foo]":        "",
 	} {
 		if got := pyAnnotation(in); got != want {
 			t.Errorf("pyAnnotation(%q) = %q, want %q", in, got, want)
