@@ -881,6 +881,24 @@ def containers(given, items: list[Reply], pairs: "tuple[Reply, Session]"):
     kept = [Reply()]
     kept.append(Reply())
     kept.pop().begin()
+
+
+def branches(flag, given):
+    x = None
+    if flag:
+        x = Reply()
+    x.begin()
+    y = given
+    if flag:
+        y = given
+    y.begin()
+    y = Reply()
+    z = given
+    if not flag:
+        z = Reply()
+    else:
+        return
+    z.begin()
 `,
 }
 
@@ -923,7 +941,7 @@ func TestPythonFlowAndPartlyUnknownValues(t *testing.T) {
 		"flow/core.py | files | begin | 85 |  | unresolved | receiver of unknown type",
 		// in a function, parameters named cls or self are locals like any
 		// other; X.__new__(cls) is an instance of cls
-		"flow/core.py | build | query | 91 | Session.query | exact | receiver type",
+		"flow/core.py | build | query | 91 | Session.query | inferred | receiver partly of unknown type",
 		"flow/core.py | walk | begin | 95 |  | unresolved | receiver of unknown type",
 		"flow/core.py | Text.__new__ | setup | 101 | Text.setup | exact | receiver type",
 		// a builtin value's method returns any value (an element)
@@ -941,6 +959,12 @@ func TestPythonFlowAndPartlyUnknownValues(t *testing.T) {
 		"flow/core.py | containers | begin | 127 | Reply.begin | exact | receiver type",
 		"flow/core.py | containers | append | 129 |  | external | builtin",
 		"flow/core.py | containers | begin | 130 |  | unresolved | receiver of unknown type",
+		// after an if: what each branch that goes on ends with, and the
+		// value before it without an else (None a placeholder; a
+		// parameter defaulting to None is of unknown type, as above)
+		"flow/core.py | branches | begin | 137 | Reply.begin | exact | receiver type",
+		"flow/core.py | branches | begin | 141 |  | unresolved | receiver of unknown type",
+		"flow/core.py | branches | begin | 148 | Reply.begin | exact | receiver type",
 	})
 }
 

@@ -1087,6 +1087,19 @@ func (x *extractor) pyLocalAt(i int32, name string) (bool, string) {
 // one place (a name bound once has its declared type), the isinstance
 // rules in functions that call isinstance().
 func (x *extractor) pyNarrow(i int32, name string) (string, bool) {
+	ty, ok := x.pyFlow(i, name)
+	if ty == pyNoneT {
+		ty = ""
+	}
+	return ty, ok
+}
+
+// pyNoneT is the type pyFlow gives a name assigned None: a placeholder
+// the other alternatives type (pyright's T | None resolves through T).
+const pyNoneT = "\x00none"
+
+// pyFlow is pyNarrow, pyNoneT for a name assigned None.
+func (x *extractor) pyFlow(i int32, name string) (string, bool) {
 	t := x.t
 	fn := t.parent(i)
 	for fn >= 0 && t.kind(fn) != "function_definition" && t.kind(fn) != "lambda" {
@@ -1207,7 +1220,7 @@ func (x *extractor) pyNarrow(i int32, name string) (string, bool) {
 // pyAssigned is the type statement st, which binds name, gives it: an
 // assignment of it alone (`x = v`, `x: T = v`, `self.x = v`: v's type, ""
 // unknown), of a tuple (`a, x = A(), v`: element by element, else
-// unknown), `x += v` (unknown) or `if [not] isinstance(x, T): … x = v` with no else (T or
+// unknown), `x += v` (unknown), an if statement (pyBranches), or `if [not] isinstance(x, T): … x = v` with no else (T or
 // v's type; after a positive test the other values are of unknown
 // type); !ok for any other statement.
 func (x *extractor) pyAssigned(st int32, name string) (string, bool) {
@@ -1233,7 +1246,7 @@ func (x *extractor) pyAssigned(st int32, name string) (string, bool) {
 					return "", true
 				}
 				if t.kind(rs[k]) == "none" {
-					return "", true
+					return pyNoneT, true
 				}
 				return x.pySubstAt(a, pyValueType(t, rs[k], -1)), true
 			}
@@ -1245,7 +1258,7 @@ func (x *extractor) pyAssigned(st int32, name string) (string, bool) {
 		if ty, ok := x.pyAsg[a]; ok {
 			return ty, true
 		}
-		ty := ""
+		ty := pyNoneT
 		if r < 0 || t.kind(r) != "none" || t.field(a, "type") >= 0 {
 			ty = x.pySubstAt(a, pyValueType(t, r, t.field(a, "type")))
 		}
@@ -1256,31 +1269,134 @@ func (x *extractor) pyAssigned(st int32, name string) (string, bool) {
 		return ty, true
 	case "if_statement":
 		cond, body := t.field(st, "condition"), t.field(st, "consequence")
-		if t.field(st, "alternative") >= 0 || body < 0 {
-			return "", false
-		}
-		var last int32 = -1
-		for c := t.first(body); c >= 0; c = t.next(c) {
-			if t.named(c) && t.kind(c) != "comment" {
-				last = c
+		if last := pyLast(t, body); t.field(st, "alternative") < 0 && t.kind(last) == "expression_statement" {
+			if v, ok := x.pyAssigned(last, name); ok {
+				if t.kind(cond) == "not_operator" {
+					if ty := pyIsinstance(t, t.field(cond, "argument"), name); ty != "" {
+						if v == pyNoneT {
+							return ty, true
+						}
+						return pyMerge(ty, v), true
+					}
+				} else if ty := pyIsinstance(t, cond, name); ty != "" {
+					if v == pyNoneT {
+						return "", true
+					}
+					return pyMerge("", v), true
+				}
 			}
 		}
-		if last < 0 || t.kind(last) != "expression_statement" {
-			return "", false
-		}
-		v, ok := x.pyAssigned(last, name)
-		if !ok {
-			return "", false
-		}
-		if t.kind(cond) == "not_operator" {
-			if ty := pyIsinstance(t, t.field(cond, "argument"), name); ty != "" {
-				return pyMerge(ty, v), true
-			}
-		} else if ty := pyIsinstance(t, cond, name); ty != "" {
-			return pyMerge("", v), true
-		}
+		return x.pyBranches(st, name)
 	}
 	return "", false
+}
+
+// pyBranches is the type an if statement that binds name leaves it: the
+// alternatives of what each branch that does not leave the block (return,
+// raise, continue, break) ends with, and of the value before the if when
+// a branch does not bind it or there is no else; !ok when one of them is
+// not known from the flow (a condition binds it, a branch ends with a
+// loop or a try that does).
+func (x *extractor) pyBranches(st int32, name string) (string, bool) {
+	t := x.t
+	k := pyAfterKey{st, name}
+	if v, ok := x.pyAfter[k]; ok {
+		return v.ty, v.ok
+	}
+	ty, ok := func() (string, bool) {
+		blocks := []int32{t.field(st, "consequence")}
+		conds := []int32{t.field(st, "condition")}
+		hasElse := false
+		for c := t.first(st); c >= 0; c = t.next(c) {
+			switch t.kind(c) {
+			case "elif_clause":
+				blocks = append(blocks, t.field(c, "consequence"))
+				conds = append(conds, t.field(c, "condition"))
+			case "else_clause":
+				blocks = append(blocks, t.field(c, "body"))
+				hasElse = true
+			}
+		}
+		for _, c := range conds {
+			if c >= 0 && pyAssigns(t, c, name) {
+				return "", false // (x := …) in a condition
+			}
+		}
+		var parts []string
+		before := !hasElse
+		for _, b := range blocks {
+			if b < 0 {
+				return "", false
+			}
+			switch t.kind(pyLast(t, b)) {
+			case "return_statement", "raise_statement", "continue_statement", "break_statement":
+				continue // does not reach the statement after the if
+			}
+			var last int32 = -1
+			for c := t.first(b); c >= 0; c = t.next(c) {
+				if pyAssigns(t, c, name) {
+					last = c
+				}
+			}
+			if last < 0 {
+				before = true
+				continue
+			}
+			v, ok := x.pyAssigned(last, name)
+			if !ok {
+				return "", false
+			}
+			parts = append(parts, v)
+		}
+		if before {
+			v, ok := x.pyFlow(st, name)
+			if !ok {
+				return "", false
+			}
+			parts = append(parts, v)
+		}
+		if len(parts) == 0 {
+			return "", false // every branch leaves
+		}
+		ty, seen := pyNoneT, false
+		for _, v := range parts {
+			switch {
+			case v == pyNoneT: // a placeholder
+			case seen:
+				ty = pyMerge(ty, v)
+			default:
+				ty, seen = v, true
+			}
+		}
+		return ty, true
+	}()
+	if x.pyAfter == nil {
+		x.pyAfter = map[pyAfterKey]pyAfterVal{}
+	}
+	x.pyAfter[k] = pyAfterVal{ty, ok}
+	return ty, ok
+}
+
+// pyAfterKey and pyAfterVal memoize pyBranches.
+type pyAfterKey struct {
+	st   int32
+	name string
+}
+
+type pyAfterVal struct {
+	ty string
+	ok bool
+}
+
+// pyLast is the last statement of block b (comments left out), or -1.
+func pyLast(t *tree, b int32) int32 {
+	var last int32 = -1
+	for c := t.first(b); c >= 0; c = t.next(c) {
+		if t.named(c) && t.kind(c) != "comment" {
+			last = c
+		}
+	}
+	return last
 }
 
 // pyTests reports whether function fn calls isinstance() anywhere (most
