@@ -899,6 +899,15 @@ def branches(flag, given):
     else:
         return
     z.begin()
+
+
+class Platform:
+    def helper(self):
+        return 1
+
+    if Reply:
+        def run(self):
+            self.helper()
 `,
 }
 
@@ -965,6 +974,8 @@ func TestPythonFlowAndPartlyUnknownValues(t *testing.T) {
 		"flow/core.py | branches | begin | 137 | Reply.begin | exact | receiver type",
 		"flow/core.py | branches | begin | 141 |  | unresolved | receiver of unknown type",
 		"flow/core.py | branches | begin | 148 | Reply.begin | exact | receiver type",
+		// a method defined in an if of the class body: self is its receiver
+		"flow/core.py | Platform.run | helper | 157 | Platform.helper | exact | own type",
 	})
 }
 

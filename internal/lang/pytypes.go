@@ -1035,8 +1035,15 @@ func (x *extractor) pyRecv(fn int32, name string) bool {
 	if name != "self" && name != "cls" || t.kind(fn) != "function_definition" {
 		return false
 	}
-	m, _ := pyMethodOf(t, t.field(fn, "body"))
-	return m == fn && pyFirstParam(t, fn) == name
+	for p := t.parent(fn); p >= 0; p = t.parent(p) {
+		switch t.kind(p) {
+		case "class_definition": // (a def in an if or try of the class body too)
+			return pyFirstParam(t, fn) == name
+		case "function_definition", "lambda", "module":
+			return false
+		}
+	}
+	return false
 }
 
 // pyGlobal reports whether the function enclosing node i declares name
