@@ -746,7 +746,8 @@ func TestPythonClassValues(t *testing.T) {
 // type and with the flow of a function: a union with an unknown part
 // resolves through the known part (inferred); an assignment, a loop's or
 // comprehension's target, a with's target and an isinstance() test with
-// an assignment narrow a local or self.x after them; values of several
+// an assignment narrow a local or self.x after them, as do if and try
+// statements by what their branches end with; values of several
 // types all outside the project are outside it; eval() is any value;
 // self and cls are a method's receiver only; builtin containers of known
 // elements.
@@ -908,6 +909,22 @@ class Platform:
     if Reply:
         def run(self):
             self.helper()
+
+
+def tries(given):
+    t = given
+    try:
+        t = Reply()
+    except KeyError:
+        t = Reply()
+    t.begin()
+    u = Reply()
+    try:
+        u = given
+    except KeyError:
+        return
+    u.begin()
+    u = Session()
 `,
 }
 
@@ -976,6 +993,9 @@ func TestPythonFlowAndPartlyUnknownValues(t *testing.T) {
 		"flow/core.py | branches | begin | 148 | Reply.begin | exact | receiver type",
 		// a method defined in an if of the class body: self is its receiver
 		"flow/core.py | Platform.run | helper | 157 | Platform.helper | exact | own type",
+		// after a try: what the body and each handler that goes on end with
+		"flow/core.py | tries | begin | 166 | Reply.begin | exact | receiver type",
+		"flow/core.py | tries | begin | 172 |  | unresolved | receiver of unknown type",
 	})
 }
 

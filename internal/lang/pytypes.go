@@ -1227,7 +1227,8 @@ func (x *extractor) pyFlow(i int32, name string) (string, bool) {
 // pyAssigned is the type statement st, which binds name, gives it: an
 // assignment of it alone (`x = v`, `x: T = v`, `self.x = v`: v's type, ""
 // unknown), of a tuple (`a, x = A(), v`: element by element, else
-// unknown), `x += v` (unknown), an if statement (pyBranches), or `if [not] isinstance(x, T): … x = v` with no else (T or
+// unknown), `x += v` (unknown), an if or try statement (pyBranches,
+// pyTry), or `if [not] isinstance(x, T): … x = v` with no else (T or
 // v's type; after a positive test the other values are of unknown
 // type); !ok for any other statement.
 func (x *extractor) pyAssigned(st int32, name string) (string, bool) {
@@ -1294,6 +1295,8 @@ func (x *extractor) pyAssigned(st int32, name string) (string, bool) {
 			}
 		}
 		return x.pyBranches(st, name)
+	case "try_statement":
+		return x.pyTry(st, name)
 	}
 	return "", false
 }
@@ -1303,14 +1306,10 @@ func (x *extractor) pyAssigned(st int32, name string) (string, bool) {
 // raise, continue, break) ends with, and of the value before the if when
 // a branch does not bind it or there is no else; !ok when one of them is
 // not known from the flow (a condition binds it, a branch ends with a
-// loop or a try that does).
+// loop that does).
 func (x *extractor) pyBranches(st int32, name string) (string, bool) {
 	t := x.t
-	k := pyAfterKey{st, name}
-	if v, ok := x.pyAfter[k]; ok {
-		return v.ty, v.ok
-	}
-	ty, ok := func() (string, bool) {
+	return x.pyAfterOnce(st, name, func() (string, bool) {
 		blocks := []int32{t.field(st, "consequence")}
 		conds := []int32{t.field(st, "condition")}
 		hasElse := false
@@ -1332,51 +1331,150 @@ func (x *extractor) pyBranches(st int32, name string) (string, bool) {
 		var parts []string
 		before := !hasElse
 		for _, b := range blocks {
-			if b < 0 {
+			ty, ok, on, binds := x.pyBlockEnd(b, name)
+			switch {
+			case !ok:
 				return "", false
+			case !on: // does not reach the statement after the if
+			case binds:
+				parts = append(parts, ty)
+			default:
+				before = true
 			}
-			switch t.kind(pyLast(t, b)) {
-			case "return_statement", "raise_statement", "continue_statement", "break_statement":
-				continue // does not reach the statement after the if
-			}
-			var last int32 = -1
-			for c := t.first(b); c >= 0; c = t.next(c) {
+		}
+		return x.pyJoin(st, name, parts, before)
+	})
+}
+
+// pyTry is the type a try statement that binds name leaves it: what the
+// body (or its else) ends with, what each handler that goes on ends with
+// — a handler that does not bind it sees the value before the try, or
+// !ok when the body binds it (any point of the body may have been
+// reached); !ok when the finally clause or an except … as binds it.
+func (x *extractor) pyTry(st int32, name string) (string, bool) {
+	t := x.t
+	return x.pyAfterOnce(st, name, func() (string, bool) {
+		body := t.field(st, "body")
+		ty, ok, on, binds := x.pyBlockEnd(body, name)
+		if !ok {
+			return "", false
+		}
+		var parts []string
+		before := false
+		var handlers []int32
+		for c := t.first(st); c >= 0; c = t.next(c) {
+			switch t.kind(c) {
+			case "else_clause":
+				ety, eok, eon, ebinds := x.pyBlockEnd(t.field(c, "body"), name)
+				switch {
+				case !eok:
+					return "", false
+				case ebinds:
+					ty, on, binds = ety, eon, true
+				case !eon:
+					on = false
+				}
+			case "finally_clause":
 				if pyAssigns(t, c, name) {
-					last = c
+					return "", false
+				}
+			case "except_clause", "except_group_clause":
+				handlers = append(handlers, c)
+			}
+		}
+		switch {
+		case !on:
+		case binds:
+			parts = append(parts, ty)
+		default:
+			before = true
+		}
+		for _, h := range handlers {
+			var blk int32 = -1
+			for c := t.first(h); c >= 0; c = t.next(c) {
+				if t.kind(c) == "block" {
+					blk = c
+				} else if pyAssigns(t, c, name) {
+					return "", false // except E as name
 				}
 			}
-			if last < 0 {
-				before = true
-				continue
-			}
-			v, ok := x.pyAssigned(last, name)
-			if !ok {
-				return "", false
-			}
-			parts = append(parts, v)
-		}
-		if before {
-			v, ok := x.pyFlow(st, name)
-			if !ok {
-				return "", false
-			}
-			parts = append(parts, v)
-		}
-		if len(parts) == 0 {
-			return "", false // every branch leaves
-		}
-		ty, seen := pyNoneT, false
-		for _, v := range parts {
+			hty, hok, hon, hbinds := x.pyBlockEnd(blk, name)
 			switch {
-			case v == pyNoneT: // a placeholder
-			case seen:
-				ty = pyMerge(ty, v)
+			case !hok:
+				return "", false
+			case !hon:
+			case hbinds:
+				parts = append(parts, hty)
+			case pyAssigns(t, body, name):
+				return "", false
 			default:
-				ty, seen = v, true
+				before = true
 			}
 		}
-		return ty, true
-	}()
+		return x.pyJoin(st, name, parts, before)
+	})
+}
+
+// pyBlockEnd is the type block b leaves name with: ok false when the
+// flow does not tell, on false when the block leaves (return, raise,
+// continue, break as its last statement), binds false when nothing in it
+// binds the name (the value it was entered with).
+func (x *extractor) pyBlockEnd(b int32, name string) (ty string, ok, on, binds bool) {
+	t := x.t
+	if b < 0 {
+		return "", false, false, false
+	}
+	switch t.kind(pyLast(t, b)) {
+	case "return_statement", "raise_statement", "continue_statement", "break_statement":
+		return "", true, false, false
+	}
+	var last int32 = -1
+	for c := t.first(b); c >= 0; c = t.next(c) {
+		if pyAssigns(t, c, name) {
+			last = c
+		}
+	}
+	if last < 0 {
+		return "", true, true, false
+	}
+	ty, ok = x.pyAssigned(last, name)
+	return ty, ok, true, true
+}
+
+// pyJoin is the alternatives of parts, and of the value before statement
+// st when before is set (None a placeholder); !ok when nothing reaches
+// the statement after st, or the value before it is not known.
+func (x *extractor) pyJoin(st int32, name string, parts []string, before bool) (string, bool) {
+	if before {
+		v, ok := x.pyFlow(st, name)
+		if !ok {
+			return "", false
+		}
+		parts = append(parts, v)
+	}
+	if len(parts) == 0 {
+		return "", false
+	}
+	ty, seen := pyNoneT, false
+	for _, v := range parts {
+		switch {
+		case v == pyNoneT: // a placeholder
+		case seen:
+			ty = pyMerge(ty, v)
+		default:
+			ty, seen = v, true
+		}
+	}
+	return ty, true
+}
+
+// pyAfterOnce memoizes f, the type compound statement st leaves name.
+func (x *extractor) pyAfterOnce(st int32, name string, f func() (string, bool)) (string, bool) {
+	k := pyAfterKey{st, name}
+	if v, ok := x.pyAfter[k]; ok {
+		return v.ty, v.ok
+	}
+	ty, ok := f()
 	if x.pyAfter == nil {
 		x.pyAfter = map[pyAfterKey]pyAfterVal{}
 	}
@@ -1384,7 +1482,7 @@ func (x *extractor) pyBranches(st int32, name string) (string, bool) {
 	return ty, ok
 }
 
-// pyAfterKey and pyAfterVal memoize pyBranches.
+// pyAfterKey and pyAfterVal memoize pyBranches and pyTry.
 type pyAfterKey struct {
 	st   int32
 	name string
