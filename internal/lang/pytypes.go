@@ -1079,10 +1079,12 @@ func (x *extractor) pyLocalAt(i int32, name string) (bool, string) {
 // isinstance(): ok when they tell ("" then: of unknown type there), else
 // the declared type holds (every assignment's alternatives). Walking out
 // from i through the enclosing blocks of its function, the latest
-// earlier statement that binds the name decides: an assignment of it
-// alone (`x = v`, `self.x = v`) gives v's type; `if not isinstance(x,
-// T): x = v` gives T or v's; any other binding statement (an if, a try,
-// a tuple target) leaves the declared type. Then assert isinstance(…),
+// earlier statement that binds the name decides (pyAssigned): an
+// assignment of it (`x = v`, `self.x = v`, `a, x = A(), v`) gives v's
+// type; `if not isinstance(x, T): x = v` gives T or v's; an if or a try
+// what its branches that go on end with (pyBranches, pyTry); any other
+// binding statement (a loop, a with) leaves the declared type. Then
+// assert isinstance(…),
 // or if not isinstance(…) leaving the block (return, raise, continue,
 // break) narrow the statements after them; an if, elif or while whose
 // condition tests isinstance() (alone or in an "and") narrows its body;
