@@ -25,7 +25,8 @@ import (
 //	":E"      a value of type expression E: "T" the value of calling T (a
 //	          class's instance, a function's result), "=path" a path of
 //	          names, attributes and calls ("=self.make().node"), "A|B"
-//	          alternatives; ":E .a.b" its attributes
+//	          alternatives ("A|?": an A or a value of unknown type, whose
+//	          calls resolve through A, inferred); ":E .a.b" its attributes
 //	".a.b"    attributes of a name that is not a local (self.x, mod.Class)
 //
 // The facts hold type expressions too (module variables, attributes,
@@ -77,6 +78,15 @@ type pyEnt struct {
 	partial bool
 	gen     bool   // a generator: what calling generator function sym returned
 	recv    *pyEnt // the generator function's self
+	elem    *pyOf  // a builtin container (ext "builtin"): its elements
+}
+
+// pyOf is a type expression as file fileID writes it, self the instance
+// its self denotes: a container's elements.
+type pyOf struct {
+	fileID int64
+	expr   string
+	self   pyEnt
 }
 
 var pyUnknown = pyEnt{sym: -1}
@@ -85,12 +95,15 @@ func (e pyEnt) known() bool { return e.file != "" || e.sym >= 0 || e.ext != "" |
 
 // pyElem is an element of iterating c: what a project generator yields
 // (a generator function's result, or the one a class's __iter__ returns),
-// or what __next__ returns when __iter__ returns self; unknown otherwise
-// (a list, even one built in the project, holds values of unknown type).
+// what __next__ returns when __iter__ returns self, the elements of a
+// builtin container whose type is known ([A()], list[A]); unknown
+// otherwise.
 func (r *resolver) pyElem(c pyEnt, depth int) pyEnt {
 	switch {
 	case depth > 8:
 		return pyUnknown
+	case c.elem != nil:
+		return r.pyInstance(c.elem.fileID, c.elem.expr, c.elem.self, depth+1)
 	case c.alts != nil:
 		return pyEach(*c.alts, c.partial, func(a pyEnt) pyEnt { return r.pyElem(a, depth+1) })
 	case c.gen:
@@ -115,22 +128,28 @@ func (r *resolver) pyElem(c pyEnt, depth int) pyEnt {
 }
 
 // pyEach maps f over the alternatives of a union: the one result when they
-// agree and all are known, else a union of the known results — partial
-// when some are unknown or the union mapped was partial; unknown when none
-// is known.
+// agree and all are known, else a union of the known results (a result
+// that is a union adds its members) — partial when some are unknown or a
+// union mapped was partial; unknown when none is known, or beyond eight.
 func pyEach(alts []pyEnt, partial bool, f func(pyEnt) pyEnt) pyEnt {
 	var out []pyEnt
 	for _, a := range alts {
 		e := f(a)
+		members := []pyEnt{e}
 		switch {
 		case !e.known():
 			partial = true
 			continue
-		case e.alts != nil:
-			return pyUnknown // no unions of unions
+		case e.alts != nil: // a union in a union: its members
+			members, partial = *e.alts, partial || e.partial
 		}
-		if !slices.Contains(out, e) {
-			out = append(out, e)
+		for _, m := range members {
+			if !slices.Contains(out, m) {
+				out = append(out, m)
+			}
+		}
+		if len(out) > 8 {
+			return pyUnknown
 		}
 	}
 	switch {
@@ -346,9 +365,10 @@ func (r *resolver) pyName(fileID int64, dotted string, depth int) pyEnt {
 // value of calling "T" (a class: its instance; a function or method: the
 // class it returns), or of "=" and a path ("=compat32", "=self.policy",
 // "=self.make().node", self being the instance self), the one value of
-// alternatives "A|B", or unknown.
+// alternatives "A|B" (or the union of their values, partial when one is
+// unknown: "A|?"), or unknown.
 func (r *resolver) pyInstance(fileID int64, expr string, self pyEnt, depth int) pyEnt {
-	if expr == "" || depth > 8 || r.py.budget <= 0 {
+	if expr == "" || expr == "?" || depth > 8 || r.py.budget <= 0 {
 		return pyUnknown
 	}
 	r.py.budget--
@@ -361,6 +381,9 @@ func (r *resolver) pyInstance(fileID int64, expr string, self pyEnt, depth int) 
 			vals = append(vals, r.pyInstance(fileID, a, self, depth+1))
 		}
 		return pyEach(vals, false, func(a pyEnt) pyEnt { return a })
+	}
+	if elem, ok := strings.CutPrefix(expr, "*"); ok { // a builtin container of elem
+		return pyEnt{sym: -1, ext: "builtin", inst: true, elem: &pyOf{fileID, elem, self}}
 	}
 	path, ok := strings.CutPrefix(expr, "=")
 	if !ok {
@@ -396,6 +419,9 @@ func (r *resolver) pyValue(fileID int64, path string, self pyEnt, depth int) pyE
 			}
 		default:
 			cur = r.pyName(fileID, name, depth)
+			if cur.ext == "builtin" && pyAnyBuiltins[name] && strings.HasPrefix(steps, "()") {
+				return pyUnknown // eval(…), getattr(…), max(…): any value
+			}
 		}
 		for ; len(steps) >= 2; steps = steps[2:] {
 			if steps[:2] == "[]" {
@@ -416,13 +442,19 @@ func (r *resolver) pyValue(fileID int64, path string, self pyEnt, depth int) pyE
 // unknown): a class's instance, the instance a function or method returns
 // (self in its result being recv's instance, else the method's own
 // class), what an instance's __call__ returns, the module of something
-// outside the project; else unknown.
+// outside the project (a value, inst; calling a builtin value or its
+// method gives a value of unknown type); else unknown.
 func (r *resolver) pyResult(recv, c pyEnt, depth int) pyEnt {
 	switch {
 	case c.alts != nil:
 		return pyEach(*c.alts, c.partial, func(a pyEnt) pyEnt { return r.pyResult(pyUnknown, a, depth+1) })
+	case c.ext == "builtin" && c.inst:
+		// a builtin value's method or the value itself (list.pop, a
+		// staticmethod object): pyright types the result through the
+		// builtins' generic stubs (an element, any value); unknown here
+		return pyUnknown
 	case c.ext != "":
-		return c
+		return pyEnt{sym: -1, ext: c.ext, inst: true} // a value from outside the project
 	case c.sym >= 0 && c.inst && depth <= 8:
 		// calling an instance: what its class's __call__ returns
 		if m := r.pyMethod(c.sym, "__call__"); m >= 0 {
@@ -461,7 +493,7 @@ func (r *resolver) pyMember(e pyEnt, name string, depth int) pyEnt {
 	case e.alts != nil:
 		return pyEach(*e.alts, e.partial, func(a pyEnt) pyEnt { return r.pyMember(a, name, depth+1) })
 	case e.ext != "":
-		return e
+		return pyEnt{sym: -1, ext: e.ext, inst: e.inst} // (not a container's elements)
 	case e.file != "":
 		if i := r.pyTopLevel(e.file, name); i >= 0 {
 			return pyEnt{sym: i}
@@ -594,15 +626,19 @@ func (r *resolver) pyCallOn(e pyEnt, target, rule string) edgeOut {
 	case e.gen:
 		return external("builtin") // a generator's send, close …
 	case e.alts != nil:
-		// a value of several types: the method they all resolve to
+		// a value of several types: the method they all resolve to, or
+		// outside the project when every one is (list or tuple, two
+		// modules' file objects: the outside names joined)
 		var out edgeOut
 		for k, a := range *e.alts {
 			o := r.pyCallOn(a, target, rule)
-			if o.res != store.ResExact && o.res != store.ResExternal || k > 0 && (o.dst != out.dst || o.res != out.res || o.res == store.ResExternal && o.detail != out.detail) {
+			switch {
+			case o.res != store.ResExact && o.res != store.ResExternal || k > 0 && (o.dst != out.dst || o.res != out.res):
 				return unresolved("receiver of several types")
-			}
-			if k == 0 {
+			case k == 0:
 				out = o
+			case o.res == store.ResExternal && !slices.Contains(strings.Split(out.detail, "|"), o.detail):
+				out.detail += "|" + o.detail
 			}
 		}
 		if e.partial && out.res == store.ResExact {
@@ -749,6 +785,13 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 	}
 	return unresolved("name not bound in the file"), true
 }
+
+// pyAnyBuiltins are the builtin functions whose result may be any value
+// (an argument, an element of one, an attribute, an evaluated
+// expression): of unknown type, where the result of another builtin (a
+// class: str, list; len, open) is a value outside the project.
+var pyAnyBuiltins = map[string]bool{"eval": true, "getattr": true, "next": true, "max": true, "min": true,
+	"sum": true, "pow": true, "abs": true, "round": true, "vars": true, "globals": true, "locals": true, "__import__": true}
 
 // pyObjectMethods are the methods every class inherits from object.
 var pyObjectMethods = map[string]bool{"__init__": true, "__new__": true, "__init_subclass__": true,

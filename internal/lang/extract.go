@@ -107,6 +107,10 @@ type extractor struct {
 	pyLocals  map[int32]map[string]string  // Python: function node → local name → type expression
 	pyGlobals map[int32]map[string]bool    // Python: function node → names it declares global
 	pyIsinst  map[int32]bool               // Python: function node → whether it calls isinstance()
+	pyBound   map[int32]map[string]int     // Python: function node → how many places bind a local (or assign a dotted name)
+	pyParams  map[int32]map[string]string  // Python: function node → parameter → its type expression
+	pyAsg     map[int32]string             // Python: assignment node → the type expression it gives its target
+	pyAfter   map[pyAfterKey]pyAfterVal    // Python: if statement and name → the type it leaves the name
 	jLocals   map[int32]map[string][]jDecl // Java, JavaScript, TypeScript: function node → local name → declarations
 	imports   map[string]struct{}
 	claimed   map[int32]bool

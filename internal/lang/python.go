@@ -116,12 +116,10 @@ func pyCall(x *extractor, i int32, fn string) {
 		switch {
 		case o >= 0 && t.kind(o) == "identifier":
 			q = t.text(o)
-			if q != "self" && q != "cls" {
-				if local, ty := x.pyLocalAt(i, q); local {
-					recv = "?" // a local of unknown type
-					if ty != "" {
-						recv = ":" + ty
-					}
+			if local, ty := x.pyLocalAt(i, q); local { // (not a method's self or cls)
+				recv = "?" // a local of unknown type
+				if ty != "" {
+					recv = ":" + ty
 				}
 			}
 		case o >= 0 && t.kind(o) == "call" && t.text(t.field(o, "function")) == "super":
@@ -135,12 +133,15 @@ func pyCall(x *extractor, i int32, fn string) {
 				first = t.field(first, "object")
 			}
 			rest := t.text(o)[len(t.text(first)):]
-			if nt := x.pyNarrow(i, t.text(o)); nt != "" {
-				recv = ":" + nt // if isinstance(self.x, T): self.x.m()
+			if nt, ok := x.pyNarrow(i, t.text(o)); ok {
+				// if isinstance(self.x, T): self.x.m(); self.x = T(): …
+				if nt != "" {
+					recv = ":" + nt
+				}
 				break
 			}
 			switch local, ty := x.pyLocalAt(i, t.text(first)); {
-			case !local || t.text(first) == "self" || t.text(first) == "cls":
+			case !local:
 				recv = "." + t.text(o)
 			case ty != "":
 				recv = ":" + ty + " " + rest

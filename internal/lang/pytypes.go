@@ -12,8 +12,11 @@ import (
 // and class attributes (`self.x = T(...)`, `self.x: T`, `x: T`, `x = v`),
 // properties and what functions return, as type expressions: "T" (the
 // value of calling T), "=path" (names, attributes and "()" calls:
-// "=self.make().node"), "A|B" (alternatives); "" unknown. The facts carry
-// names as written; resolution decides what they denote in the project.
+// "=self.make().node"), "A|B" (alternatives; "?" one of unknown type:
+// "A|?"); "" unknown. The facts carry names as written; resolution
+// decides what they denote in the project. A local's or self.x's type at
+// a call is what the statements before it give (pyNarrow), else every
+// assignment's alternatives.
 
 // FactImport is a name a Python import binds: Name is bound to module Type
 // (as written, relative dots kept); Sig is the imported member ("" for
@@ -206,7 +209,7 @@ func (x *extractor) pyResult(fn int32) string {
 	if body < 0 {
 		return ""
 	}
-	ty := ""
+	ty, seen := "", false
 	end := t.subtreeEnd(body)
 	for j := body; j < end; j++ {
 		switch t.kind(j) {
@@ -220,13 +223,10 @@ func (x *extractor) pyResult(fn int32) string {
 				continue // a placeholder, typed by the other returns
 			}
 			rt := x.pySubstAt(v, pyValueType(t, v, -1))
-			if ty != "" {
-				rt = pyMerge(ty, rt)
+			if seen {
+				rt = pyMerge(ty, rt) // an unknown one: the alternative "?"
 			}
-			if rt == "" {
-				return ""
-			}
-			ty = rt
+			ty, seen = rt, true
 		}
 	}
 	return ty
@@ -276,7 +276,7 @@ func (x *extractor) pyYields(fn int32) string {
 	if body < 0 {
 		return ""
 	}
-	ty := ""
+	ty, seen := "", false
 	for j, end := body, t.subtreeEnd(body); j < end; j++ {
 		switch t.kind(j) {
 		case "function_definition", "class_definition", "lambda":
@@ -292,13 +292,10 @@ func (x *extractor) pyYields(fn int32) string {
 					vt = pyAppend(vt, "[]")
 				}
 			}
-			if ty != "" {
+			if seen {
 				vt = pyMerge(ty, vt)
 			}
-			if vt == "" {
-				return ""
-			}
-			ty = vt
+			ty, seen = vt, true
 		}
 	}
 	return ty
@@ -328,8 +325,9 @@ func pyProperty(t *tree, fn int32) bool {
 // call (`T(...)`, `mod.T(...)`: resolution decides whether it is a class
 // or a function whose result it is), or "=" and the path of the value
 // (`= compat32`, `= self.policy`, `= self.make().node`: names, attributes
-// and calls); "" when unknown. A local at the head of it is replaced by
-// the caller (pySubst).
+// and calls; `super().__new__(cls)`, `str.__new__(cls)`: "=cls()", an
+// instance of cls); "" when unknown. A local at the head of it is
+// replaced by the caller (pySubst).
 func pyValueType(t *tree, r, ann int32) string {
 	if ann >= 0 {
 		return pyAnnotation(t.text(ann))
@@ -365,7 +363,51 @@ func pyValueType(t *tree, r, ann int32) string {
 		}
 		return ""
 	}
+	switch t.kind(r) {
+	case "list", "set":
+		// [A(), A()]: a list of A; elements of different types, none or
+		// a splat: of unknown elements (pyright's list[Unknown])
+		elem := ""
+		for k, e := range pyElems(t, r) {
+			et := pyValueType(t, e, -1)
+			if et == "" || t.kind(e) == "list_splat" || k > 0 && et != elem {
+				return ""
+			}
+			elem = et
+		}
+		return pyContainer(elem)
+	case "tuple", "expression_list":
+		// (A(), B()): iterating gives either
+		elem := ""
+		for k, e := range pyElems(t, r) {
+			et := pyValueType(t, e, -1)
+			if t.kind(e) == "list_splat" {
+				et = ""
+			}
+			if k > 0 {
+				et = pyMerge(elem, et)
+			}
+			elem = et
+		}
+		return pyContainer(elem)
+	case "list_comprehension", "set_comprehension", "generator_expression":
+		return pyContainer(pyComprehension(t, r))
+	}
 	if t.kind(r) == "call" {
+		if f := t.field(r, "function"); t.kind(f) == "identifier" && pyIterates[t.text(f)] {
+			// list(v), sorted(v): a container of v's elements
+			if args := pyElems(t, t.field(r, "arguments")); len(args) == 1 {
+				if vt := pyValueType(t, args[0], -1); vt != "" {
+					return pyContainer(pyAppend(vt, "[]"))
+				}
+			}
+		}
+		if f := t.field(r, "function"); t.kind(f) == "attribute" && t.text(t.field(f, "attribute")) == "__new__" {
+			// super().__new__(cls, …), str.__new__(cls, …): an instance of cls
+			if args := pyElems(t, t.field(r, "arguments")); len(args) > 0 && pyDotted(t, args[0]) {
+				return "=" + t.text(args[0]) + "()"
+			}
+		}
 		if f := t.field(r, "function"); f >= 0 && (t.kind(f) == "identifier" || t.kind(f) == "attribute") && pyDotted(t, f) {
 			return t.text(f)
 		}
@@ -374,6 +416,58 @@ func pyValueType(t *tree, r, ann int32) string {
 		return "=" + p
 	}
 	return ""
+}
+
+// pyIterates are the builtins that make a container of their argument's
+// elements.
+var pyIterates = map[string]bool{"list": true, "tuple": true, "set": true, "frozenset": true, "sorted": true, "reversed": true, "iter": true}
+
+// pyContainer is the type expression of a builtin container whose
+// elements are of type expression elem: "*E" for each alternative E (an
+// unknown one stays unknown); "" when elem is.
+func pyContainer(elem string) string {
+	return pyAlts(elem, func(a string) string { return "*" + a })
+}
+
+// pyComprehension is the type expression of the elements comprehension
+// r makes: its expression's, a variable of its for clauses at the head
+// being an element of what the clause iterates ("" for a dict's).
+func pyComprehension(t *tree, r int32) string {
+	body := t.firstNamed(r)
+	if body < 0 || t.kind(body) == "pair" {
+		return ""
+	}
+	ty := pyValueType(t, body, -1)
+	var clauses []int32
+	for c := t.first(r); c >= 0; c = t.next(c) {
+		if t.kind(c) == "for_in_clause" {
+			clauses = append(clauses, c)
+		}
+	}
+	for k := len(clauses) - 1; k >= 0; k-- { // inner clauses first: their iterables may name outer variables
+		l := t.field(clauses[k], "left")
+		ty = pySubst(ty, func(h string) (string, bool) {
+			switch {
+			case t.kind(l) == "identifier" && t.text(l) == h:
+				return pyAppend(pyValueType(t, t.field(clauses[k], "right"), -1), "[]"), true
+			case pyBinds(t, l, h):
+				return "", true // a tuple target: unknown
+			}
+			return "", false
+		})
+	}
+	return ty
+}
+
+// pyBinds reports whether target l (a name, a tuple or list pattern)
+// binds name.
+func pyBinds(t *tree, l int32, name string) bool {
+	for j, end := l, t.subtreeEnd(l); j < end; j++ {
+		if t.kind(j) == "identifier" && t.text(j) == name {
+			return true
+		}
+	}
+	return false
 }
 
 // pyEither is the type expression of a value that is a or b (None being
@@ -400,14 +494,33 @@ func pyElems(t *tree, n int32) []int32 {
 }
 
 // pyAppend is type expression expr followed by path suffix (".m()"), for
-// each alternative; "" when expr is.
+// each alternative (of a container "*E", "[]" is E, anything else
+// unknown); "" when expr is.
 func pyAppend(expr, suffix string) string {
-	if expr == "" {
-		return ""
-	}
+	return pyAlts(expr, func(a string) string {
+		if e, ok := strings.CutPrefix(a, "*"); ok { // a builtin container
+			if rest, ok := strings.CutPrefix(suffix, "[]"); ok {
+				if rest == "" {
+					return e // an element
+				}
+				return pyAppend(e, rest)
+			}
+			return "" // its methods' results: pyright types them through generic stubs
+		}
+		return "=" + pyPath(a) + suffix
+	})
+}
+
+// pyAlts maps f over the alternatives of type expression expr (an
+// unknown one, "?", stays unknown) and merges the results; "" when expr
+// is.
+func pyAlts(expr string, f func(string) string) string {
 	out := ""
 	for k, a := range strings.Split(expr, "|") {
-		sa := "=" + pyPath(a) + suffix
+		sa := ""
+		if a != pyAnyAlt && a != "" {
+			sa = f(a)
+		}
 		if k > 0 {
 			sa = pyMerge(out, sa)
 		}
@@ -459,12 +572,23 @@ func pyPath(expr string) string {
 	return expr + "()"
 }
 
+// pyAnyAlt is the alternative of a type expression that stands for a
+// value of unknown type: "A|?" is an A or a value of unknown type (an
+// untyped parameter assigned in one place, T() in another) — what
+// pyright types as the union with Unknown, whose calls it resolves
+// through the known part (resolution: inferred).
+const pyAnyAlt = "?"
+
 // pyMerge is the type expression of a name assigned values a and b: the
 // alternatives of both in order ("A|B"; resolution takes them when they
-// all denote the same class), unknown when either is or beyond four.
+// all denote the same class), an unknown one ("") the alternative "?";
+// unknown when all are, or beyond four.
 func pyMerge(a, b string) string {
-	if a == "" || b == "" {
-		return ""
+	if a == "" {
+		a = pyAnyAlt
+	}
+	if b == "" {
+		b = pyAnyAlt
 	}
 	alts := strings.Split(a, "|")
 	for _, y := range strings.Split(b, "|") {
@@ -472,7 +596,7 @@ func pyMerge(a, b string) string {
 			alts = append(alts, y)
 		}
 	}
-	if len(alts) > 4 {
+	if len(alts) > 4 || len(alts) == 1 && alts[0] == pyAnyAlt {
 		return ""
 	}
 	return strings.Join(alts, "|")
@@ -481,33 +605,23 @@ func pyMerge(a, b string) string {
 // pySubst replaces a local at the head of type expression expr with the
 // local's own type expression (lookup: whether a name is a local, and its
 // type): "" when the local's type is unknown, expr itself when the head
-// is not a local or is self/cls (the instance and class of a method).
-// Alternatives are replaced each.
+// is not a local (self/cls, the instance and class of a method, are not:
+// pyLocal).
+// Alternatives are replaced each (an unknown one stays "?").
 func pySubst(expr string, lookup func(string) (string, bool)) string {
 	if expr == "" {
 		return ""
 	}
 	if strings.Contains(expr, "|") {
-		out := ""
-		for k, a := range strings.Split(expr, "|") {
-			sa := pySubst(a, lookup)
-			if k > 0 {
-				sa = pyMerge(out, sa)
-			}
-			if sa == "" {
-				return ""
-			}
-			out = sa
-		}
-		return out
+		return pyAlts(expr, func(a string) string { return pySubst(a, lookup) })
+	}
+	if e, ok := strings.CutPrefix(expr, "*"); ok { // a container of E
+		return pyContainer(pySubst(e, lookup))
 	}
 	p := pyPath(expr)
 	head := p
 	if k := strings.IndexAny(p, ".(["); k >= 0 {
 		head = p[:k]
-	}
-	if head == "self" || head == "cls" {
-		return expr
 	}
 	lt, local := lookup(head)
 	switch {
@@ -530,8 +644,9 @@ func (x *extractor) pySubstAt(i int32, expr string) string {
 }
 
 // pyAnnotation reduces an annotation to the class it names: "T", "mod.T",
-// "Optional[T]", "T | None", a string "T"; "" for anything else (a
-// container type, a union of classes).
+// "Optional[T]", "T | None", a string "T", or to a container of such
+// ("list[T]", "Iterable[T]", "tuple[A, B]": "*T", "*A|*B"); "" for
+// anything else (a dict, a union of classes).
 func pyAnnotation(s string) string {
 	s = strings.Trim(strings.TrimSpace(s), `"'`)
 	if in, ok := strings.CutPrefix(s, "Optional["); ok && strings.HasSuffix(in, "]") {
@@ -551,12 +666,67 @@ func pyAnnotation(s string) string {
 		}
 	}
 	s = strings.Trim(strings.TrimSpace(s), `"'`)
+	if name, args, ok := strings.Cut(s, "["); ok && strings.HasSuffix(args, "]") {
+		// list[T], Iterable[T], tuple[T, ...], tuple[A, B]: a container
+		name = strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(name, "typing."), "collections.abc."), "collections.")
+		if !pyContainerTypes[name] {
+			return ""
+		}
+		elems := pyTypeArgs(strings.TrimSuffix(args, "]"))
+		switch {
+		case len(elems) == 0:
+			return ""
+		case name != "tuple" && name != "Tuple" || len(elems) == 2 && elems[1] == "...":
+			elems = elems[:1] // Generator[Y, S, R]: what it yields
+		}
+		elem := ""
+		for k, e := range elems {
+			et := pyAnnotation(e)
+			if k > 0 {
+				et = pyMerge(elem, et)
+			}
+			elem = et
+		}
+		return pyContainer(elem)
+	}
 	for _, c := range s {
 		if !(c == '_' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
 			return ""
 		}
 	}
 	return s
+}
+
+// pyContainerTypes are the builtin, typing and collections.abc generic
+// types whose iteration gives their first type argument (a tuple's: any
+// of them).
+var pyContainerTypes = map[string]bool{"list": true, "List": true, "set": true, "Set": true, "frozenset": true,
+	"FrozenSet": true, "tuple": true, "Tuple": true, "Sequence": true, "MutableSequence": true, "Iterable": true,
+	"Iterator": true, "Collection": true, "AbstractSet": true, "MutableSet": true, "Reversible": true,
+	"Generator": true, "deque": true, "Deque": true}
+
+// pyTypeArgs splits the type arguments of a subscripted annotation at
+// its top-level commas.
+func pyTypeArgs(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for k, c := range s {
+		switch c {
+		case '[':
+			depth++
+		case ']':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, strings.TrimSpace(s[start:k]))
+				start = k + 1
+			}
+		}
+	}
+	if rest := strings.TrimSpace(s[start:]); rest != "" {
+		out = append(out, rest)
+	}
+	return out
 }
 
 // pyDotted reports whether node i is an identifier or a chain of
@@ -637,12 +807,15 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 	t := x.t
 	locals := map[string]string{}
 	global := map[string]bool{}
+	bound := map[string]int{} // places binding each local, assigning each dotted name
+	params := map[string]string{}
 	const none = "\x00none" // None: a placeholder the other assignments type
 	set := func(n int32, ty string) {
 		if n < 0 || t.kind(n) != "identifier" {
 			return
 		}
 		name := t.text(n)
+		bound[name]++
 		if old, seen := locals[name]; seen && old != ty {
 			switch {
 			case ty == none:
@@ -688,6 +861,12 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 			}
 		}
 	}
+	for n, ty := range locals { // the parameters: their values on entry
+		if ty == none {
+			ty = ""
+		}
+		params[n] = ty
+	}
 	body := t.field(fn, "body")
 	if body >= 0 {
 		end := t.subtreeEnd(body)
@@ -718,11 +897,16 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 							setAll(ls[k])
 						}
 					}
+				case t.kind(l) == "attribute" && pyDotted(t, l):
+					bound[t.text(l)]++ // self.x = …: narrows self.x after it
 				default:
 					setAll(l)
 				}
 			case "augmented_assignment":
 				setAll(t.field(j, "left"))
+				if l := t.field(j, "left"); t.kind(l) == "attribute" && pyDotted(t, l) {
+					bound[t.text(l)]++
+				}
 			case "for_statement", "for_in_clause":
 				// for x in v: an element of v ("[]": what iterating
 				// it yields, known for the project's generators)
@@ -799,7 +983,7 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 		}
 		done[n] = "" // in progress
 		ty := pySubst(locals[n], func(h string) (string, bool) {
-			if _, own := locals[h]; own {
+			if _, own := locals[h]; own && !x.pyRecv(fn, h) {
 				return subst(h, depth+1), true
 			}
 			local, ty := x.pyLocal(fn, h)
@@ -815,18 +999,26 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 		locals[n] = done[n]
 	}
 	x.pyLocals[fn] = locals
+	if x.pyBound == nil {
+		x.pyBound, x.pyParams = map[int32]map[string]int{}, map[int32]map[string]string{}
+	}
+	x.pyBound[fn], x.pyParams[fn] = bound, params
 	return locals
 }
 
 // pyLocal reports whether name is bound locally in a function enclosing
 // node i (innermost first: closures see their enclosing functions'
-// locals), and its class when known.
+// locals; a method's self and cls are not locals), and its class when
+// known.
 func (x *extractor) pyLocal(i int32, name string) (bool, string) {
 	t := x.t
 	for fn := t.parent(i); fn >= 0; fn = t.parent(fn) {
 		switch t.kind(fn) {
 		case "function_definition", "lambda":
 			if ty, ok := x.pyScope(fn)[name]; ok {
+				if x.pyRecv(fn, name) {
+					return false, "" // self, cls: resolution knows the method's class
+				}
 				return true, ty
 			}
 		case "class_definition":
@@ -834,6 +1026,24 @@ func (x *extractor) pyLocal(i int32, name string) (bool, string) {
 		}
 	}
 	return false, ""
+}
+
+// pyRecv reports whether name is self or cls as the first parameter of
+// method fn (in a function, a parameter named cls is a local like any).
+func (x *extractor) pyRecv(fn int32, name string) bool {
+	t := x.t
+	if name != "self" && name != "cls" || t.kind(fn) != "function_definition" {
+		return false
+	}
+	for p := t.parent(fn); p >= 0; p = t.parent(p) {
+		switch t.kind(p) {
+		case "class_definition": // (a def in an if or try of the class body too)
+			return pyFirstParam(t, fn) == name
+		case "function_definition", "lambda", "module":
+			return false
+		}
+	}
+	return false
 }
 
 // pyGlobal reports whether the function enclosing node i declares name
@@ -852,58 +1062,448 @@ func (x *extractor) pyGlobal(i int32, name string) bool {
 	return false
 }
 
-// pyLocalAt is pyLocal with the class an isinstance() test narrows the
-// local to at node i.
+// pyLocalAt is pyLocal with the type the statements before node i give
+// the local (pyNarrow).
 func (x *extractor) pyLocalAt(i int32, name string) (bool, string) {
 	local, ty := x.pyLocal(i, name)
 	if local {
-		if nt := x.pyNarrow(i, name); nt != "" {
+		if nt, ok := x.pyNarrow(i, name); ok {
 			ty = nt
 		}
 	}
 	return local, ty
 }
 
-// pyNarrow is the class an isinstance() test narrows a name or dotted
-// reference (self.x) to at node i: the test is the condition of an
-// enclosing if, elif or while (alone or in an "and") whose body holds i,
-// or an earlier statement of an enclosing block — assert isinstance(…),
+// pyNarrow is the type of a local or dotted reference (self.x) at node i
+// as the statements before it tell, as pyright narrows on assignment and
+// isinstance(): ok when they tell ("" then: of unknown type there), else
+// the declared type holds (every assignment's alternatives). Walking out
+// from i through the enclosing blocks of its function, the latest
+// earlier statement that binds the name decides (pyAssigned): an
+// assignment of it (`x = v`, `self.x = v`, `a, x = A(), v`) gives v's
+// type; `if not isinstance(x, T): x = v` gives T or v's; an if or a try
+// what its branches that go on end with (pyBranches, pyTry); any other
+// binding statement (a loop, a with) leaves the declared type. Then
+// assert isinstance(…),
 // or if not isinstance(…) leaving the block (return, raise, continue,
-// break); an assignment of the name after the test ends it; "" otherwise.
-func (x *extractor) pyNarrow(i int32, name string) string {
+// break) narrow the statements after them; an if, elif or while whose
+// condition tests isinstance() (alone or in an "and") narrows its body;
+// a for loop's or a comprehension's target is an element of what it
+// iterates, a with's target what __enter__ returns; a loop binding the
+// name elsewhere, or a try when i is in a handler, leaves the declared
+// type; at the function's top a parameter is its annotation's or its
+// default's type. The assignment rules apply to names bound in more than
+// one place (a name bound once has its declared type), the isinstance
+// rules in functions that call isinstance().
+func (x *extractor) pyNarrow(i int32, name string) (string, bool) {
+	ty, ok := x.pyFlow(i, name)
+	if ty == pyNoneT {
+		ty = ""
+	}
+	return ty, ok
+}
+
+// pyNoneT is the type pyFlow gives a name assigned None: a placeholder
+// the other alternatives type (pyright's T | None resolves through T).
+const pyNoneT = "\x00none"
+
+// pyFlow is pyNarrow, pyNoneT for a name assigned None.
+func (x *extractor) pyFlow(i int32, name string) (string, bool) {
 	t := x.t
 	fn := t.parent(i)
 	for fn >= 0 && t.kind(fn) != "function_definition" && t.kind(fn) != "lambda" {
 		fn = t.parent(fn)
 	}
-	if fn < 0 || !x.pyTests(fn) {
-		return ""
+	if fn < 0 {
+		return "", false
+	}
+	x.pyScope(fn)
+	tests := x.pyTests(fn)
+	min := 2 // a local bound once: its declared type
+	if strings.Contains(name, ".") {
+		min = 1 // self.x: its declared type is the class's
+	}
+	flow := x.pyBound[fn][name] >= min
+	if !tests && !flow {
+		return "", false
 	}
 	for c, p := i, t.parent(i); p >= 0; c, p = p, t.parent(p) {
 		switch t.kind(p) {
-		case "function_definition", "lambda", "class_definition", "module":
-			return ""
+		case "function_definition":
+			if ty, param := x.pyParams[fn][name]; flow && param && p == fn {
+				return ty, true
+			}
+			return "", false
+		case "lambda", "class_definition", "module":
+			return "", false
 		case "block":
-			ty, assigned := "", false
+			ty, known, assigned := "", false, false
 			for st := t.first(p); st >= 0 && st != c; st = t.next(st) {
-				if pyAssigns(t, st, name) {
-					ty, assigned = "", true
-				} else if g := pyGuard(t, st, name); g != "" {
-					ty, assigned = g, false
+				switch {
+				case pyAssigns(t, st, name):
+					ty, known = "", false
+					assigned = true
+					if flow {
+						ty, known = x.pyAssigned(st, name)
+					}
+				case !tests:
+				default:
+					if g := pyGuard(t, st, name); g != "" {
+						ty, known = g, true
+					}
 				}
 			}
-			if ty != "" || assigned {
-				return ty
+			if known {
+				return ty, true
+			}
+			if assigned {
+				return "", false
 			}
 		case "if_statement", "elif_clause", "while_statement":
-			if t.field(p, "consequence") == c || t.field(p, "body") == c {
+			if t.kind(p) == "while_statement" && flow && pyAssigns(t, p, name) {
+				return "", false // the loop binds it again
+			}
+			if tests && (t.field(p, "consequence") == c || t.field(p, "body") == c) {
 				if ty := pyIsinstance(t, t.field(p, "condition"), name); ty != "" {
-					return ty
+					return ty, true
+				}
+			}
+		case "for_statement":
+			if !flow {
+				break
+			}
+			if l := t.field(p, "left"); c == t.field(p, "body") && t.kind(l) == "identifier" && t.text(l) == name {
+				return x.pySubstAt(p, pyAppend(pyValueType(t, t.field(p, "right"), -1), "[]")), true
+			}
+			if c != t.field(p, "right") && pyAssigns(t, p, name) {
+				return "", false
+			}
+		case "try_statement":
+			if flow && c != t.field(p, "body") && pyAssigns(t, p, name) {
+				return "", false // a handler: any point of the body may have bound it
+			}
+		case "with_statement":
+			if !flow || t.field(p, "body") != c {
+				break
+			}
+			for w := t.first(p); w >= 0; w = t.next(w) {
+				if t.kind(w) != "with_clause" || !pyAssigns(t, w, name) {
+					continue
+				}
+				items := pyElems(t, w)
+				if len(items) == 1 {
+					if ap := t.firstNamed(items[0]); t.kind(ap) == "as_pattern" {
+						v, tg := t.firstNamed(ap), t.field(ap, "alias")
+						if tg >= 0 && t.text(tg) == name && t.kind(t.firstNamed(tg)) == "identifier" {
+							return x.pySubstAt(p, pyAppend(pyValueType(t, v, -1), ".__enter__()")), true
+						}
+					}
+				}
+				return "", false
+			}
+		case "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression":
+			if !flow {
+				break
+			}
+			first := true
+			for f := t.first(p); f >= 0; f = t.next(f) {
+				if t.kind(f) != "for_in_clause" {
+					continue
+				}
+				if f == c && first {
+					break // the first iterable: evaluated outside
+				}
+				first = false
+				if l := t.field(f, "left"); t.kind(l) == "identifier" && t.text(l) == name {
+					return x.pySubstAt(p, pyAppend(pyValueType(t, t.field(f, "right"), -1), "[]")), true
+				}
+				if pyAssigns(t, f, name) {
+					return "", false
 				}
 			}
 		}
 	}
-	return ""
+	return "", false
+}
+
+// pyAssigned is the type statement st, which binds name, gives it: an
+// assignment of it alone (`x = v`, `x: T = v`, `self.x = v`: v's type, ""
+// unknown), of a tuple (`a, x = A(), v`: element by element, else
+// unknown), `x += v` (unknown), an if or try statement (pyBranches,
+// pyTry), or `if [not] isinstance(x, T): … x = v` with no else (T or
+// v's type; after a positive test the other values are of unknown
+// type); !ok for any other statement.
+func (x *extractor) pyAssigned(st int32, name string) (string, bool) {
+	t := x.t
+	switch t.kind(st) {
+	case "expression_statement":
+		a := t.firstNamed(st)
+		if t.kind(a) == "augmented_assignment" && t.text(t.field(a, "left")) == name {
+			return "", true // x += v: what __iadd__ returns
+		}
+		if t.kind(a) != "assignment" || t.next(a) >= 0 && t.named(t.next(a)) {
+			return "", false
+		}
+		l, r := t.field(a, "left"), t.field(a, "right")
+		if t.kind(l) == "pattern_list" || t.kind(l) == "tuple_pattern" {
+			// a, x = …: element by element when both sides are tuples
+			ls, rs := pyElems(t, l), pyElems(t, r)
+			for k, e := range ls {
+				if t.text(e) != name {
+					continue
+				}
+				if t.kind(e) != "identifier" && t.kind(e) != "attribute" || len(ls) != len(rs) || t.kind(r) != "expression_list" && t.kind(r) != "tuple" {
+					return "", true
+				}
+				if t.kind(rs[k]) == "none" {
+					return pyNoneT, true
+				}
+				return x.pySubstAt(a, pyValueType(t, rs[k], -1)), true
+			}
+			return "", false
+		}
+		if t.text(l) != name || t.kind(l) != "identifier" && t.kind(l) != "attribute" || r >= 0 && t.kind(r) == "assignment" {
+			return "", false
+		}
+		if ty, ok := x.pyAsg[a]; ok {
+			return ty, true
+		}
+		ty := pyNoneT
+		if r < 0 || t.kind(r) != "none" || t.field(a, "type") >= 0 {
+			ty = x.pySubstAt(a, pyValueType(t, r, t.field(a, "type")))
+		}
+		if x.pyAsg == nil {
+			x.pyAsg = map[int32]string{}
+		}
+		x.pyAsg[a] = ty
+		return ty, true
+	case "if_statement":
+		cond, body := t.field(st, "condition"), t.field(st, "consequence")
+		if last := pyLast(t, body); t.field(st, "alternative") < 0 && t.kind(last) == "expression_statement" {
+			if v, ok := x.pyAssigned(last, name); ok {
+				if t.kind(cond) == "not_operator" {
+					if ty := pyIsinstance(t, t.field(cond, "argument"), name); ty != "" {
+						if v == pyNoneT {
+							return ty, true
+						}
+						return pyMerge(ty, v), true
+					}
+				} else if ty := pyIsinstance(t, cond, name); ty != "" {
+					if v == pyNoneT {
+						return "", true
+					}
+					return pyMerge("", v), true
+				}
+			}
+		}
+		return x.pyBranches(st, name)
+	case "try_statement":
+		return x.pyTry(st, name)
+	}
+	return "", false
+}
+
+// pyBranches is the type an if statement that binds name leaves it: the
+// alternatives of what each branch that does not leave the block (return,
+// raise, continue, break) ends with, and of the value before the if when
+// a branch does not bind it or there is no else; !ok when one of them is
+// not known from the flow (a condition binds it, a branch ends with a
+// loop that does).
+func (x *extractor) pyBranches(st int32, name string) (string, bool) {
+	t := x.t
+	return x.pyAfterOnce(st, name, func() (string, bool) {
+		blocks := []int32{t.field(st, "consequence")}
+		conds := []int32{t.field(st, "condition")}
+		hasElse := false
+		for c := t.first(st); c >= 0; c = t.next(c) {
+			switch t.kind(c) {
+			case "elif_clause":
+				blocks = append(blocks, t.field(c, "consequence"))
+				conds = append(conds, t.field(c, "condition"))
+			case "else_clause":
+				blocks = append(blocks, t.field(c, "body"))
+				hasElse = true
+			}
+		}
+		for _, c := range conds {
+			if c >= 0 && pyAssigns(t, c, name) {
+				return "", false // (x := …) in a condition
+			}
+		}
+		var parts []string
+		before := !hasElse
+		for _, b := range blocks {
+			ty, ok, on, binds := x.pyBlockEnd(b, name)
+			switch {
+			case !ok:
+				return "", false
+			case !on: // does not reach the statement after the if
+			case binds:
+				parts = append(parts, ty)
+			default:
+				before = true
+			}
+		}
+		return x.pyJoin(st, name, parts, before)
+	})
+}
+
+// pyTry is the type a try statement that binds name leaves it: what the
+// body (or its else) ends with, what each handler that goes on ends with
+// — a handler that does not bind it sees the value before the try, or
+// !ok when the body binds it (any point of the body may have been
+// reached); !ok when the finally clause or an except … as binds it.
+func (x *extractor) pyTry(st int32, name string) (string, bool) {
+	t := x.t
+	return x.pyAfterOnce(st, name, func() (string, bool) {
+		body := t.field(st, "body")
+		ty, ok, on, binds := x.pyBlockEnd(body, name)
+		if !ok {
+			return "", false
+		}
+		var parts []string
+		before := false
+		var handlers []int32
+		for c := t.first(st); c >= 0; c = t.next(c) {
+			switch t.kind(c) {
+			case "else_clause":
+				ety, eok, eon, ebinds := x.pyBlockEnd(t.field(c, "body"), name)
+				switch {
+				case !eok:
+					return "", false
+				case ebinds:
+					ty, on, binds = ety, eon, true
+				case !eon:
+					on = false
+				}
+			case "finally_clause":
+				if pyAssigns(t, c, name) {
+					return "", false
+				}
+			case "except_clause", "except_group_clause":
+				handlers = append(handlers, c)
+			}
+		}
+		switch {
+		case !on:
+		case binds:
+			parts = append(parts, ty)
+		default:
+			before = true
+		}
+		for _, h := range handlers {
+			var blk int32 = -1
+			for c := t.first(h); c >= 0; c = t.next(c) {
+				if t.kind(c) == "block" {
+					blk = c
+				} else if pyAssigns(t, c, name) {
+					return "", false // except E as name
+				}
+			}
+			hty, hok, hon, hbinds := x.pyBlockEnd(blk, name)
+			switch {
+			case !hok:
+				return "", false
+			case !hon:
+			case hbinds:
+				parts = append(parts, hty)
+			case pyAssigns(t, body, name):
+				return "", false
+			default:
+				before = true
+			}
+		}
+		return x.pyJoin(st, name, parts, before)
+	})
+}
+
+// pyBlockEnd is the type block b leaves name with: ok false when the
+// flow does not tell, on false when the block leaves (return, raise,
+// continue, break as its last statement), binds false when nothing in it
+// binds the name (the value it was entered with).
+func (x *extractor) pyBlockEnd(b int32, name string) (ty string, ok, on, binds bool) {
+	t := x.t
+	if b < 0 {
+		return "", false, false, false
+	}
+	switch t.kind(pyLast(t, b)) {
+	case "return_statement", "raise_statement", "continue_statement", "break_statement":
+		return "", true, false, false
+	}
+	var last int32 = -1
+	for c := t.first(b); c >= 0; c = t.next(c) {
+		if pyAssigns(t, c, name) {
+			last = c
+		}
+	}
+	if last < 0 {
+		return "", true, true, false
+	}
+	ty, ok = x.pyAssigned(last, name)
+	return ty, ok, true, true
+}
+
+// pyJoin is the alternatives of parts, and of the value before statement
+// st when before is set (None a placeholder); !ok when nothing reaches
+// the statement after st, or the value before it is not known.
+func (x *extractor) pyJoin(st int32, name string, parts []string, before bool) (string, bool) {
+	if before {
+		v, ok := x.pyFlow(st, name)
+		if !ok {
+			return "", false
+		}
+		parts = append(parts, v)
+	}
+	if len(parts) == 0 {
+		return "", false
+	}
+	ty, seen := pyNoneT, false
+	for _, v := range parts {
+		switch {
+		case v == pyNoneT: // a placeholder
+		case seen:
+			ty = pyMerge(ty, v)
+		default:
+			ty, seen = v, true
+		}
+	}
+	return ty, true
+}
+
+// pyAfterOnce memoizes f, the type compound statement st leaves name.
+func (x *extractor) pyAfterOnce(st int32, name string, f func() (string, bool)) (string, bool) {
+	k := pyAfterKey{st, name}
+	if v, ok := x.pyAfter[k]; ok {
+		return v.ty, v.ok
+	}
+	ty, ok := f()
+	if x.pyAfter == nil {
+		x.pyAfter = map[pyAfterKey]pyAfterVal{}
+	}
+	x.pyAfter[k] = pyAfterVal{ty, ok}
+	return ty, ok
+}
+
+// pyAfterKey and pyAfterVal memoize pyBranches and pyTry.
+type pyAfterKey struct {
+	st   int32
+	name string
+}
+
+type pyAfterVal struct {
+	ty string
+	ok bool
+}
+
+// pyLast is the last statement of block b (comments left out), or -1.
+func pyLast(t *tree, b int32) int32 {
+	var last int32 = -1
+	for c := t.first(b); c >= 0; c = t.next(c) {
+		if t.named(c) && t.kind(c) != "comment" {
+			last = c
+		}
+	}
+	return last
 }
 
 // pyTests reports whether function fn calls isinstance() anywhere (most

@@ -153,15 +153,21 @@ class Box(Base):
 
 func TestPyAnnotation(t *testing.T) {
 	for in, want := range map[string]string{
-		"Foo":               "Foo",
-		"mod.Foo":           "mod.Foo",
-		`"Foo"`:             "Foo",
-		"Optional[Foo]":     "Foo",
-		"Foo | None":        "Foo",
-		"None | mod.Foo":    "mod.Foo",
-		"list[Foo]":         "",
-		"Foo | Bar":         "",
-		"Callable[[], Foo]": "",
+		"Foo":                      "Foo",
+		"mod.Foo":                  "mod.Foo",
+		`"Foo"`:                    "Foo",
+		"Optional[Foo]":            "Foo",
+		"Foo | None":               "Foo",
+		"None | mod.Foo":           "mod.Foo",
+		"list[Foo]":                "*Foo", // a container: iterating gives Foo
+		"typing.Iterable[mod.Foo]": "*mod.Foo",
+		"tuple[Foo, ...]":          "*Foo",
+		"tuple[Foo, Bar]":          "*Foo|*Bar",
+		"Optional[List[Foo]]":      "*Foo",
+		"dict[str, Foo]":           "",
+		"list[Foo | Bar]":          "",
+		"Foo | Bar":                "",
+		"Callable[[], Foo]":        "",
 	} {
 		if got := pyAnnotation(in); got != want {
 			t.Errorf("pyAnnotation(%q) = %q, want %q", in, got, want)
@@ -240,7 +246,7 @@ func TestPythonCallResultFacts(t *testing.T) {
 		"46 :=Query().build().step()",   // a chain on an annotated parameter
 		"47 :self.make",                 // a chain on self
 		"48 ?",
-		"49 ?", // an expression
+		"49 :Query|?", // q or u: a Query, or of unknown type
 	}
 	if !slices.Equal(recv, want) {
 		t.Errorf("receivers %q, want %q", recv, want)
@@ -269,6 +275,60 @@ func TestPythonCallResultFacts(t *testing.T) {
 	}
 	for _, f := range facts {
 		if strings.HasPrefix(f, "result|Doc|untyped") {
+			t.Errorf("unknown result recorded: %q", f)
+		}
+	}
+}
+
+// A value some places give a class and others a value of unknown type
+// keeps the known part with the alternative "?" (pyright's union with
+// Unknown); all unknown stays unknown.
+func TestPythonPartlyUnknownFacts(t *testing.T) {
+	src := []byte(`MODE = Mode()
+
+
+def setup(m):
+    global MODE
+    MODE = m
+
+
+def pick(flag, given):
+    if flag:
+        return Box()
+    return given
+
+
+def neither(a, b):
+    if a:
+        return a
+    return b
+
+
+class Box:
+    def __init__(self, sink):
+        self.sink = sink
+        self.both = sink
+
+    def reset(self):
+        self.sink = Store()
+`)
+	res := strictParse(t, "pkg/partial.py", "python", src)
+	var facts []string
+	for _, f := range res.Facts {
+		facts = append(facts, strings.Join([]string{f.Kind, f.Owner, f.Name, f.Type}, "|"))
+	}
+	for _, w := range []string{
+		"var||MODE|Mode|?",
+		"result||pick|Box|?",
+		"field|Box|sink|?|Store",
+		"field|Box|both|",
+	} {
+		if !slices.Contains(facts, w) {
+			t.Errorf("missing fact %q in %v", w, facts)
+		}
+	}
+	for _, f := range facts {
+		if strings.HasPrefix(f, "result||neither") {
 			t.Errorf("unknown result recorded: %q", f)
 		}
 	}
