@@ -4,13 +4,17 @@ import (
 	"bufio"
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"sync"
 	"testing"
+
+	"codectx/internal/vecindex"
 )
 
 func TestMigrationListMatchesVersion(t *testing.T) {
@@ -301,11 +305,12 @@ func TestMigrationRecordsModelDims(t *testing.T) {
 
 // TestMigrateVectorsToRowidTable opens a schema-5 database whose vectors
 // sit in the old WITHOUT ROWID table (each 2 KiB vector on an overflow page
-// of its own): the migration keeps every vector, moves them to leaf pages
-// and keeps one vector per model and text hash.
+// of its own): the migration keeps every vector (as half floats, more than
+// one page of the copy's reads), moves them to leaf pages and keeps one
+// vector per model and text hash.
 func TestMigrateVectorsToRowidTable(t *testing.T) {
 	db, path := openTemp(t)
-	const n = 64
+	const n = 4096 + 64
 	old := []string{
 		"DROP TABLE vectors",
 		"DROP INDEX IF EXISTS vectors_key",
@@ -318,9 +323,9 @@ func TestMigrateVectorsToRowidTable(t *testing.T) {
 		}
 	}
 	for i := range n {
-		vec := make([]byte, 2048)
-		vec[0] = byte(i)
-		if _, err := db.sql.Exec("INSERT INTO vectors(model, text_hash, vec) VALUES ('m', ?, ?)", []byte{byte(i), 1}, vec); err != nil {
+		vec := make([]byte, 2048) // 512 float32s, the old encoding
+		binary.LittleEndian.PutUint32(vec, math.Float32bits(float32(i)+0.5))
+		if _, err := db.sql.Exec("INSERT INTO vectors(model, text_hash, vec) VALUES ('m', ?, ?)", []byte{byte(i >> 8), byte(i), 1}, vec); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -338,11 +343,16 @@ func TestMigrateVectorsToRowidTable(t *testing.T) {
 	if v := count(t, db2, "PRAGMA user_version"); v != SchemaVersion {
 		t.Fatalf("user_version %d, want %d", v, SchemaVersion)
 	}
-	if c := count(t, db2, "SELECT count(*) FROM vectors WHERE model = 'm' AND length(vec) = 2048"); c != n {
-		t.Fatalf("%d vectors after the migration, want %d", c, n)
+	half, _ := vecindex.EncodedLengths(512)
+	if c := count(t, db2, "SELECT count(*) FROM vectors WHERE model = 'm' AND length(vec) = ?", half); c != n {
+		t.Fatalf("%d half-float vectors after the migration, want %d", c, n)
 	}
-	if c := count(t, db2, "SELECT count(*) FROM vectors WHERE text_hash = ? AND substr(vec, 1, 1) = ?", []byte{7, 1}, []byte{7}); c != 1 {
-		t.Fatalf("vector 7 not found intact (%d rows)", c)
+	var blob []byte
+	if err := db2.sql.QueryRow("SELECT vec FROM vectors WHERE text_hash = ?", []byte{0, 7, 1}).Scan(&blob); err != nil {
+		t.Fatal(err)
+	}
+	if v := vecindex.DecodeVector(blob); len(v) != 512 || v[0] != 7.5 || v[1] != 0 {
+		t.Fatalf("vector 7 not kept: %d dimensions, %v", len(v), v[:min(2, len(v))])
 	}
 	if c := count(t, db2, overflow); c != 0 {
 		t.Fatalf("%d overflow pages after the migration, want 0", c)
@@ -350,7 +360,7 @@ func TestMigrateVectorsToRowidTable(t *testing.T) {
 	if c := count(t, db2, "SELECT count(*) FROM sqlite_master WHERE name = 'vectors' AND sql LIKE '%WITHOUT ROWID%'"); c != 0 {
 		t.Fatal("vectors is still a WITHOUT ROWID table")
 	}
-	if _, err := db2.sql.Exec("INSERT INTO vectors(model, text_hash, vec) VALUES ('m', ?, x'00')", []byte{7, 1}); err == nil {
+	if _, err := db2.sql.Exec("INSERT INTO vectors(model, text_hash, vec) VALUES ('m', ?, x'00')", []byte{0, 7, 1}); err == nil {
 		t.Fatal("a second vector for the same model and text hash was accepted: the key is gone")
 	}
 }

@@ -22,6 +22,8 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"codectx/internal/vecindex"
 )
 
 // SchemaVersion is the version this build reads and writes.
@@ -377,11 +379,13 @@ INSERT OR IGNORE INTO embedding_models(model, dims)
 // migrateVectorsRowid moves the vectors cache out of its WITHOUT ROWID
 // table. Such a table keeps a row on its B-tree page only up to about a
 // quarter of the page (1,002 bytes of a 4 KiB page); every vector (2 KiB
-// for 512 dimensions) spilled into an overflow page of its own, about
-// 4.5 KiB on disk per vector, two fifths of a $GOROOT/src database. A
-// rowid table keeps rows up to about 4 KiB on its leaf pages, and the
-// (model, text_hash) key moves to a unique index. Idempotent: a vectors
-// table that already has rowids is left as it is.
+// for 512 float32 dimensions) spilled into an overflow page of its own,
+// about 4.5 KiB on disk per vector, two fifths of a $GOROOT/src database.
+// The rows move to a rowid table, whose leaf pages hold rows of up to
+// about 4 KiB, re-encoded as half floats (vecindex.EncodeVector: three to a
+// page), so the file does not grow while the old table's pages go to the
+// free list; the (model, text_hash) key becomes a unique index. Idempotent:
+// a vectors table that already has rowids is left as it is.
 func migrateVectorsRowid(ctx context.Context, tx *sql.Tx) error {
 	var def string
 	if err := tx.QueryRowContext(ctx, "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'vectors'").Scan(&def); err != nil {
@@ -391,15 +395,68 @@ func migrateVectorsRowid(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, vectorsKeySQL)
 		return err
 	}
-	_, err := tx.ExecContext(ctx, `
+	if _, err := tx.ExecContext(ctx, `
 DROP TABLE IF EXISTS vectors_rowid;
 CREATE TABLE vectors_rowid (
 	id          INTEGER PRIMARY KEY,
 	model       TEXT NOT NULL,
 	text_hash   BLOB NOT NULL,
 	vec         BLOB NOT NULL
-);
-INSERT INTO vectors_rowid(model, text_hash, vec) SELECT model, text_hash, vec FROM vectors ORDER BY model, text_hash;
+);`); err != nil {
+		return err
+	}
+	ins, err := tx.PrepareContext(ctx, "INSERT INTO vectors_rowid(model, text_hash, vec) VALUES (?, ?, ?)")
+	if err != nil {
+		return err
+	}
+	defer ins.Close()
+	type row struct {
+		model      string
+		hash, blob []byte
+	}
+	// Pages of rows in key order (the read finishes before the page is
+	// written back), each vector re-encoded; a malformed BLOB is copied as
+	// it is (searches skip it, the next index run replaces it).
+	const pageSize = 4096
+	var last *row
+	for {
+		q, args := "SELECT model, text_hash, vec FROM vectors ORDER BY model, text_hash LIMIT ?", []any{pageSize}
+		if last != nil {
+			q = "SELECT model, text_hash, vec FROM vectors WHERE (model, text_hash) > (?, ?) ORDER BY model, text_hash LIMIT ?"
+			args = []any{last.model, last.hash, pageSize}
+		}
+		rows, err := tx.QueryContext(ctx, q, args...)
+		if err != nil {
+			return err
+		}
+		var page []row
+		for rows.Next() {
+			var r row
+			if err := rows.Scan(&r.model, &r.hash, &r.blob); err != nil {
+				rows.Close()
+				return err
+			}
+			page = append(page, r)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if len(page) == 0 {
+			break
+		}
+		for _, r := range page {
+			blob := r.blob
+			if v := vecindex.DecodeVector(blob); v != nil {
+				blob = vecindex.EncodeVector(v)
+			}
+			if _, err := ins.ExecContext(ctx, r.model, r.hash, blob); err != nil {
+				return err
+			}
+		}
+		last = &page[len(page)-1]
+	}
+	_, err = tx.ExecContext(ctx, `
 DROP TABLE vectors;
 ALTER TABLE vectors_rowid RENAME TO vectors;
 `+vectorsKeySQL)
