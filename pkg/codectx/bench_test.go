@@ -49,7 +49,8 @@ var warmQueries = []string{
 // BenchmarkWarmSearch measures warm hybrid searches (the project's
 // snapshot and vectors already loaded) on the index named by
 // CODECTX_BENCH_DB, holding $GOROOT/src (codectx index $(go env GOROOT)/src
-// --db $CODECTX_BENCH_DB). It reports p50 and p95 over the queries.
+// --db $CODECTX_BENCH_DB) or CODECTX_BENCH_ROOT. It reports p50 and p95
+// over the queries.
 func BenchmarkWarmSearch(b *testing.B) {
 	p := benchProject(b)
 	ctx := context.Background()
@@ -64,19 +65,25 @@ func BenchmarkWarmSearch(b *testing.B) {
 	})
 }
 
-// benchProject opens $GOROOT/src read-only in the database CODECTX_BENCH_DB
-// names (skipping the benchmark without one).
+// benchProject opens $GOROOT/src, or the project root CODECTX_BENCH_ROOT
+// names (a larger tree holding a copy of it, for the 1M-chunk figures),
+// read-only in the database CODECTX_BENCH_DB names (skipping the benchmark
+// without one).
 func benchProject(b *testing.B) *Project {
 	b.Helper()
 	dbPath := os.Getenv("CODECTX_BENCH_DB")
 	if dbPath == "" {
 		b.Skip("set CODECTX_BENCH_DB to a database holding $GOROOT/src")
 	}
-	out, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		b.Skip("go env GOROOT:", err)
+	root := os.Getenv("CODECTX_BENCH_ROOT")
+	if root == "" {
+		out, err := exec.Command("go", "env", "GOROOT").Output()
+		if err != nil {
+			b.Skip("go env GOROOT:", err)
+		}
+		root = filepath.Join(strings.TrimSpace(string(out)), "src")
 	}
-	p, err := Open(filepath.Join(strings.TrimSpace(string(out)), "src"), Options{DBPath: dbPath, ReadOnly: true})
+	p, err := Open(root, Options{DBPath: dbPath, ReadOnly: true})
 	if err != nil {
 		b.Fatal(err)
 	}
