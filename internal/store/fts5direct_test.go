@@ -61,8 +61,8 @@ func ftsStructure(t *testing.T, db *DB) []fts5Segment {
 // tokens, through bulk loads, several segments, replaced and removed
 // files (tombstones), and several projects.
 func TestFTSDirectMatchesFTS5(t *testing.T) {
-	defer func(n int) { ftsDirectMin = n }(ftsDirectMin)
-	ftsDirectMin = 1
+	defer func(n int, c int64) { ftsDirectMin, fts5RowCost = n, c }(ftsDirectMin, fts5RowCost)
+	ftsDirectMin, fts5RowCost = 1, 1<<30 // every token, lengths read at once
 	db, _ := openTemp(t)
 	ctx := context.Background()
 	p, err := db.EnsureProject(ctx, "/proj")
@@ -153,6 +153,14 @@ func TestFTSDirectMatchesFTS5(t *testing.T) {
 		}
 		compare(fmt.Sprintf("round %d", round))
 	}
+	// FTSMatch itself takes the direct path (it fills the lengths cache).
+	db.docLens = docLenCache{}
+	if _, err := db.FTSMatch(ctx, 0, IDRange{}, `"value"`, w, 10); err != nil {
+		t.Fatal(err)
+	}
+	if len(db.docLens.entries) != 1 || !db.docLens.entries[0].loaded {
+		t.Fatalf("FTSMatch did not score from the postings: cache %+v", db.docLens.entries)
+	}
 	if maxSegs < 2 || maxTomb == 0 {
 		t.Fatalf("the writes left at most %d segments and %d tombstone pages: the test no longer covers merging and deletes", maxSegs, maxTomb)
 	}
@@ -160,8 +168,28 @@ func TestFTSDirectMatchesFTS5(t *testing.T) {
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
 
-// The public FTSMatch takes the direct path for a common token and still
-// agrees with FTS5; expressions other than one token go to FTS5.
+// The lengths are read once the tokens answered without them would have
+// paid for reading them.
+func TestLengthsWorthIt(t *testing.T) {
+	var deferred int64
+	for i, c := range []struct {
+		rows int64
+		want bool
+		left int64
+	}{
+		{rows: 100, want: false, left: 400}, // 400 < 1000
+		{rows: 100, want: false, left: 800}, // 800 < 1000
+		{rows: 50, want: true, left: 800},   // 1000 ≥ 1000
+		{rows: 0, want: false, left: 800},   // nothing to score
+		{rows: 1000, want: true, left: 800}, // alone worth it
+	} {
+		if got := lengthsWorthIt(&deferred, c.rows, 1000); got != c.want || deferred != c.left {
+			t.Errorf("step %d: %v with %d deferred, want %v with %d", i, got, deferred, c.want, c.left)
+		}
+	}
+}
+
+// Only an expression of one quoted token is scored from its postings.
 func TestDirectToken(t *testing.T) {
 	for _, c := range []struct{ match, want string }{
 		{`"value"`, "value"},
