@@ -171,6 +171,8 @@ func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs
 // The lengths are read once the tokens answered without them would have
 // paid for reading them.
 func TestLengthsWorthIt(t *testing.T) {
+	defer func(c int64) { fts5RowCost = c }(fts5RowCost)
+	fts5RowCost = 4
 	var deferred int64
 	for i, c := range []struct {
 		rows int64
