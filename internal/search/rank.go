@@ -214,7 +214,11 @@ var defaultParams = params{
 // the other carries the whole relevance weight.
 func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 	p := defaultParams
-	cands := map[int32]*scored{}
+	size := len(in.sem)
+	if in.kw != nil {
+		size += len(in.kw.chunks)
+	}
+	cands := make(map[int32]*scored, size)
 	get := func(idx int32) *scored {
 		c := cands[idx]
 		if c == nil {
@@ -225,7 +229,7 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 	}
 	// Cosine evidence for every neighbour read; only the channel's first
 	// semPool become candidates of their own.
-	cos := map[int32]float64{}
+	cos := make(map[int32]float64, len(in.sem))
 	var cosMax, cosMin float64
 	for i, h := range in.sem {
 		cos[h.idx] = h.score
@@ -272,20 +276,14 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 	for idx := range direct {
 		get(idx)
 	}
-	classes := map[string]FileClass{}
 	list := make([]scored, 0, len(cands))
 	for idx, c := range cands {
 		s := direct[idx]
-		path := in.snap.chunks[idx].Path
-		cl, ok := classes[path]
-		if !ok {
-			cl = ClassifyPath(path)
-			classes[path] = cl
-		}
-		if in.route.demotesClass(cl) {
+		if in.route.demotesClass(in.snap.class[idx]) {
 			s -= p.NonSourceDemo
 		}
 		if in.route.kind == RouteChange && in.route.area != "" {
+			path := in.snap.chunks[idx].Path
 			v, ok := areaBonus[path]
 			if !ok {
 				if in.route.inArea(path) {
@@ -328,7 +326,14 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 	sortScored(in.snap, list)
 	if p.WLen != 0 && p.LenCap > 1 {
 		addCodeLength(ctx, db, in.snap, list, p)
-		sortScored(in.snap, list)
+		if p.WLen > 0 {
+			// Only the RerankTop best gained (≥ 0), so they still rank
+			// above the rest, whose order is unchanged: sorting them
+			// alone gives the full sort's order.
+			sortScored(in.snap, list[:min(len(list), p.RerankTop)])
+		} else {
+			sortScored(in.snap, list)
+		}
 	}
 	if p.WFile != 0 && p.FileTop > 0 {
 		if in.route.kind == RouteChange && p.ChangeFileTop > 0 {

@@ -27,6 +27,7 @@ type snapshot struct {
 	isTest []bool          // per chunk: the file looks like a test
 	isDep  []bool          // per chunk: the file is vendored / third-party dependency code
 	isStub []bool          // per chunk: the file only declares (type stubs, .d.ts)
+	class  []FileClass     // per chunk: ClassifyPath of its file
 	// fileChunks lists, per file id, the chunk indexes of that file.
 	fileChunks map[int64][]int32
 	// fileSHA is each file's content hash (identical files share it).
@@ -272,6 +273,7 @@ func newSnapshot(chunks []store.ChunkMeta, fileSHA map[int64]string, model strin
 		isTest:     make([]bool, len(chunks)),
 		isDep:      make([]bool, len(chunks)),
 		isStub:     make([]bool, len(chunks)),
+		class:      make([]FileClass, len(chunks)),
 		fileChunks: map[int64][]int32{},
 		fileSHA:    fileSHA,
 		model:      model,
@@ -279,7 +281,10 @@ func newSnapshot(chunks []store.ChunkMeta, fileSHA map[int64]string, model strin
 	if len(chunks) > 0 {
 		s.ids = store.IDRange{Lo: chunks[0].ID, Hi: chunks[len(chunks)-1].ID}
 	}
-	type pathFlags struct{ test, dep, stub bool }
+	type pathFlags struct {
+		test, dep, stub bool
+		class           FileClass
+	}
 	flags := map[string]pathFlags{}
 	for i := range chunks {
 		c := &chunks[i]
@@ -287,10 +292,10 @@ func newSnapshot(chunks []store.ChunkMeta, fileSHA map[int64]string, model strin
 		s.fileChunks[c.FileID] = append(s.fileChunks[c.FileID], int32(i))
 		f, ok := flags[c.Path]
 		if !ok {
-			f = pathFlags{IsTestPath(c.Path), IsDependencyPath(c.Path), IsStubPath(c.Path)}
+			f = pathFlags{IsTestPath(c.Path), IsDependencyPath(c.Path), IsStubPath(c.Path), ClassifyPath(c.Path)}
 			flags[c.Path] = f
 		}
-		s.isTest[i], s.isDep[i], s.isStub[i] = f.test, f.dep, f.stub
+		s.isTest[i], s.isDep[i], s.isStub[i], s.class[i] = f.test, f.dep, f.stub, f.class
 	}
 	return s
 }
