@@ -367,6 +367,12 @@ func (r *fts5Reader) segmentTerm(ctx context.Context, s fts5Segment, key []byte)
 	if dl.pos > 0 {
 		return nil, fmt.Errorf("%w: doclist ends inside a position list", errFTS5Format)
 	}
+	for _, e := range dl.out {
+		// With detail=full every row a token is in has a position.
+		if !e.del && e.TF == [3]int32{} {
+			return nil, fmt.Errorf("%w: row %d without positions", errFTS5Format, e.ID)
+		}
+	}
 	if s.tombPages == 0 || len(dl.out) == 0 {
 		return dl.out, nil
 	}
