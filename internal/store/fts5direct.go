@@ -42,11 +42,14 @@ type docLens struct {
 	// FTS5 while the lengths were not loaded would have cost (see
 	// lengthsWorthIt).
 	deferred int64
-	lo       int64
-	lens     []int32 // by id - lo; -1: no such row (or another project's)
+	// Dense by id - lo (-1: no such row, or another project's) when the
+	// rows fill at least a quarter of their id span, else a map.
+	lo     int64
+	lens   []int32
+	sparse map[int64]int32
 }
 
-// maxDocLens bounds the cached keys (each ~4 bytes per id in its range).
+// maxDocLens bounds the cached keys (each at most ~16 bytes per row).
 const maxDocLens = 4
 
 // get returns the entry for a key, creating it (not yet loaded).
@@ -76,13 +79,8 @@ func (d *docLens) load(ctx context.Context, tx *sql.Tx) error {
 			return err
 		}
 	}
-	if hi < lo || hi-lo > 1<<28 {
+	if hi < lo {
 		return fmt.Errorf("%w: id range %d–%d", errFTS5Format, lo, hi)
-	}
-	d.lo = lo
-	d.lens = make([]int32, hi-lo+1)
-	for i := range d.lens {
-		d.lens[i] = -1
 	}
 	// Two aggregates over the same rows, in the same (scan) order: the
 	// ids as text, the sizes (three varints each, one per column)
@@ -99,6 +97,7 @@ func (d *docLens) load(ctx context.Context, tx *sql.Tx) error {
 	if err := tx.QueryRowContext(ctx, q, args...).Scan(&n, &ids, &sizes); err != nil {
 		return err
 	}
+	rowIDs, lens := make([]int64, 0, n), make([]int32, 0, n)
 	for k := 0; k < n; k++ {
 		var id int64
 		j := 0
@@ -126,10 +125,24 @@ func (d *docLens) load(ctx context.Context, tx *sql.Tx) error {
 		if total > math.MaxInt32 {
 			return fmt.Errorf("%w: size of row %d", errFTS5Format, id)
 		}
-		d.lens[id-lo] = int32(total)
+		rowIDs, lens = append(rowIDs, id), append(lens, int32(total))
 	}
 	if len(ids) != 0 || len(sizes) != 0 {
 		return fmt.Errorf("%w: %d rows' sizes with %d bytes left", errFTS5Format, n, len(sizes))
+	}
+	if span := hi - lo + 1; span <= 4*int64(n) {
+		d.lo, d.lens = lo, make([]int32, span)
+		for i := range d.lens {
+			d.lens[i] = -1
+		}
+		for i, id := range rowIDs {
+			d.lens[id-lo] = lens[i]
+		}
+		return nil
+	}
+	d.sparse = make(map[int64]int32, n)
+	for i, id := range rowIDs {
+		d.sparse[id] = lens[i]
 	}
 	return nil
 }
@@ -137,6 +150,12 @@ func (d *docLens) load(ctx context.Context, tx *sql.Tx) error {
 // length is a row's length, or -1 when the range holds no such row of
 // the project.
 func (d *docLens) length(id int64) int32 {
+	if d.sparse != nil {
+		if n, ok := d.sparse[id]; ok {
+			return n
+		}
+		return -1
+	}
 	if id < d.lo || id-d.lo >= int64(len(d.lens)) {
 		return -1
 	}

@@ -95,7 +95,7 @@ func TestFTSDirectMatchesFTS5(t *testing.T) {
 			for _, c := range []struct {
 				pid int64
 				ids IDRange
-			}{{0, IDRange{}}, {p.ID, ranges[0]}, {q.ID, ranges[1]}, {p.ID, IDRange{}}, {0, ranges[0]}} {
+			}{{0, IDRange{}}, {p.ID, ranges[0]}, {q.ID, ranges[1]}, {p.ID, IDRange{}}, {q.ID, IDRange{}}, {0, ranges[0]}} {
 				for _, limit := range []int{0, 7, 2000} {
 					for _, cols := range []bool{false, true} {
 						what := fmt.Sprintf("%s: %q project %d %v limit %d cols %v", step, tok, c.pid, c.ids, limit, cols)
@@ -152,6 +152,15 @@ func TestFTSDirectMatchesFTS5(t *testing.T) {
 			t.Fatal(err)
 		}
 		compare(fmt.Sprintf("round %d", round))
+	}
+	sparse := 0
+	for _, e := range db.docLens.entries {
+		if e.sparse != nil {
+			sparse++
+		}
+	}
+	if sparse == 0 {
+		t.Fatal("no sparse lengths table was built: the test no longer covers it")
 	}
 	// FTSMatch itself takes the direct path (it fills the lengths cache).
 	db.docLens = docLenCache{}
