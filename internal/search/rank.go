@@ -218,14 +218,22 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 	if in.kw != nil {
 		size += len(in.kw.chunks)
 	}
-	cands := make(map[int32]*scored, size)
-	get := func(idx int32) *scored {
-		c := cands[idx]
-		if c == nil {
-			c = &scored{idx: idx}
-			cands[idx] = c
+	// The candidates in a slice (their order does not matter: the sort
+	// below is total), found by chunk index through pos; kcs and kwTotal
+	// hold each one's keyword evidence and its total, computed once.
+	pos := make(map[int32]int32, size)
+	list := make([]scored, 0, size)
+	kcs := make([]*kwChunk, 0, size)
+	var kwTotal []float64
+	get := func(idx int32) int32 {
+		at, ok := pos[idx]
+		if !ok {
+			at = int32(len(list))
+			pos[idx] = at
+			list = append(list, scored{idx: idx})
+			kcs = append(kcs, nil)
 		}
-		return c
+		return at
 	}
 	// Cosine evidence for every neighbour read; only the channel's first
 	// semPool become candidates of their own.
@@ -240,7 +248,7 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 			cosMin = h.score
 		}
 		if i < in.semPool {
-			get(h.idx).semHit = true
+			list[get(h.idx)].semHit = true
 		}
 	}
 	wBM25, wCover, wCos := p.WBM25, p.WCover, p.WCos
@@ -257,8 +265,16 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 			idfSum += g.idf
 		}
 		for idx, kc := range in.kw.chunks {
-			get(idx).kwHit = true
-			bmMax = max(bmMax, kc.total())
+			at := get(idx)
+			list[at].kwHit = true
+			kcs[at] = kc
+		}
+		kwTotal = make([]float64, len(list))
+		for at, kc := range kcs {
+			if kc != nil {
+				kwTotal[at] = kc.total()
+				bmMax = max(bmMax, kwTotal[at])
+			}
 		}
 	}
 	testDemo := p.TestDemo
@@ -271,13 +287,15 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 	areaBonus := map[string]float64{}
 	var direct map[int32]float64
 	if in.route.kind == RouteChange {
-		direct = directHits(in.snap, in.route, cands, p)
+		direct = directHits(in.snap, in.route, pos, p)
 	}
 	for idx := range direct {
 		get(idx)
 	}
-	list := make([]scored, 0, len(cands))
-	for idx, c := range cands {
+	kindPrior := in.snap.kindValues(p.KindPrior)
+	for at := range list {
+		c := &list[at]
+		idx := c.idx
 		s := direct[idx]
 		if in.route.demotesClass(in.snap.class[idx]) {
 			s -= p.NonSourceDemo
@@ -293,9 +311,10 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 			}
 			s += v
 		}
-		if kc := in.kw.chunk(idx); kc != nil {
+		if at < len(kcs) && kcs[at] != nil {
+			kc := kcs[at]
 			if bmMax > 0 {
-				s += wBM25 * kc.total() / bmMax
+				s += wBM25 * kwTotal[at] / bmMax
 			}
 			if idfSum > 0 {
 				var cov float64
@@ -310,7 +329,7 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 		if v, ok := cos[idx]; ok && cosMax > cosMin {
 			s += wCos * (v - cosMin) / (cosMax - cosMin)
 		}
-		s += p.KindPrior[in.snap.chunks[idx].Kind]
+		s += kindPrior[in.snap.kind[idx]]
 		if in.snap.isTest[idx] {
 			s -= testDemo
 		}
@@ -321,7 +340,6 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 			s -= p.StubDemo
 		}
 		c.score = s
-		list = append(list, *c)
 	}
 	sortScored(in.snap, list)
 	if p.WLen != 0 && p.LenCap > 1 {
@@ -357,7 +375,7 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 // the identifiers it names when there are at most DirectMaxDefs of them
 // (DirectSymbol), and chunks of the files it names (DirectPath: the
 // candidates of that file, or, when it has none, its chunks).
-func directHits(snap *snapshot, r route, cands map[int32]*scored, p params) map[int32]float64 {
+func directHits(snap *snapshot, r route, cands map[int32]int32, p params) map[int32]float64 {
 	out := map[int32]float64{}
 	if len(r.frames) == 0 && len(r.idents) == 0 && len(r.paths) == 0 {
 		return out
@@ -409,7 +427,7 @@ func directHits(snap *snapshot, r route, cands map[int32]*scored, p params) map[
 	for f := range pathFiles {
 		found := false
 		for _, idx := range snap.fileChunks[f] {
-			if cands[idx] != nil {
+			if _, ok := cands[idx]; ok {
 				add(idx, p.DirectPath)
 				found = true
 			}
@@ -485,17 +503,18 @@ func CodeLines(src string) int {
 // scores (list must be sorted), so a file with several good chunks lifts
 // them all.
 func addFileScores(snap *snapshot, list []scored, p params) {
-	sum := map[int64]float64{}
-	n := map[int64]int{}
+	// By file ordinal: the same sums, in the same order, as by file id.
+	sum := make([]float64, snap.files)
+	n := make([]int32, snap.files)
 	for _, c := range list {
-		f := snap.chunks[c.idx].FileID
-		if n[f] < p.FileTop {
+		f := snap.file[c.idx]
+		if int(n[f]) < p.FileTop {
 			sum[f] += c.score
 			n[f]++
 		}
 	}
 	for i := range list {
-		f := snap.chunks[list[i].idx].FileID
+		f := snap.file[list[i].idx]
 		list[i].score += p.WFile * sum[f] / float64(max(p.FileTop, 1))
 	}
 }

@@ -28,6 +28,10 @@ type snapshot struct {
 	isDep  []bool          // per chunk: the file is vendored / third-party dependency code
 	isStub []bool          // per chunk: the file only declares (type stubs, .d.ts)
 	class  []FileClass     // per chunk: ClassifyPath of its file
+	kind   []int32         // per chunk: index of its Kind in kinds
+	kinds  []string        // the distinct chunk kinds
+	file   []int32         // per chunk: its file's ordinal (0 … files-1)
+	files  int
 	// fileChunks lists, per file id, the chunk indexes of that file.
 	fileChunks map[int64][]int32
 	// fileSHA is each file's content hash (identical files share it).
@@ -274,6 +278,8 @@ func newSnapshot(chunks []store.ChunkMeta, fileSHA map[int64]string, model strin
 		isDep:      make([]bool, len(chunks)),
 		isStub:     make([]bool, len(chunks)),
 		class:      make([]FileClass, len(chunks)),
+		kind:       make([]int32, len(chunks)),
+		file:       make([]int32, len(chunks)),
 		fileChunks: map[int64][]int32{},
 		fileSHA:    fileSHA,
 		model:      model,
@@ -286,8 +292,23 @@ func newSnapshot(chunks []store.ChunkMeta, fileSHA map[int64]string, model strin
 		class           FileClass
 	}
 	flags := map[string]pathFlags{}
+	kindOf := map[string]int32{}
+	fileOf := map[int64]int32{}
 	for i := range chunks {
 		c := &chunks[i]
+		k, ok := kindOf[c.Kind]
+		if !ok {
+			k = int32(len(s.kinds))
+			kindOf[c.Kind] = k
+			s.kinds = append(s.kinds, c.Kind)
+		}
+		s.kind[i] = k
+		fo, ok := fileOf[c.FileID]
+		if !ok {
+			fo = int32(len(fileOf))
+			fileOf[c.FileID] = fo
+		}
+		s.file[i] = fo
 		s.byID[c.ID] = int32(i)
 		s.fileChunks[c.FileID] = append(s.fileChunks[c.FileID], int32(i))
 		f, ok := flags[c.Path]
@@ -297,7 +318,18 @@ func newSnapshot(chunks []store.ChunkMeta, fileSHA map[int64]string, model strin
 		}
 		s.isTest[i], s.isDep[i], s.isStub[i], s.class[i] = f.test, f.dep, f.stub, f.class
 	}
+	s.files = len(fileOf)
 	return s
+}
+
+// kindValues returns m's value for each of the snapshot's chunk kinds, by
+// kind index (0 for a kind m lacks).
+func (s *snapshot) kindValues(m map[string]float64) []float64 {
+	out := make([]float64, len(s.kinds))
+	for i, k := range s.kinds {
+		out[i] = m[k]
+	}
+	return out
 }
 
 // vectorSource is what the semantic channel searches: the full matrix, or
