@@ -341,31 +341,121 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 		}
 		c.score = s
 	}
-	sortScored(in.snap, list)
+	// Nothing below needs the whole list in order: the length prior looks
+	// at the RerankTop best, the file aggregate at each file's best scores,
+	// and the answer is the first k (at most limit per file).
 	if p.WLen != 0 && p.LenCap > 1 {
-		addCodeLength(ctx, db, in.snap, list, p)
 		if p.WLen > 0 {
-			// Only the RerankTop best gained (≥ 0), so they still rank
-			// above the rest, whose order is unchanged: sorting them
-			// alone gives the full sort's order.
+			// The RerankTop best only gain (≥ 0), so they stay above the
+			// rest: sorting them alone gives the full sort's order.
+			selectBest(in.snap, list, p.RerankTop)
+			addCodeLength(ctx, db, in.snap, list, p)
 			sortScored(in.snap, list[:min(len(list), p.RerankTop)])
 		} else {
 			sortScored(in.snap, list)
+			addCodeLength(ctx, db, in.snap, list, p)
 		}
 	}
 	if p.WFile != 0 && p.FileTop > 0 {
 		if in.route.kind == RouteChange && p.ChangeFileTop > 0 {
+			sortScored(in.snap, list) // it reads each file's best in order
 			addFileEvidence(in.snap, list, p)
 		} else {
 			addFileScores(in.snap, list, p)
 		}
-		sortScored(in.snap, list)
 	}
 	limit := p.PerFile
 	if in.route.kind == RouteChange {
 		limit = 1
 	}
-	return perFile(in.snap, list, limit, in.k)
+	return bestPerFile(in.snap, list, limit, in.k)
+}
+
+// before reports whether x ranks before y in sortScored's order.
+func before(snap *snapshot, x, y scored) bool {
+	if x.score != y.score {
+		return x.score > y.score
+	}
+	return layoutCmp(snap, x.idx, y.idx) < 0
+}
+
+// selectBest moves the n best of list (sortScored's order) to its front,
+// in order; the rest follow in no particular order.
+func selectBest(snap *snapshot, list []scored, n int) {
+	if len(list) <= n {
+		sortScored(snap, list)
+		return
+	}
+	// A heap of the n best so far with the worst at the root.
+	h := list[:n]
+	down := func(i int) {
+		for {
+			l := 2*i + 1
+			if l >= len(h) {
+				return
+			}
+			w := l
+			if r := l + 1; r < len(h) && before(snap, h[w], h[r]) {
+				w = r
+			}
+			if !before(snap, h[i], h[w]) {
+				return
+			}
+			h[i], h[w] = h[w], h[i]
+			i = w
+		}
+	}
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	for i := n; i < len(list); i++ {
+		if before(snap, list[i], h[0]) {
+			list[i], h[0] = h[0], list[i]
+			down(0)
+		}
+	}
+	sortScored(snap, h)
+}
+
+// bestPerFile is perFile over list in sortScored's order, without sorting
+// it all: a heap (best at the root) is popped until k are kept.
+func bestPerFile(snap *snapshot, list []scored, limit, k int) []scored {
+	h := list
+	down := func(i int) {
+		for {
+			l := 2*i + 1
+			if l >= len(h) {
+				return
+			}
+			b := l
+			if r := l + 1; r < len(h) && before(snap, h[r], h[b]) {
+				b = r
+			}
+			if !before(snap, h[b], h[i]) {
+				return
+			}
+			h[i], h[b] = h[b], h[i]
+			i = b
+		}
+	}
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	out := make([]scored, 0, k)
+	count := map[int32]int{} // by file ordinal
+	for len(h) > 0 && len(out) < k {
+		r := h[0]
+		h[0] = h[len(h)-1]
+		h = h[:len(h)-1]
+		down(0)
+		f := snap.file[r.idx]
+		if count[f] >= limit {
+			continue
+		}
+		count[f]++
+		out = append(out, r)
+	}
+	return out
 }
 
 // directHits scores the chunks a change request points at by name (in a
@@ -500,17 +590,36 @@ func CodeLines(src string) int {
 }
 
 // addFileScores adds WFile × the mean of the file's FileTop best base
-// scores (list must be sorted), so a file with several good chunks lifts
+// scores (list in any order), so a file with several good chunks lifts
 // them all.
 func addFileScores(snap *snapshot, list []scored, p params) {
-	// By file ordinal: the same sums, in the same order, as by file id.
-	sum := make([]float64, snap.files)
+	// Each file's FileTop best scores, highest first, summed in that
+	// order: the sum over its first FileTop in ranking order (tied scores
+	// are equal values), without the list being sorted.
+	top := p.FileTop
+	best := make([]float64, snap.files*top)
 	n := make([]int32, snap.files)
 	for _, c := range list {
-		f := snap.file[c.idx]
-		if int(n[f]) < p.FileTop {
-			sum[f] += c.score
+		f := int(snap.file[c.idx])
+		b := best[f*top : f*top+int(n[f])]
+		i := len(b)
+		for i > 0 && b[i-1] < c.score {
+			i--
+		}
+		if i >= top {
+			continue
+		}
+		if len(b) < top {
 			n[f]++
+			b = b[:len(b)+1]
+		}
+		copy(b[i+1:], b[i:len(b)-1])
+		b[i] = c.score
+	}
+	sum := make([]float64, snap.files)
+	for f := range sum {
+		for _, v := range best[f*top : f*top+int(n[f])] {
+			sum[f] += v
 		}
 	}
 	for i := range list {
