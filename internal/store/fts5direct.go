@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -38,6 +39,7 @@ type docLens struct {
 	projectID int64
 	mu        sync.Mutex
 	loaded    bool
+	unusable  bool // the sizes could not be read in this state
 	// deferred counts, in rows of the range, what the tokens answered by
 	// FTS5 while the lengths were not loaded would have cost (see
 	// lengthsWorthIt).
@@ -182,13 +184,17 @@ func (db *DB) ftsMatchDirect(ctx context.Context, projectID int64, ids IDRange, 
 	}
 	dl.mu.Lock()
 	if !dl.loaded {
-		if !lengthsWorthIt(&dl.deferred, int64(len(post)), span) {
+		if dl.unusable || !lengthsWorthIt(&dl.deferred, int64(len(post)), span) {
 			dl.mu.Unlock()
 			return nil, false, nil
 		}
 		if err := dl.load(ctx, tx); err != nil {
+			// Sizes it cannot read stay unread in this state (FTS5 scores
+			// its tokens); a cancelled load is retried next time.
+			dl.unusable = errors.Is(err, errFTS5Format)
+			dl.lo, dl.lens, dl.sparse = 0, nil, nil
 			dl.mu.Unlock()
-			return nil, false, err // a cancelled load is retried next time
+			return nil, false, err
 		}
 		dl.loaded = true
 	}
