@@ -467,16 +467,21 @@ func sortScored(snap *snapshot, s []scored) {
 			}
 			return 1
 		}
-		a, b := &snap.chunks[x.idx], &snap.chunks[y.idx]
-		if c := strings.Compare(a.Path, b.Path); c != 0 {
-			return c
-		}
-		if a.StartLine != b.StartLine {
-			return a.StartLine - b.StartLine
-		}
-		if c := strings.Compare(a.Name, b.Name); c != 0 {
-			return c
-		}
-		return cmpInt64(a.ID, b.ID)
+		return layoutCmp(snap, x.idx, y.idx)
 	})
+}
+
+// layoutCmp orders chunks by path, start line, name and id.
+func layoutCmp(snap *snapshot, x, y int32) int {
+	a, b := &snap.chunks[x], &snap.chunks[y]
+	if c := strings.Compare(a.Path, b.Path); c != 0 {
+		return c
+	}
+	if a.StartLine != b.StartLine {
+		return a.StartLine - b.StartLine
+	}
+	if c := strings.Compare(a.Name, b.Name); c != 0 {
+		return c
+	}
+	return cmpInt64(a.ID, b.ID)
 }

@@ -214,18 +214,30 @@ var defaultParams = params{
 // the other carries the whole relevance weight.
 func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 	p := defaultParams
-	cands := map[int32]*scored{}
-	get := func(idx int32) *scored {
-		c := cands[idx]
-		if c == nil {
-			c = &scored{idx: idx}
-			cands[idx] = c
+	size := len(in.sem)
+	if in.kw != nil {
+		size += len(in.kw.chunks)
+	}
+	// The candidates in a slice (their order does not matter: the sort
+	// below is total), found by chunk index through pos; kcs and kwTotal
+	// hold each one's keyword evidence and its total, computed once.
+	pos := make(map[int32]int32, size)
+	list := make([]scored, 0, size)
+	kcs := make([]*kwChunk, 0, size)
+	var kwTotal []float64
+	get := func(idx int32) int32 {
+		at, ok := pos[idx]
+		if !ok {
+			at = int32(len(list))
+			pos[idx] = at
+			list = append(list, scored{idx: idx})
+			kcs = append(kcs, nil)
 		}
-		return c
+		return at
 	}
 	// Cosine evidence for every neighbour read; only the channel's first
 	// semPool become candidates of their own.
-	cos := map[int32]float64{}
+	cos := make(map[int32]float64, len(in.sem))
 	var cosMax, cosMin float64
 	for i, h := range in.sem {
 		cos[h.idx] = h.score
@@ -236,7 +248,7 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 			cosMin = h.score
 		}
 		if i < in.semPool {
-			get(h.idx).semHit = true
+			list[get(h.idx)].semHit = true
 		}
 	}
 	wBM25, wCover, wCos := p.WBM25, p.WCover, p.WCos
@@ -253,8 +265,16 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 			idfSum += g.idf
 		}
 		for idx, kc := range in.kw.chunks {
-			get(idx).kwHit = true
-			bmMax = max(bmMax, kc.total())
+			at := get(idx)
+			list[at].kwHit = true
+			kcs[at] = kc
+		}
+		kwTotal = make([]float64, len(list))
+		for at, kc := range kcs {
+			if kc != nil {
+				kwTotal[at] = kc.total()
+				bmMax = max(bmMax, kwTotal[at])
+			}
 		}
 	}
 	testDemo := p.TestDemo
@@ -267,25 +287,21 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 	areaBonus := map[string]float64{}
 	var direct map[int32]float64
 	if in.route.kind == RouteChange {
-		direct = directHits(in.snap, in.route, cands, p)
+		direct = directHits(in.snap, in.route, pos, p)
 	}
 	for idx := range direct {
 		get(idx)
 	}
-	classes := map[string]FileClass{}
-	list := make([]scored, 0, len(cands))
-	for idx, c := range cands {
+	kindPrior := in.snap.kindValues(p.KindPrior)
+	for at := range list {
+		c := &list[at]
+		idx := c.idx
 		s := direct[idx]
-		path := in.snap.chunks[idx].Path
-		cl, ok := classes[path]
-		if !ok {
-			cl = ClassifyPath(path)
-			classes[path] = cl
-		}
-		if in.route.demotesClass(cl) {
+		if in.route.demotesClass(in.snap.class[idx]) {
 			s -= p.NonSourceDemo
 		}
 		if in.route.kind == RouteChange && in.route.area != "" {
+			path := in.snap.chunks[idx].Path
 			v, ok := areaBonus[path]
 			if !ok {
 				if in.route.inArea(path) {
@@ -295,9 +311,10 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 			}
 			s += v
 		}
-		if kc := in.kw.chunk(idx); kc != nil {
+		if at < len(kcs) && kcs[at] != nil {
+			kc := kcs[at]
 			if bmMax > 0 {
-				s += wBM25 * kc.total() / bmMax
+				s += wBM25 * kwTotal[at] / bmMax
 			}
 			if idfSum > 0 {
 				var cov float64
@@ -312,7 +329,7 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 		if v, ok := cos[idx]; ok && cosMax > cosMin {
 			s += wCos * (v - cosMin) / (cosMax - cosMin)
 		}
-		s += p.KindPrior[in.snap.chunks[idx].Kind]
+		s += kindPrior[in.snap.kind[idx]]
 		if in.snap.isTest[idx] {
 			s -= testDemo
 		}
@@ -323,26 +340,122 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 			s -= p.StubDemo
 		}
 		c.score = s
-		list = append(list, *c)
 	}
-	sortScored(in.snap, list)
+	// Nothing below needs the whole list in order: the length prior looks
+	// at the RerankTop best, the file aggregate at each file's best scores,
+	// and the answer is the first k (at most limit per file).
 	if p.WLen != 0 && p.LenCap > 1 {
-		addCodeLength(ctx, db, in.snap, list, p)
-		sortScored(in.snap, list)
+		if p.WLen > 0 {
+			// The RerankTop best only gain (≥ 0), so they stay above the
+			// rest: sorting them alone gives the full sort's order.
+			selectBest(in.snap, list, p.RerankTop)
+			addCodeLength(ctx, db, in.snap, list, p)
+			sortScored(in.snap, list[:min(len(list), p.RerankTop)])
+		} else {
+			sortScored(in.snap, list)
+			addCodeLength(ctx, db, in.snap, list, p)
+		}
 	}
 	if p.WFile != 0 && p.FileTop > 0 {
 		if in.route.kind == RouteChange && p.ChangeFileTop > 0 {
+			sortScored(in.snap, list) // it reads each file's best in order
 			addFileEvidence(in.snap, list, p)
 		} else {
 			addFileScores(in.snap, list, p)
 		}
-		sortScored(in.snap, list)
 	}
 	limit := p.PerFile
 	if in.route.kind == RouteChange {
 		limit = 1
 	}
-	return perFile(in.snap, list, limit, in.k)
+	return bestPerFile(in.snap, list, limit, in.k)
+}
+
+// before reports whether x ranks before y in sortScored's order.
+func before(snap *snapshot, x, y scored) bool {
+	if x.score != y.score {
+		return x.score > y.score
+	}
+	return layoutCmp(snap, x.idx, y.idx) < 0
+}
+
+// selectBest moves the n best of list (sortScored's order) to its front,
+// in order; the rest follow in no particular order.
+func selectBest(snap *snapshot, list []scored, n int) {
+	if len(list) <= n {
+		sortScored(snap, list)
+		return
+	}
+	// A heap of the n best so far with the worst at the root.
+	h := list[:n]
+	down := func(i int) {
+		for {
+			l := 2*i + 1
+			if l >= len(h) {
+				return
+			}
+			w := l
+			if r := l + 1; r < len(h) && before(snap, h[w], h[r]) {
+				w = r
+			}
+			if !before(snap, h[i], h[w]) {
+				return
+			}
+			h[i], h[w] = h[w], h[i]
+			i = w
+		}
+	}
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	for i := n; i < len(list); i++ {
+		if before(snap, list[i], h[0]) {
+			list[i], h[0] = h[0], list[i]
+			down(0)
+		}
+	}
+	sortScored(snap, h)
+}
+
+// bestPerFile is perFile over list in sortScored's order, without sorting
+// it all: a heap (best at the root) is popped until k are kept.
+func bestPerFile(snap *snapshot, list []scored, limit, k int) []scored {
+	h := list
+	down := func(i int) {
+		for {
+			l := 2*i + 1
+			if l >= len(h) {
+				return
+			}
+			b := l
+			if r := l + 1; r < len(h) && before(snap, h[r], h[b]) {
+				b = r
+			}
+			if !before(snap, h[b], h[i]) {
+				return
+			}
+			h[i], h[b] = h[b], h[i]
+			i = b
+		}
+	}
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	out := make([]scored, 0, k)
+	count := map[int32]int{} // by file ordinal
+	for len(h) > 0 && len(out) < k {
+		r := h[0]
+		h[0] = h[len(h)-1]
+		h = h[:len(h)-1]
+		down(0)
+		f := snap.file[r.idx]
+		if count[f] >= limit {
+			continue
+		}
+		count[f]++
+		out = append(out, r)
+	}
+	return out
 }
 
 // directHits scores the chunks a change request points at by name (in a
@@ -352,7 +465,7 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 // the identifiers it names when there are at most DirectMaxDefs of them
 // (DirectSymbol), and chunks of the files it names (DirectPath: the
 // candidates of that file, or, when it has none, its chunks).
-func directHits(snap *snapshot, r route, cands map[int32]*scored, p params) map[int32]float64 {
+func directHits(snap *snapshot, r route, cands map[int32]int32, p params) map[int32]float64 {
 	out := map[int32]float64{}
 	if len(r.frames) == 0 && len(r.idents) == 0 && len(r.paths) == 0 {
 		return out
@@ -404,7 +517,7 @@ func directHits(snap *snapshot, r route, cands map[int32]*scored, p params) map[
 	for f := range pathFiles {
 		found := false
 		for _, idx := range snap.fileChunks[f] {
-			if cands[idx] != nil {
+			if _, ok := cands[idx]; ok {
 				add(idx, p.DirectPath)
 				found = true
 			}
@@ -477,20 +590,40 @@ func CodeLines(src string) int {
 }
 
 // addFileScores adds WFile × the mean of the file's FileTop best base
-// scores (list must be sorted), so a file with several good chunks lifts
+// scores (list in any order), so a file with several good chunks lifts
 // them all.
 func addFileScores(snap *snapshot, list []scored, p params) {
-	sum := map[int64]float64{}
-	n := map[int64]int{}
+	// Each file's FileTop best scores, highest first, summed in that
+	// order: the sum over its first FileTop in ranking order (tied scores
+	// are equal values), without the list being sorted.
+	top := p.FileTop
+	best := make([]float64, snap.files*top)
+	n := make([]int32, snap.files)
 	for _, c := range list {
-		f := snap.chunks[c.idx].FileID
-		if n[f] < p.FileTop {
-			sum[f] += c.score
+		f := int(snap.file[c.idx])
+		b := best[f*top : f*top+int(n[f])]
+		i := len(b)
+		for i > 0 && b[i-1] < c.score {
+			i--
+		}
+		if i >= top {
+			continue
+		}
+		if len(b) < top {
 			n[f]++
+			b = b[:len(b)+1]
+		}
+		copy(b[i+1:], b[i:len(b)-1])
+		b[i] = c.score
+	}
+	sum := make([]float64, snap.files)
+	for f := range sum {
+		for _, v := range best[f*top : f*top+int(n[f])] {
+			sum[f] += v
 		}
 	}
 	for i := range list {
-		f := snap.chunks[list[i].idx].FileID
+		f := snap.file[list[i].idx]
 		list[i].score += p.WFile * sum[f] / float64(max(p.FileTop, 1))
 	}
 }

@@ -25,6 +25,11 @@ type snapshot struct {
 	isTest []bool          // per chunk: the file looks like a test
 	isDep  []bool          // per chunk: the file is vendored / third-party dependency code
 	isStub []bool          // per chunk: the file only declares (type stubs, .d.ts)
+	class  []FileClass     // per chunk: ClassifyPath of its file
+	kind   []int32         // per chunk: index of its Kind in kinds
+	kinds  []string        // the distinct chunk kinds
+	file   []int32         // per chunk: its file's ordinal (0 … files-1)
+	files  int
 	// fileChunks lists, per file id, the chunk indexes of that file.
 	fileChunks map[int64][]int32
 	// fileSHA is each file's content hash (identical files share it).
@@ -270,6 +275,9 @@ func newSnapshot(chunks []store.ChunkMeta, fileSHA map[int64]string, model strin
 		isTest:     make([]bool, len(chunks)),
 		isDep:      make([]bool, len(chunks)),
 		isStub:     make([]bool, len(chunks)),
+		class:      make([]FileClass, len(chunks)),
+		kind:       make([]int32, len(chunks)),
+		file:       make([]int32, len(chunks)),
 		fileChunks: map[int64][]int32{},
 		fileSHA:    fileSHA,
 		model:      model,
@@ -277,20 +285,49 @@ func newSnapshot(chunks []store.ChunkMeta, fileSHA map[int64]string, model strin
 	if len(chunks) > 0 {
 		s.ids = store.IDRange{Lo: chunks[0].ID, Hi: chunks[len(chunks)-1].ID}
 	}
-	type pathFlags struct{ test, dep, stub bool }
+	type pathFlags struct {
+		test, dep, stub bool
+		class           FileClass
+	}
 	flags := map[string]pathFlags{}
+	kindOf := map[string]int32{}
+	fileOf := map[int64]int32{}
 	for i := range chunks {
 		c := &chunks[i]
+		k, ok := kindOf[c.Kind]
+		if !ok {
+			k = int32(len(s.kinds))
+			kindOf[c.Kind] = k
+			s.kinds = append(s.kinds, c.Kind)
+		}
+		s.kind[i] = k
+		fo, ok := fileOf[c.FileID]
+		if !ok {
+			fo = int32(len(fileOf))
+			fileOf[c.FileID] = fo
+		}
+		s.file[i] = fo
 		s.byID[c.ID] = int32(i)
 		s.fileChunks[c.FileID] = append(s.fileChunks[c.FileID], int32(i))
 		f, ok := flags[c.Path]
 		if !ok {
-			f = pathFlags{IsTestPath(c.Path), IsDependencyPath(c.Path), IsStubPath(c.Path)}
+			f = pathFlags{IsTestPath(c.Path), IsDependencyPath(c.Path), IsStubPath(c.Path), ClassifyPath(c.Path)}
 			flags[c.Path] = f
 		}
-		s.isTest[i], s.isDep[i], s.isStub[i] = f.test, f.dep, f.stub
+		s.isTest[i], s.isDep[i], s.isStub[i], s.class[i] = f.test, f.dep, f.stub, f.class
 	}
+	s.files = len(fileOf)
 	return s
+}
+
+// kindValues returns m's value for each of the snapshot's chunk kinds, by
+// kind index (0 for a kind m lacks).
+func (s *snapshot) kindValues(m map[string]float64) []float64 {
+	out := make([]float64, len(s.kinds))
+	for i, k := range s.kinds {
+		out[i] = m[k]
+	}
+	return out
 }
 
 // vectorSource is what the semantic channel searches: the full matrix, or

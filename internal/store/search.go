@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"log/slog"
 
 	"codectx/internal/vecindex"
 )
@@ -221,8 +222,27 @@ func (db *DB) FTSMatch(ctx context.Context, projectID int64, ids IDRange, match 
 }
 
 // ftsMatch is the SQLite query of FTSMatch; without columns it selects the
-// weighted score alone (one bm25() per matching row instead of four).
+// weighted score alone (one bm25() per matching row instead of four). A
+// single token held by many rows is scored from its postings
+// (ftsMatchDirect), with the same result.
 func (db *DB) ftsMatch(ctx context.Context, projectID int64, ids IDRange, match string, w FTSWeights, limit int, columns bool) ([]FTSHit, error) {
+	if tok := directToken(match); tok != "" {
+		hits, ok, err := db.ftsMatchDirect(ctx, projectID, ids, tok, w, limit, columns)
+		switch {
+		case ok:
+			return hits, nil
+		case errors.Is(err, errFTS5Format):
+			// A record this reader does not know: FTS5 reads it.
+			slog.Debug("full-text postings read through FTS5", "token", tok, "err", err)
+		case err != nil:
+			return nil, db.classify(fmt.Sprintf("full-text match %q", match), err)
+		}
+	}
+	return db.ftsMatchSQL(ctx, projectID, ids, match, w, limit, columns)
+}
+
+// ftsMatchSQL is ftsMatch through FTS5's MATCH and bm25().
+func (db *DB) ftsMatchSQL(ctx context.Context, projectID int64, ids IDRange, match string, w FTSWeights, limit int, columns bool) ([]FTSHit, error) {
 	rng, rargs := ids.sql()
 	q := `SELECT f.rowid, bm25(chunks_fts, ?, ?, ?)`
 	if columns {

@@ -51,6 +51,9 @@ type DB struct {
 	// pg is set for the PostgreSQL backend.
 	pg       bool
 	pgSchema string // current_schema() of the PostgreSQL connections
+	// docLens caches full-text row lengths for the direct token scorer
+	// (fts5direct.go), keyed by the full-text table's state.
+	docLens docLenCache
 }
 
 // DefaultPath is the database file inside a codectx home directory (the
