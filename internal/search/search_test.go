@@ -557,6 +557,44 @@ func TestQuantizedFileMatchesMemory(t *testing.T) {
 	}
 }
 
+// Past heldMatrixMax a long-lived process never loads the float matrix:
+// it keeps searching the quantised side file, with the same results as
+// the in-memory path.
+func TestLargeProjectKeepsQuantizedVectors(t *testing.T) {
+	ix := buildIndex(t, fusionIndex)
+	ctx := context.Background()
+	opts := []Options{{Query: "gzip compression", K: 5}, {Query: "http client redirect", K: 5}, {Query: "parse the header", K: 5}}
+	var want [][]string
+	for _, opt := range opts { // the matrix in memory (and the side file written)
+		r, err := Search(ctx, ix, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, names(r))
+	}
+	defer func(v int) { heldMatrixMax = v }(heldMatrixMax)
+	heldMatrixMax = 0
+	resetCache()
+	for round := range 2 {
+		for i, opt := range opts {
+			r, err := Search(ctx, ix, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(names(r), want[i]) {
+				t.Fatalf("round %d, %q: %v, in memory %v", round, opt.Query, names(r), want[i])
+			}
+		}
+	}
+	snap, err := loadSnapshot(ctx, ix.DB, ix.Project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.vecLoaded || snap.matrix != nil || snap.quant == nil {
+		t.Fatalf("after %d searches: loaded=%v quant=%v, want the side file only", 2*len(opts), snap.vecLoaded, snap.quant != nil)
+	}
+}
+
 // HeldDots gives the inner products with the stored vectors, summed as
 // the relevance filter sums them, once a snapshot holds its matrix, and
 // nothing before (it never loads).

@@ -40,7 +40,8 @@ type snapshot struct {
 	matrix    *vecindex.Matrix // nil when the project has no vectors
 	model     string
 	// The quantised side file, used until the snapshot serves a second
-	// semantic search (a one-shot process never loads the full matrix).
+	// semantic search (a one-shot process never loads the full matrix),
+	// and for a project past heldMatrixMax from then on too.
 	quantTried bool
 	quant      *vecindex.Quantized
 	semUses    int
@@ -337,25 +338,36 @@ type vectorSource struct {
 	quant  *vecindex.Quantized
 }
 
+// heldMatrixMax is the largest float matrix (rows × dimensions × 4 bytes)
+// a long-lived process loads into memory: 512 MiB, about 260,000 vectors
+// of 512 dimensions. Past it, the process keeps searching the quantised
+// side file it maps (a quarter of the size, shared with other processes
+// through the page cache, nearly the same speed for a question the
+// built-in embedder makes sparse) and re-scores the best hits from the
+// database, as a one-shot process does: a 1M-chunk project would
+// otherwise hold 2 GB of floats in every process.
+var heldMatrixMax = 512 << 20 // a variable for the tests
+
 // vectorSource returns the quantised side file for the first semantic
 // search of a snapshot (when the file exists), and the full matrix from
 // the second on: a one-shot process maps ~¼ of the vectors' size and reads
 // only the candidates' exact vectors, while a long-lived one pays the full
-// load once and then searches in memory. A missing side file is written
-// from the full matrix for the next process.
+// load once and then searches in memory — unless the matrix would pass
+// heldMatrixMax, when it stays on the side file. A missing side file is
+// written from the full matrix for the next process.
 func (s *snapshot) vectorSource(ctx context.Context, db *store.DB, p *store.Project, sideFileOnly bool) (vectorSource, error) {
 	s.vecMu.Lock()
 	s.semUses++
-	useQuant := (s.semUses == 1 || sideFileOnly) && !s.vecLoaded
-	if useQuant && !s.quantTried {
+	if !s.quantTried && !s.vecLoaded {
 		s.quantTried = true
 		s.quant = openQuantized(db, p, s)
 	}
 	q := s.quant
-	s.vecMu.Unlock()
-	if useQuant && q != nil {
+	if q != nil && !s.vecLoaded && (s.semUses == 1 || sideFileOnly || q.Len()*q.Dim()*4 > heldMatrixMax) {
+		s.vecMu.Unlock()
 		return vectorSource{quant: q}, nil
 	}
+	s.vecMu.Unlock()
 	m, err := s.vectors(ctx, db, p.ID)
 	if err != nil {
 		return vectorSource{}, err

@@ -24,9 +24,13 @@ import (
 
 // Side file kinds.
 const (
-	SideVectors = "i8"
+	SideVectors = "q8" // vecindex's quantised vectors, blocked layout (was "i8": rows one after another)
 	SideMeta    = "meta"
 )
+
+// retiredKinds are the kinds a kind replaced: writing the new kind removes
+// the project's files (and PostgreSQL rows) of the old one.
+var retiredKinds = map[string]string{SideVectors: "i8"}
 
 // SideFilePath is where a project's side file of one kind lives for its
 // current generation and model. On PostgreSQL the "file" is a row of the
@@ -117,6 +121,9 @@ func (db *DB) WriteSideFile(p *Project, kind string, write func(io.Writer) error
 		_, err := db.sql.Exec(`INSERT INTO side_files(project_id, kind, name, data) VALUES (?, ?, ?, ?)
 			ON CONFLICT (project_id, kind) DO UPDATE SET name = excluded.name, data = excluded.data`,
 			p.ID, kind, sideFileName(p, kind), buf.Bytes())
+		if old, ok := retiredKinds[kind]; ok && err == nil {
+			_, err = db.sql.Exec("DELETE FROM side_files WHERE project_id = ? AND kind = ?", p.ID, old)
+		}
 		return db.classify("write side file "+sideFileName(p, kind), err)
 	}
 	path := db.SideFilePath(p, kind)
@@ -148,8 +155,13 @@ func (db *DB) WriteSideFile(p *Project, kind string, write func(io.Writer) error
 	// Older generations of this project are stale now.
 	prefix := fmt.Sprintf("p%d-g", p.ID)
 	entries, _ := os.ReadDir(dir)
+	old, retired := retiredKinds[kind]
 	for _, e := range entries {
-		if n := e.Name(); strings.HasPrefix(n, prefix) && strings.HasSuffix(n, "."+kind) && n != filepath.Base(path) {
+		n := e.Name()
+		if !strings.HasPrefix(n, prefix) || n == filepath.Base(path) {
+			continue
+		}
+		if strings.HasSuffix(n, "."+kind) || retired && strings.HasSuffix(n, "."+old) {
 			_ = os.Remove(filepath.Join(dir, n))
 		}
 	}

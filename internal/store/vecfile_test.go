@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -23,6 +24,11 @@ func TestVectorFileGenerations(t *testing.T) {
 		t.Fatal(err)
 	}
 	old := db.SideFilePath(p, SideVectors)
+	// A file of the kind the vectors' kind replaced (an older layout).
+	retired := strings.TrimSuffix(old, "."+SideVectors) + "." + retiredKinds[SideVectors]
+	if err := os.WriteFile(retired, []byte("old layout"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	p.Generation++
 	if _, err := db.OpenSideFile(p, SideVectors); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("a newer generation opened %v", err)
@@ -32,6 +38,9 @@ func TestVectorFileGenerations(t *testing.T) {
 	}
 	if _, err := os.Stat(old); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("the older generation's file is still there: %v", err)
+	}
+	if _, err := os.Stat(retired); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the retired kind's file is still there: %v", err)
 	}
 	f, err := db.OpenSideFile(p, SideVectors)
 	if err != nil {

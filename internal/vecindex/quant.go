@@ -12,24 +12,28 @@ import (
 // Quantized is a read-only matrix of int8 rows with one scale per row
 // (row value ≈ scale × int8), about a quarter of the float32 matrix's size.
 // Its scores approximate the dot product; callers re-score the best
-// candidates with the exact vectors. Its rows may live in memory the caller
-// maps from a file (see ParseQuantized).
+// candidates with the exact vectors. Its rows are laid out as Matrix lays
+// out its floats (blocks of blockRows rows, column by column), so that
+// TopK reads only the query's non-zero dimensions, and may live in memory
+// the caller maps from a file (see ParseQuantized).
 type Quantized struct {
 	dim    int
 	ids    []int64
 	scales []float32
-	data   []int8 // len(ids)*dim
+	data   []int8 // blocksFor(len(ids)) blocks of dim columns of blockRows
 }
 
-// quantMagic starts the encoding written by WriteQuantized (version 1).
-const quantMagic = "CXQ8\x01\x00\x00\x00"
+// quantMagic starts the encoding written by WriteQuantized: version 2,
+// the blocked layout (version 1 stored the rows one after another).
+const quantMagic = "CXQ8\x02\x00\x00\x00"
 
 // quantHeader is the magic, the dimension and the row count (8 bytes each).
 const quantHeader = 24
 
 // WriteQuantized writes m's rows as int8 with per-row scales: a 24-byte
-// header, the ids (int64), the scales (float32), then the rows. Every
-// number is little-endian.
+// header, the ids (int64), the scales (float32), then the int8 values in
+// blocks of blockRows rows (the last one padded with zeros), each block
+// column by column. Every number is little-endian.
 func WriteQuantized(w io.Writer, m *Matrix) error {
 	q := NewQuantizer(m.dim, len(m.ids))
 	row := make([]float32, 0, m.dim)
@@ -87,12 +91,12 @@ func (q *Quantizer) Add(id int64, vec []float32) error {
 // Len is the number of rows added.
 func (q *Quantizer) Len() int { return len(q.ids) }
 
-// Write writes the encoding.
+// Write writes the encoding, transposing the rows one block at a time.
 func (q *Quantizer) Write(w io.Writer) error {
-	n := len(q.ids)
+	n, d := len(q.ids), max(q.dim, 1)
 	hdr := make([]byte, quantHeader, quantHeader+12*n)
 	copy(hdr, quantMagic)
-	binary.LittleEndian.PutUint64(hdr[8:], uint64(max(q.dim, 1)))
+	binary.LittleEndian.PutUint64(hdr[8:], uint64(d))
 	binary.LittleEndian.PutUint64(hdr[16:], uint64(n))
 	for _, id := range q.ids {
 		hdr = binary.LittleEndian.AppendUint64(hdr, uint64(id))
@@ -103,8 +107,19 @@ func (q *Quantizer) Write(w io.Writer) error {
 	if _, err := w.Write(hdr); err != nil {
 		return err
 	}
-	_, err := w.Write(q.rows)
-	return err
+	block := make([]byte, blockRows*d)
+	for start := 0; start < n; start += blockRows {
+		clear(block)
+		for r := range min(blockRows, n-start) {
+			for j, x := range q.rows[(start+r)*d : (start+r+1)*d] {
+				block[j*blockRows+r] = x
+			}
+		}
+		if _, err := w.Write(block); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // ParseQuantized reads WriteQuantized's encoding. The rows are not copied:
@@ -115,7 +130,7 @@ func ParseQuantized(b []byte) (*Quantized, error) {
 	}
 	d := binary.LittleEndian.Uint64(b[8:])
 	n := binary.LittleEndian.Uint64(b[16:])
-	if d == 0 || d > 1<<16 || n > 1<<32 || uint64(len(b)) != quantHeader+n*12+n*d {
+	if d == 0 || d > 1<<16 || n > 1<<32 || uint64(len(b)) != quantHeader+n*12+uint64(blocksFor(int(n))*blockRows)*d {
 		return nil, fmt.Errorf("vecindex: quantized matrix of %d × %d does not fit %d bytes", n, d, len(b))
 	}
 	q := &Quantized{dim: int(d), ids: make([]int64, n), scales: make([]float32, n)}
@@ -149,52 +164,77 @@ func (q *Quantized) TopK(query []float32, k int) []Hit {
 	if k <= 0 || n == 0 || len(query) != d {
 		return nil
 	}
-	var mx float32
-	for _, x := range query {
-		mx = max(mx, float32(math.Abs(float64(x))))
-	}
-	if mx == 0 || mx != mx {
+	qv, qs := quantizeQuery(query)
+	if qv == nil {
 		return nil
 	}
-	qs := mx / 127
-	qv := make([]int32, d)
-	for j, x := range query {
-		qv[j] = int32(math.Round(float64(x / qs)))
+	var nz []int32
+	for j, x := range qv {
+		if x != 0 {
+			nz = append(nz, int32(j))
+		}
 	}
 	k = min(k, n)
 	heap := make([]Hit, 0, k)
-	for i, id := range q.ids {
-		h := Hit{ID: id, Score: float32(dot8(qv, q.data[i*d:(i+1)*d])) * qs * q.scales[i]}
-		if len(heap) < k {
-			heap = append(heap, h)
-			siftUp(heap, len(heap)-1)
-			continue
-		}
-		if better(h, heap[0]) {
-			heap[0] = h
-			siftDown(heap, 0)
+	var dots [blockRows]int32
+	for blk := 0; blk*blockRows < n; blk++ {
+		blockDots(&dots, q.data[blk*blockRows*d:(blk+1)*blockRows*d], qv, nz)
+		rows := min(blockRows, n-blk*blockRows)
+		for i, id := range q.ids[blk*blockRows : blk*blockRows+rows] {
+			h := Hit{ID: id, Score: float32(dots[i]) * qs * q.scales[blk*blockRows+i]}
+			if len(heap) < k {
+				heap = append(heap, h)
+				siftUp(heap, len(heap)-1)
+				continue
+			}
+			if better(h, heap[0]) {
+				heap[0] = h
+				siftDown(heap, 0)
+			}
 		}
 	}
 	SortHits(heap)
 	return heap
 }
 
-// dot8 is the integer inner product of a and b (len(b) >= len(a)).
-func dot8(a []int32, b []int8) int32 {
-	n := len(a)
-	b = b[:n]
-	var s0, s1, s2, s3 int32
-	i := 0
-	for ; i+8 <= n; i += 8 {
-		x := (*[8]int32)(a[i : i+8])
-		y := (*[8]int8)(b[i : i+8])
-		s0 += x[0]*int32(y[0]) + x[4]*int32(y[4])
-		s1 += x[1]*int32(y[1]) + x[5]*int32(y[5])
-		s2 += x[2]*int32(y[2]) + x[6]*int32(y[6])
-		s3 += x[3]*int32(y[3]) + x[7]*int32(y[7])
+// quantizeQuery scales query to int8 steps of its largest component, as
+// the rows are: the integer vector and the step; nil for a zero or NaN
+// query.
+func quantizeQuery(query []float32) ([]int32, float32) {
+	var mx float32
+	for _, x := range query {
+		mx = max(mx, float32(math.Abs(float64(x))))
 	}
-	for ; i < n; i++ {
-		s0 += a[i] * int32(b[i])
+	if mx == 0 || mx != mx {
+		return nil, 0
 	}
-	return s0 + s1 + s2 + s3
+	qs := mx / 127
+	qv := make([]int32, len(query))
+	for j, x := range query {
+		qv[j] = int32(math.Round(float64(x / qs)))
+	}
+	return qv, qs
+}
+
+// blockDots sets dots to the integer dot products of one block's rows with
+// qv over the dimensions nz, four columns per pass (as blockScores).
+func blockDots(dots *[blockRows]int32, block []int8, qv []int32, nz []int32) {
+	clear(dots[:])
+	col := func(j int32) *[blockRows]int8 {
+		return (*[blockRows]int8)(block[int(j)*blockRows : int(j+1)*blockRows])
+	}
+	t := 0
+	for ; t+4 <= len(nz); t += 4 {
+		c0, c1, c2, c3 := col(nz[t]), col(nz[t+1]), col(nz[t+2]), col(nz[t+3])
+		q0, q1, q2, q3 := qv[nz[t]], qv[nz[t+1]], qv[nz[t+2]], qv[nz[t+3]]
+		for i := range dots {
+			dots[i] += (q0*int32(c0[i]) + q1*int32(c1[i])) + (q2*int32(c2[i]) + q3*int32(c3[i]))
+		}
+	}
+	for ; t < len(nz); t++ {
+		c, q := col(nz[t]), qv[nz[t]]
+		for i := range dots {
+			dots[i] += q * int32(c[i])
+		}
+	}
 }

@@ -85,3 +85,98 @@ func FuzzParseQuantized(f *testing.F) {
 		q.TopK(make([]float32, q.Dim()), 3)
 	})
 }
+
+// TopK over the blocked layout gives exactly the hits of a plain scan of
+// the rows (the same integer dot products and scale, the same order), for
+// dense and sparse queries and a last block that is not full.
+func TestQuantizedTopKMatchesRowScan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for _, tc := range []struct{ rows, dim int }{{1, 5}, {blockRows, 16}, {2*blockRows + 37, 48}} {
+		m := NewMatrix(tc.dim, 0)
+		for i := range tc.rows {
+			if err := m.Add(int64(3*i+1), randVec(rng, tc.dim)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		quant := NewQuantizer(tc.dim, tc.rows)
+		for i := range tc.rows {
+			if err := quant.Add(m.ID(i), m.Row(nil, i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var buf bytes.Buffer
+		if err := quant.Write(&buf); err != nil {
+			t.Fatal(err)
+		}
+		q, err := ParseQuantized(buf.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for trial := range 6 {
+			query := randVec(rng, tc.dim)
+			if trial%2 == 1 { // sparse: most dimensions zero
+				for j := range query {
+					if rng.IntN(4) != 0 {
+						query[j] = 0
+					}
+				}
+			}
+			// the reference: every row's int8 values as the quantizer kept them
+			qv, qs := quantizeQuery(query)
+			if qv == nil { // a zero query: no hits
+				if got := q.TopK(query, 3); got != nil {
+					t.Fatalf("zero query: %v", got)
+				}
+				continue
+			}
+			var all []Hit
+			for i := range tc.rows {
+				var dot int32
+				for j, x := range quant.rows[i*tc.dim : (i+1)*tc.dim] {
+					dot += qv[j] * int32(int8(x))
+				}
+				all = append(all, Hit{ID: quant.ids[i], Score: float32(dot) * qs * quant.scales[i]})
+			}
+			SortHits(all)
+			for _, k := range []int{1, 10, tc.rows + 5} {
+				want, got := all[:min(k, len(all))], q.TopK(query, k)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%d rows × %d, k %d, trial %d: blocked %v\nrow scan %v", tc.rows, tc.dim, k, trial, got, want)
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkQuantizedTopK100k(b *testing.B) {
+	const rows, dim = 100_000, 512
+	rng := rand.New(rand.NewPCG(3, 5))
+	m := NewMatrix(dim, rows)
+	for i := range rows {
+		if err := m.Add(int64(i), randVec(rng, dim)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var buf bytes.Buffer
+	if err := WriteQuantized(&buf, m); err != nil {
+		b.Fatal(err)
+	}
+	q, err := ParseQuantized(buf.Bytes())
+	if err != nil {
+		b.Fatal(err)
+	}
+	query := make([]float32, dim) // a sparse question, as the built-in embedder gives
+	for j := 0; j < dim; j += 12 {
+		query[j] = rng.Float32() - 0.5
+	}
+	b.Run("quantized", func(b *testing.B) {
+		for b.Loop() {
+			q.TopK(query, 1000)
+		}
+	})
+	b.Run("float", func(b *testing.B) {
+		for b.Loop() {
+			m.TopK(query, 1000)
+		}
+	})
+}
