@@ -1,10 +1,12 @@
 package index
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"codectx/internal/query"
 	"codectx/internal/scan"
@@ -86,3 +88,44 @@ func TestVanishedFile(t *testing.T) {
 }
 
 var storeFingerprint = store.Fingerprint{ID: 1, SHA256: "x", Model: "m"}
+
+// TestSkippedFilesLeaveGenerationAlone: a file skipped on every run (here a
+// binary file with a source extension) writes nothing, so a run that
+// changes nothing else keeps the project's generation and with it the
+// search side files (rebuilding them costs a minute at a million chunks).
+func TestSkippedFilesLeaveGenerationAlone(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"ok.go":     "package a\n\nfunc OK() {}\n",
+		"binary.go": "package a\x00\x01\x02",
+		"blob.py":   "\x00\x00\x00",
+	})
+	db := openDB(t)
+	emb := &fakeEmbedder{model: "fake:a"}
+	run(t, db, root, emb)
+	gen := func() int64 {
+		p, err := db.Project(context.Background(), root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Generation
+	}
+	before := gen()
+	s := run(t, db, root, emb)
+	if s.Changed != 0 {
+		t.Fatalf("second run changed %d files", s.Changed)
+	}
+	if after := gen(); after != before {
+		t.Fatalf("a run that changed nothing moved the generation %d → %d", before, after)
+	}
+	// A file whose stat changed but whose content did not is not a change either.
+	now := time.Now().Add(time.Hour)
+	if err := os.Chtimes(filepath.Join(root, "ok.go"), now, now); err != nil {
+		t.Fatal(err)
+	}
+	run(t, db, root, emb)
+	if after := gen(); after != before {
+		t.Fatalf("a touched file moved the generation %d → %d", before, after)
+	}
+	assertConsistent(t, db)
+}

@@ -169,8 +169,13 @@ func (db *DB) WriteBatch(ctx context.Context, projectID int64, model string, b B
 	res := &BatchResult{}
 	names := map[string]struct{}{}
 	err := db.inTx(ctx, "write batch", func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, "UPDATE projects SET dirty = 1, generation = generation + 1 WHERE id = ?", projectID); err != nil {
-			return err
+		// Only new or removed files change what searches read: a batch of
+		// stat updates alone (or of nothing: files skipped as binary)
+		// keeps the generation, and with it the search side files.
+		if len(b.Files) > 0 || len(b.Removed) > 0 {
+			if _, err := tx.ExecContext(ctx, "UPDATE projects SET dirty = 1, generation = generation + 1 WHERE id = ?", projectID); err != nil {
+				return err
+			}
 		}
 		for _, t := range b.Touches {
 			if _, err := tx.ExecContext(ctx, "UPDATE files SET size = ?, mtime = ? WHERE project_id = ? AND path = ?", t.Size, t.MTime, projectID, t.Path); err != nil {
