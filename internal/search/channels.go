@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -447,16 +448,6 @@ func rescore(ctx context.Context, ix Index, approx []vecindex.Hit, qv []float32)
 	return approx, nil
 }
 
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 // sortScored orders by score (desc), then path, start line, name and id, so
 // the same index and query always give the same order.
 func sortScored(snap *snapshot, s []scored) {
@@ -483,5 +474,5 @@ func layoutCmp(snap *snapshot, x, y int32) int {
 	if c := strings.Compare(a.Name, b.Name); c != 0 {
 		return c
 	}
-	return cmpInt64(a.ID, b.ID)
+	return cmp.Compare(a.ID, b.ID)
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/binary"
@@ -251,18 +252,8 @@ func mergeFTS5(lists [][]fts5Entry) []TermPosting {
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b TermPosting) int { return cmpID(a.ID, b.ID) })
+	slices.SortFunc(out, func(a, b TermPosting) int { return cmp.Compare(a.ID, b.ID) })
 	return out
-}
-
-func cmpID(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // segmentTerm reads key's doclist in one segment, without the rows its

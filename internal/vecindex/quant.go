@@ -181,16 +181,7 @@ func (q *Quantized) TopK(query []float32, k int) []Hit {
 		blockDots(&dots, q.data[blk*blockRows*d:(blk+1)*blockRows*d], qv, nz)
 		rows := min(blockRows, n-blk*blockRows)
 		for i, id := range q.ids[blk*blockRows : blk*blockRows+rows] {
-			h := Hit{ID: id, Score: float32(dots[i]) * qs * q.scales[blk*blockRows+i]}
-			if len(heap) < k {
-				heap = append(heap, h)
-				siftUp(heap, len(heap)-1)
-				continue
-			}
-			if better(h, heap[0]) {
-				heap[0] = h
-				siftDown(heap, 0)
-			}
+			heap = keep(heap, Hit{ID: id, Score: float32(dots[i]) * qs * q.scales[blk*blockRows+i]}, k)
 		}
 	}
 	SortHits(heap)

@@ -165,19 +165,25 @@ func (m *Matrix) TopK(query []float32, k int) []Hit {
 			if s != s { // NaN
 				continue
 			}
-			h := Hit{ID: id, Score: s}
-			if len(heap) < k {
-				heap = append(heap, h)
-				siftUp(heap, len(heap)-1)
-				continue
-			}
-			if better(h, heap[0]) {
-				heap[0] = h
-				siftDown(heap, 0)
-			}
+			heap = keep(heap, Hit{ID: id, Score: s}, k)
 		}
 	}
 	SortHits(heap)
+	return heap
+}
+
+// keep adds h to heap, a min-heap of the best hits so far (the worst at
+// the root) holding at most k.
+func keep(heap []Hit, h Hit, k int) []Hit {
+	if len(heap) < k {
+		heap = append(heap, h)
+		siftUp(heap, len(heap)-1)
+		return heap
+	}
+	if better(h, heap[0]) {
+		heap[0] = h
+		siftDown(heap, 0)
+	}
 	return heap
 }
 
