@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"path/filepath"
 	"reflect"
@@ -457,6 +458,28 @@ func TestContractBehaviour(t *testing.T) {
 			votes, _ := db.FeedbackVotes(ctx, p.ID, "k")
 			if votes[VoteKey("server/serve.go", "Server.Serve")] != 1 || votes[VoteKey("docs/README.md", "README")] != 1 {
 				t.Errorf("votes = %v", votes)
+			}
+		}},
+		{"retired side-file kind", func(t *testing.T, db *DB, _ string) {
+			ctx := context.Background()
+			p, err := db.EnsureProject(ctx, "/proj")
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.Model = "m"
+			old := retiredKinds[SideVectors]
+			write := func(w io.Writer) error { _, err := io.WriteString(w, "data"); return err }
+			if err := db.WriteSideFile(p, old, write); err != nil {
+				t.Fatal(err)
+			}
+			if !db.HasSideFile(ctx, p, old) {
+				t.Fatal("the retired kind's file was not written")
+			}
+			if err := db.WriteSideFile(p, SideVectors, write); err != nil {
+				t.Fatal(err)
+			}
+			if db.HasSideFile(ctx, p, old) || !db.HasSideFile(ctx, p, SideVectors) {
+				t.Fatalf("after writing %s: %s still there (%v) or %s missing", SideVectors, old, db.HasSideFile(ctx, p, old), SideVectors)
 			}
 		}},
 		{"delete project", func(t *testing.T, db *DB, _ string) {
