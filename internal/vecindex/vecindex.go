@@ -1,9 +1,10 @@
 // Package vecindex is the in-memory semantic index: a float32 matrix of
 // pre-normalised vectors (stored in column blocks) with exact top-K search
 // by dot product over the query's non-zero dimensions,
-// an int8-quantised read-only matrix for approximate top-K over bytes the
-// caller provides (e.g. a mapped file), and the little-endian encodings of
-// both (the store's vector BLOBs, the quantised matrix).
+// an int8-quantised read-only matrix in the same column blocks for
+// approximate top-K over bytes the caller provides (e.g. a mapped file),
+// and the little-endian encodings of both (the store's vector BLOBs: half
+// floats, float32 read from older databases; the quantised matrix).
 //
 // It must not normalise, persist, or know about SQL, files or embedders; it
 // spawns no goroutines. A Matrix is not safe for concurrent Add; concurrent
