@@ -400,7 +400,7 @@ func semanticChannel(ctx context.Context, ix Index, snap *snapshot, q parsed) ([
 	var hits []vecindex.Hit
 	if src.matrix != nil {
 		hits = src.matrix.TopK(vecs[0], semCandidates)
-	} else if hits, err = rescore(ctx, ix, src.quant.TopK(vecs[0], semCandidates), vecs[0]); err != nil {
+	} else if hits, err = rescore(ctx, ix, quantTopK(src.quant, vecs[0], semCandidates), vecs[0]); err != nil {
 		return nil, err
 	}
 	out := make([]semHit, 0, len(hits))
@@ -412,6 +412,28 @@ func semanticChannel(ctx context.Context, ix Index, snap *snapshot, q parsed) ([
 		out = append(out, semHit{idx: idx, score: float64(h.Score)})
 	}
 	return out, nil
+}
+
+// parallelBlocks is the size (in blocks of 1,024 rows) from which the
+// quantised scan is split over the processors: a large project's side file
+// (past heldMatrixMax, ~260 blocks) takes tens of milliseconds on one core.
+const parallelBlocks = 128
+
+// quantTopK is q.TopK, its block ranges scanned side by side when q is
+// large (the merged hits are the same).
+func quantTopK(q *vecindex.Quantized, query []float32, k int) []vecindex.Hit {
+	n := q.Blocks()
+	parts := min(runtime.GOMAXPROCS(0), 4)
+	if n < parallelBlocks || parts < 2 {
+		return q.TopK(query, k)
+	}
+	out := make([][]vecindex.Hit, parts)
+	var wg sync.WaitGroup
+	for i := range parts {
+		wg.Go(func() { out[i] = q.TopKBlocks(query, k, i*n/parts, (i+1)*n/parts) })
+	}
+	wg.Wait()
+	return vecindex.MergeHits(k, out...)
 }
 
 // rescoreTop is how many of the best approximate neighbours get their

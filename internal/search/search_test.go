@@ -1,14 +1,17 @@
 package search
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -641,5 +644,42 @@ func TestHeldDots(t *testing.T) {
 	other.Generation++
 	if got := HeldDots(Index{DB: ix.DB, Project: &other}, q, ids); got != nil {
 		t.Errorf("another generation: %v", got)
+	}
+}
+
+// A large side file's scan split over the processors gives the one scan's
+// hits.
+func TestQuantTopKSplitMatchesOneScan(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("one processor: quantTopK does not split")
+	}
+	const dim = 8
+	rows := parallelBlocks*1024 + 77
+	rng := rand.New(rand.NewPCG(1, 2))
+	qz := vecindex.NewQuantizer(dim, rows)
+	v := make([]float32, dim)
+	for i := range rows {
+		for j := range v {
+			v[j] = rng.Float32() - 0.5
+		}
+		if err := qz.Add(int64(i+1), v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var buf bytes.Buffer
+	if err := qz.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	q, err := vecindex.ParseQuantized(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Blocks() < parallelBlocks {
+		t.Fatalf("%d blocks: the test does not reach the split", q.Blocks())
+	}
+	query := []float32{0.3, 0, -0.7, 0.1, 0, 0, 0.5, -0.2}
+	want := q.TopK(query, 1000)
+	if got := quantTopK(q, query, 1000); !reflect.DeepEqual(got, want) || len(got) != 1000 {
+		t.Fatalf("split scan: %d hits, first %v; one scan first %v", len(got), got[:min(3, len(got))], want[:3])
 	}
 }

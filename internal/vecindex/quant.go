@@ -160,8 +160,19 @@ func (q *Quantized) Dim() int { return q.dim }
 // score is off by about 1 % of the vectors' norms: re-score the hits with
 // the exact vectors and take a margin of candidates beyond what is needed.
 func (q *Quantized) TopK(query []float32, k int) []Hit {
+	return q.TopKBlocks(query, k, 0, q.Blocks())
+}
+
+// Blocks is the number of row blocks (TopKBlocks's unit of work).
+func (q *Quantized) Blocks() int { return blocksFor(len(q.ids)) }
+
+// TopKBlocks is TopK over the rows of blocks from … to-1 only. The hits of
+// disjoint block ranges merged by MergeHits are TopK's hits, so callers may
+// scan the ranges side by side.
+func (q *Quantized) TopKBlocks(query []float32, k, from, to int) []Hit {
 	n, d := len(q.ids), q.dim
-	if k <= 0 || n == 0 || len(query) != d {
+	from, to = max(from, 0), min(to, q.Blocks())
+	if k <= 0 || n == 0 || len(query) != d || from >= to {
 		return nil
 	}
 	qv, qs := quantizeQuery(query)
@@ -177,7 +188,7 @@ func (q *Quantized) TopK(query []float32, k int) []Hit {
 	k = min(k, n)
 	heap := make([]Hit, 0, k)
 	var dots [blockRows]int32
-	for blk := 0; blk*blockRows < n; blk++ {
+	for blk := from; blk < to; blk++ {
 		blockDots(&dots, q.data[blk*blockRows*d:(blk+1)*blockRows*d], qv, nz)
 		rows := min(blockRows, n-blk*blockRows)
 		for i, id := range q.ids[blk*blockRows : blk*blockRows+rows] {
@@ -186,6 +197,17 @@ func (q *Quantized) TopK(query []float32, k int) []Hit {
 	}
 	SortHits(heap)
 	return heap
+}
+
+// MergeHits merges the hits of disjoint parts, each ordered as TopK orders
+// them, into the k best, in that order.
+func MergeHits(k int, parts ...[]Hit) []Hit {
+	var all []Hit
+	for _, p := range parts {
+		all = append(all, p...)
+	}
+	SortHits(all)
+	return all[:min(k, len(all))]
 }
 
 // quantizeQuery scales query to int8 steps of its largest component, as

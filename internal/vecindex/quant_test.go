@@ -143,6 +143,12 @@ func TestQuantizedTopKMatchesRowScan(t *testing.T) {
 				if !slices.Equal(got, want) {
 					t.Fatalf("%d rows × %d, k %d, trial %d: blocked %v\nrow scan %v", tc.rows, tc.dim, k, trial, got, want)
 				}
+				// block ranges scanned apart and merged give the same hits
+				half := q.Blocks() / 2
+				merged := MergeHits(k, q.TopKBlocks(query, k, half, q.Blocks()), q.TopKBlocks(query, k, 0, half))
+				if !slices.Equal(merged, want) {
+					t.Fatalf("%d rows × %d, k %d, trial %d: merged halves %v\nrow scan %v", tc.rows, tc.dim, k, trial, merged, want)
+				}
 			}
 		}
 	}
