@@ -364,3 +364,50 @@ func TestMigrateVectorsToRowidTable(t *testing.T) {
 		t.Fatal("a second vector for the same model and text hash was accepted: the key is gone")
 	}
 }
+
+// TestOpenWaitsForAnotherMigration: while another connection holds the
+// write lock of a database whose schema is behind (another process
+// upgrading it), an opener with a short busy timeout waits for it instead
+// of failing as locked, then finds the schema current.
+func TestOpenWaitsForAnotherMigration(t *testing.T) {
+	db, path := openTemp(t)
+	if _, err := db.sql.Exec("PRAGMA user_version = 5"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	holder, err := sql.Open("sqlite", "file:"+path+"?_txlock=immediate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	tx, err := holder.Begin() // the write lock, as a migrating process holds it
+	if err != nil {
+		t.Fatal(err)
+	}
+	waiting := make(chan struct{})
+	migrationWaiting = func() { close(waiting) }
+	defer func() { migrationWaiting = nil }()
+	opened := make(chan error, 1)
+	go func() {
+		db2, err := Open(context.Background(), path, Options{BusyTimeoutMS: 20})
+		if err == nil {
+			defer db2.Close()
+			var v int
+			if err = db2.sql.QueryRow("PRAGMA user_version").Scan(&v); err == nil && v != SchemaVersion {
+				err = fmt.Errorf("user_version %d, want %d", v, SchemaVersion)
+			}
+		}
+		opened <- err
+	}()
+	select {
+	case <-waiting:
+	case err := <-opened:
+		t.Fatalf("the opener did not wait for the lock: %v", err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-opened; err != nil {
+		t.Fatalf("open after the other migration: %v", err)
+	}
+}

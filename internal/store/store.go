@@ -14,6 +14,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -519,9 +520,9 @@ func (db *DB) migrate(ctx context.Context) error {
 	if db.readOnly {
 		return fmt.Errorf("%s: database schema %d is older than %d and the database is opened read-only: %w", db.path, v, SchemaVersion, ErrOldSchema)
 	}
-	tx, err := db.sql.BeginTx(ctx, nil) // BEGIN IMMEDIATE (_txlock): the write lock
+	tx, err := db.beginMigration(ctx)
 	if err != nil {
-		return db.classify("migrate: take the write lock", err)
+		return err
 	}
 	defer tx.Rollback()
 	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
@@ -559,6 +560,39 @@ func (db *DB) migrate(ctx context.Context) error {
 		return db.classify("migrate", err)
 	}
 	return nil
+}
+
+// migrationWait bounds how long an opener waits for another process's
+// migration (an upgrade copies tables: ~13 s for a 2 GB database) before it
+// reports the database as locked; the busy timeout alone is 10 s.
+var migrationWait = 10 * time.Minute
+
+// migrationWaiting, when set (tests), is called once when an opener starts
+// waiting for another process's write lock to migrate.
+var migrationWaiting func()
+
+// beginMigration takes the write lock for a migration (BEGIN IMMEDIATE,
+// _txlock). While another process holds it — most likely migrating the same
+// file — it keeps waiting, up to migrationWait or until ctx ends, instead of
+// failing after one busy timeout.
+func (db *DB) beginMigration(ctx context.Context) (*sql.Tx, error) {
+	deadline := time.Now().Add(migrationWait)
+	for waited := false; ; waited = true {
+		tx, err := db.sql.BeginTx(ctx, nil)
+		if err == nil {
+			return tx, nil
+		}
+		err = db.classify("migrate: take the write lock", err)
+		if !errors.Is(err, ErrLocked) || ctx.Err() != nil || time.Now().After(deadline) {
+			return nil, err
+		}
+		if !waited {
+			slog.Info("waiting for another process to finish with the database before upgrading its schema", "db", db.path)
+			if migrationWaiting != nil {
+				migrationWaiting()
+			}
+		}
+	}
 }
 
 // checkTables rejects a file that carries our version but lacks our tables.
