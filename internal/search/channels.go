@@ -399,8 +399,8 @@ func semanticChannel(ctx context.Context, ix Index, snap *snapshot, q parsed) ([
 	}
 	var hits []vecindex.Hit
 	if src.matrix != nil {
-		hits = src.matrix.TopK(vecs[0], semCandidates)
-	} else if hits, err = rescore(ctx, ix, quantTopK(src.quant, vecs[0], semCandidates), vecs[0]); err != nil {
+		hits = splitTopK(src.matrix, vecs[0], semCandidates)
+	} else if hits, err = rescore(ctx, ix, splitTopK(src.quant, vecs[0], semCandidates), vecs[0]); err != nil {
 		return nil, err
 	}
 	out := make([]semHit, 0, len(hits))
@@ -414,23 +414,30 @@ func semanticChannel(ctx context.Context, ix Index, snap *snapshot, q parsed) ([
 	return out, nil
 }
 
-// parallelBlocks is the size (in blocks of 1,024 rows) from which the
-// quantised scan is split over the processors: a large project's side file
-// (past heldMatrixMax, ~260 blocks) takes tens of milliseconds on one core.
+// parallelBlocks is the size (in blocks of 1,024 rows) from which a
+// semantic scan is split over the processors: a scan of a large project's
+// vectors (past ~130,000) takes tens of milliseconds on one core.
 const parallelBlocks = 128
 
-// quantTopK is q.TopK, its block ranges scanned side by side when q is
-// large (the merged hits are the same).
-func quantTopK(q *vecindex.Quantized, query []float32, k int) []vecindex.Hit {
-	n := q.Blocks()
+// blockScanner is a matrix whose top-K scan can be split by row blocks
+// (vecindex.Matrix, vecindex.Quantized).
+type blockScanner interface {
+	Blocks() int
+	TopKBlocks(query []float32, k, from, to int) []vecindex.Hit
+}
+
+// splitTopK is the matrix's TopK, its block ranges scanned side by side
+// when it is large (the merged hits are the same).
+func splitTopK(m blockScanner, query []float32, k int) []vecindex.Hit {
+	n := m.Blocks()
 	parts := min(runtime.GOMAXPROCS(0), 4)
 	if n < parallelBlocks || parts < 2 {
-		return q.TopK(query, k)
+		return m.TopKBlocks(query, k, 0, n)
 	}
 	out := make([][]vecindex.Hit, parts)
 	var wg sync.WaitGroup
 	for i := range parts {
-		wg.Go(func() { out[i] = q.TopKBlocks(query, k, i*n/parts, (i+1)*n/parts) })
+		wg.Go(func() { out[i] = m.TopKBlocks(query, k, i*n/parts, (i+1)*n/parts) })
 	}
 	wg.Wait()
 	return vecindex.MergeHits(k, out...)

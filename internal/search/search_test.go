@@ -647,11 +647,11 @@ func TestHeldDots(t *testing.T) {
 	}
 }
 
-// A large side file's scan split over the processors gives the one scan's
-// hits.
-func TestQuantTopKSplitMatchesOneScan(t *testing.T) {
+// A large matrix's scan (the side file's, the float one's) split over the
+// processors gives the one scan's hits.
+func TestSplitTopKMatchesOneScan(t *testing.T) {
 	if runtime.GOMAXPROCS(0) < 2 {
-		t.Skip("one processor: quantTopK does not split")
+		t.Skip("one processor: splitTopK does not split")
 	}
 	const dim = 8
 	rows := parallelBlocks*1024 + 77
@@ -679,7 +679,20 @@ func TestQuantTopKSplitMatchesOneScan(t *testing.T) {
 	}
 	query := []float32{0.3, 0, -0.7, 0.1, 0, 0, 0.5, -0.2}
 	want := q.TopK(query, 1000)
-	if got := quantTopK(q, query, 1000); !reflect.DeepEqual(got, want) || len(got) != 1000 {
+	if got := splitTopK(q, query, 1000); !reflect.DeepEqual(got, want) || len(got) != 1000 {
 		t.Fatalf("split scan: %d hits, first %v; one scan first %v", len(got), got[:min(3, len(got))], want[:3])
+	}
+	m := vecindex.NewMatrix(dim, rows)
+	for i := range rows {
+		for j := range v {
+			v[j] = rng.Float32() - 0.5
+		}
+		if err := m.Add(int64(i+1), v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want = m.TopK(query, 1000)
+	if got := splitTopK(m, query, 1000); !reflect.DeepEqual(got, want) || len(got) != 1000 {
+		t.Fatalf("split float scan: %d hits, first %v; one scan first %v", len(got), got[:min(3, len(got))], want[:3])
 	}
 }

@@ -143,7 +143,12 @@ func TestQuantizedTopKMatchesRowScan(t *testing.T) {
 				if !slices.Equal(got, want) {
 					t.Fatalf("%d rows × %d, k %d, trial %d: blocked %v\nrow scan %v", tc.rows, tc.dim, k, trial, got, want)
 				}
-				// block ranges scanned apart and merged give the same hits
+				// block ranges scanned apart and merged give the same hits,
+				// for the float matrix as for the quantised one
+				exact := m.TopK(query, k)
+				if mh := m.Blocks() / 2; !slices.Equal(MergeHits(k, m.TopKBlocks(query, k, 0, mh), m.TopKBlocks(query, k, mh, m.Blocks())), exact) {
+					t.Fatalf("%d rows × %d, k %d, trial %d: float halves merged differ from TopK", tc.rows, tc.dim, k, trial)
+				}
 				half := q.Blocks() / 2
 				merged := MergeHits(k, q.TopKBlocks(query, k, half, q.Blocks()), q.TopKBlocks(query, k, 0, half))
 				if !slices.Equal(merged, want) {

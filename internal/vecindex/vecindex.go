@@ -144,9 +144,19 @@ func better(a, b Hit) bool {
 // rows scoring NaN on them are skipped. A row's score does not depend on
 // the other rows, so the same row and query score the same in any matrix.
 func (m *Matrix) TopK(query []float32, k int) []Hit {
+	return m.TopKBlocks(query, k, 0, m.Blocks())
+}
+
+// Blocks is the number of row blocks (TopKBlocks's unit of work).
+func (m *Matrix) Blocks() int { return blocksFor(len(m.ids)) }
+
+// TopKBlocks is TopK over the rows of blocks from … to-1 only; the hits of
+// disjoint ranges merged by MergeHits are TopK's hits.
+func (m *Matrix) TopKBlocks(query []float32, k, from, to int) []Hit {
 	n := len(m.ids)
 	d := m.dim
-	if k <= 0 || n == 0 || len(query) != d {
+	from, to = max(from, 0), min(to, m.Blocks())
+	if k <= 0 || n == 0 || len(query) != d || from >= to {
 		return nil
 	}
 	k = min(k, n)
@@ -158,7 +168,7 @@ func (m *Matrix) TopK(query []float32, k int) []Hit {
 	}
 	heap := make([]Hit, 0, k) // min-heap: heap[0] is the worst kept hit
 	var scores [blockRows]float32
-	for b := 0; b*blockRows < n; b++ {
+	for b := from; b < to; b++ {
 		blockScores(&scores, m.data[b*d*blockRows:(b+1)*d*blockRows], query, nz)
 		rows := min(blockRows, n-b*blockRows)
 		for i, id := range m.ids[b*blockRows : b*blockRows+rows] {
