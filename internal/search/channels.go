@@ -480,15 +480,18 @@ func rescore(ctx context.Context, ix Index, approx []vecindex.Hit, qv []float32)
 // sortScored orders by score (desc), then path, start line, name and id, so
 // the same index and query always give the same order.
 func sortScored(snap *snapshot, s []scored) {
-	slices.SortFunc(s, func(x, y scored) int {
-		if x.score != y.score {
-			if x.score > y.score {
-				return -1
-			}
-			return 1
+	slices.SortFunc(s, func(x, y scored) int { return cmpScored(snap, x, y) })
+}
+
+// cmpScored is sortScored's order: score descending, then layoutCmp.
+func cmpScored(snap *snapshot, x, y scored) int {
+	if x.score != y.score {
+		if x.score > y.score {
+			return -1
 		}
-		return layoutCmp(snap, x.idx, y.idx)
-	})
+		return 1
+	}
+	return layoutCmp(snap, x.idx, y.idx)
 }
 
 // layoutCmp orders chunks by path, start line, name and id.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"codectx/internal/store"
+	"codectx/internal/topk"
 )
 
 // rankInput is what a ranker fuses.
@@ -373,48 +374,13 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 
 // before reports whether x ranks before y in sortScored's order.
 func before(snap *snapshot, x, y scored) bool {
-	if x.score != y.score {
-		return x.score > y.score
-	}
-	return layoutCmp(snap, x.idx, y.idx) < 0
+	return cmpScored(snap, x, y) < 0
 }
 
 // selectBest moves the n best of list (sortScored's order) to its front,
 // in order; the rest follow in no particular order.
 func selectBest(snap *snapshot, list []scored, n int) {
-	if len(list) <= n {
-		sortScored(snap, list)
-		return
-	}
-	// A heap of the n best so far with the worst at the root.
-	h := list[:n]
-	down := func(i int) {
-		for {
-			l := 2*i + 1
-			if l >= len(h) {
-				return
-			}
-			w := l
-			if r := l + 1; r < len(h) && before(snap, h[w], h[r]) {
-				w = r
-			}
-			if !before(snap, h[i], h[w]) {
-				return
-			}
-			h[i], h[w] = h[w], h[i]
-			i = w
-		}
-	}
-	for i := len(h)/2 - 1; i >= 0; i-- {
-		down(i)
-	}
-	for i := n; i < len(list); i++ {
-		if before(snap, list[i], h[0]) {
-			list[i], h[0] = h[0], list[i]
-			down(0)
-		}
-	}
-	sortScored(snap, h)
+	topk.Front(list, n, func(x, y scored) int { return cmpScored(snap, x, y) })
 }
 
 // bestPerFile is perFile over list in sortScored's order, without sorting

@@ -9,6 +9,8 @@ import (
 	"math"
 	"slices"
 	"sync"
+
+	"codectx/internal/topk"
 )
 
 // A token that many rows hold is scored here, in Go, from its postings
@@ -288,49 +290,15 @@ func (a scoredID) before(b scoredID) bool {
 	return a.id < b.id
 }
 
-// topScored returns the best k of s (by before), in order. A heap of the
-// k best so far keeps the cost near one comparison per row when k is
-// much smaller than s.
+// topScored returns the best k of s (by before), in order.
 func topScored(s []scoredID, k int) []scoredID {
-	if len(s) > k {
-		h := s[:k:k]
-		// Min-heap by before: the root is the worst of the k.
-		down := func(i int) {
-			for {
-				l := 2*i + 1
-				if l >= len(h) {
-					return
-				}
-				w := l
-				if r := l + 1; r < len(h) && h[w].before(h[r]) {
-					w = r
-				}
-				if !h[i].before(h[w]) {
-					return
-				}
-				h[i], h[w] = h[w], h[i]
-				i = w
-			}
-		}
-		for i := len(h)/2 - 1; i >= 0; i-- {
-			down(i)
-		}
-		for _, x := range s[k:] {
-			if x.before(h[0]) {
-				h[0] = x
-				down(0)
-			}
-		}
-		s = h
-	}
-	slices.SortFunc(s, func(a, b scoredID) int {
-		if a.before(b) {
+	return topk.Front(s, k, func(a, b scoredID) int {
+		switch {
+		case a.before(b):
 			return -1
-		}
-		if b.before(a) {
+		case b.before(a):
 			return 1
 		}
 		return 0
 	})
-	return s
 }

@@ -1,0 +1,46 @@
+package topk
+
+import (
+	"cmp"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+type item struct{ score, id int }
+
+// byScore ranks higher scores first, then lower ids: a strict total order.
+func byScore(a, b item) int {
+	if c := cmp.Compare(b.score, a.score); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.id, b.id)
+}
+
+// Front keeps exactly the first k of a full sort, in order, and keeps
+// every element of s (the rest behind them), for any k, with ties.
+func TestFrontMatchesFullSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{0, 1, 2, 7, 100, 1000} {
+		s := make([]item, n)
+		for i := range s {
+			s[i] = item{score: rng.IntN(10), id: i} // many equal scores
+		}
+		want := slices.Clone(s)
+		slices.SortFunc(want, byScore)
+		for _, k := range []int{-1, 0, 1, 3, n / 2, n, n + 5} {
+			got := slices.Clone(s)
+			rng.Shuffle(len(got), func(i, j int) { got[i], got[j] = got[j], got[i] })
+			front := Front(got, k, byScore)
+			wantK := want[:max(0, min(k, n))]
+			if !slices.Equal(front, wantK) {
+				t.Fatalf("n %d, k %d: %v, want %v", n, k, front, wantK)
+			}
+			all := slices.Clone(got)
+			slices.SortFunc(all, byScore)
+			if !slices.Equal(all, want) {
+				t.Fatalf("n %d, k %d: elements lost or duplicated", n, k)
+			}
+		}
+	}
+}
