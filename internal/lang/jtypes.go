@@ -59,6 +59,17 @@ var jTypeDeclKinds = map[string]bool{
 	"annotation_type_declaration": true, "abstract_class_declaration": true,
 }
 
+// specifierNames is the name an import or export specifier (`a as b`)
+// takes from its module and the name it binds (the same without an alias).
+func specifierNames(t *tree, s int32) (name, alias string) {
+	name = t.text(t.field(s, "name"))
+	alias = name
+	if a := t.field(s, "alias"); a >= 0 {
+		alias = t.text(a)
+	}
+	return name, alias
+}
+
 // jOwner is the symbol of the type declaration enclosing node i ("Outer.Inner"
 // when i is that declaration's name scope), or "".
 func jOwner(t *tree, i int32) string {
@@ -569,11 +580,7 @@ func jsPrepare(x *extractor) {
 						if t.kind(s) != "import_specifier" {
 							continue
 						}
-						name := t.text(t.field(s, "name"))
-						alias := name
-						if a := t.field(s, "alias"); a >= 0 {
-							alias = t.text(a)
-						}
+						name, alias := specifierNames(t, s)
 						x.facts = append(x.facts, Fact{Kind: FactImport, Name: alias, Type: src, Sig: name})
 					}
 				}
@@ -592,11 +599,7 @@ func jsPrepare(x *extractor) {
 					if t.kind(s) != "export_specifier" {
 						continue
 					}
-					name := t.text(t.field(s, "name"))
-					alias := name
-					if a := t.field(s, "alias"); a >= 0 {
-						alias = t.text(a)
-					}
+					name, alias := specifierNames(t, s)
 					x.facts = append(x.facts, Fact{Kind: FactImport, Owner: "export", Name: alias, Type: src, Sig: name})
 				}
 				continue
