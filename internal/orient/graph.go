@@ -108,13 +108,22 @@ func isMember(c store.GraphChunk) bool { return c.Container != "" }
 // keep the order of Chunks, so the result is deterministic for the same
 // index.
 func (g *Graph) PageRank(personal []float64) []float64 {
+	return g.PageRanks(personal)[0]
+}
+
+// wedge is a weighted edge of PageRank's adjacency.
+type wedge struct {
+	to int
+	w  float64
+}
+
+// PageRanks is PageRank for several teleport vectors over one weighted
+// adjacency (built once): one result per vector, in order.
+func (g *Graph) PageRanks(personals ...[]float64) [][]float64 {
 	n := len(g.Chunks)
+	out := make([][]float64, len(personals))
 	if n == 0 {
-		return nil
-	}
-	type wedge struct {
-		to int
-		w  float64
+		return out
 	}
 	adj := make([][]wedge, n)
 	for s := range g.out {
@@ -152,6 +161,23 @@ func (g *Graph) PageRank(personal []float64) []float64 {
 			adj[s] = append(adj[s], wedge{d, math.Sqrt(counts[d])})
 		}
 	}
+	outW := make([]float64, n)
+	for s, list := range adj {
+		for _, e := range list {
+			outW[s] += e.w
+		}
+	}
+	for k, personal := range personals {
+		out[k] = rankWalk(adj, outW, personal)
+	}
+	return out
+}
+
+// rankWalk runs the power iteration of PageRank over a weighted adjacency
+// (outW: each source's total out-weight) with the teleport vector
+// personal (nil or all zero: uniform).
+func rankWalk(adj [][]wedge, outW []float64, personal []float64) []float64 {
+	n := len(adj)
 	p := make([]float64, n)
 	var sum float64
 	for i := range p {
@@ -168,12 +194,6 @@ func (g *Graph) PageRank(personal []float64) []float64 {
 	}
 	for i := range p {
 		p[i] /= sum
-	}
-	outW := make([]float64, n)
-	for s, list := range adj {
-		for _, e := range list {
-			outW[s] += e.w
-		}
 	}
 	const damping = 0.85
 	r := append([]float64(nil), p...)

@@ -1,6 +1,7 @@
 package orient
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -243,5 +244,64 @@ b.go … 3 more: V.{x, y} (+1)
 `
 	if got := m.render(); got != want {
 		t.Errorf("render:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestFocusedRanking(t *testing.T) {
+	// f/ holds f1…f4 (20 lines each), which all call the hub h, and fx,
+	// which only f1 calls; outside f/, o1…o30 call h as well. Focused on
+	// f/, the plain focused PageRank puts the hub first; the lift puts
+	// the focus's own fx first and keeps the hub ahead of its outside
+	// callers.
+	var chunks []store.GraphChunk
+	var edges []store.Edge
+	add := func(id int64, path, sym string, lines int) {
+		chunks = append(chunks, store.GraphChunk{ID: id, Path: path, Symbol: sym, StartLine: 1, EndLine: lines})
+	}
+	add(1, "h/h.go", "h", 20)
+	add(2, "f/x.go", "fx", 20)
+	for i := range int64(4) {
+		add(10+i, "f/f.go", fmt.Sprint("f", i+1), 20)
+		edges = append(edges, store.Edge{Kind: "calls", Src: 10 + i, Dst: 1})
+	}
+	edges = append(edges, store.Edge{Kind: "calls", Src: 10, Dst: 2})
+	for i := range int64(30) {
+		add(100+i, "o/o.go", fmt.Sprint("o", i+1), 20)
+		edges = append(edges, store.Edge{Kind: "calls", Src: 100 + i, Dst: 1})
+	}
+	g := newGraph(chunks, edges)
+	base := teleportBase(g, true)
+	personal, hit, warnings := focusVector(g, base, []string{"f/", "nosuch"})
+	if len(hit) != 5 || len(warnings) != 1 {
+		t.Fatalf("focus hit %v, warnings %v", hit, warnings)
+	}
+	plain := g.PageRank(personal)
+	if order(plain)[0] != 0 || plain[1] >= plain[0] {
+		t.Fatalf("premise: the hub should rank first without the lift: %v", plain)
+	}
+	score, _, err := rankChunks(t.Context(), nil, 0, g, MapOptions{Focus: []string{"f/"}, Rank: RankPageRank})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rank := order(score)
+	pos := map[int]int{}
+	for p, i := range rank {
+		pos[i] = p
+	}
+	if pos[1] > pos[0] {
+		t.Errorf("focused: fx ranks after the hub (order %v, scores %v)", rank, score)
+	}
+	for i := 6; i < len(chunks); i++ {
+		if pos[i] < pos[0] {
+			t.Errorf("focused: outside %s ranks before the hub", g.Chunks[i].Symbol)
+		}
+	}
+
+	// The focus's teleport mass follows lines, as the base does.
+	chunks[1].EndLine = 1 // fx: one line
+	g = newGraph(chunks, edges)
+	personal, _, _ = focusVector(g, teleportBase(g, true), []string{"f/"})
+	if r := personal[2] / personal[1]; r < 19.9 || r > 20.1 {
+		t.Errorf("teleport of a 20-line and a 1-line focus chunk in ratio %v, want 20", r)
 	}
 }

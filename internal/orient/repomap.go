@@ -264,12 +264,22 @@ func rankChunks(ctx context.Context, db *store.DB, projectID int64, g *Graph, op
 	score := make([]float64, n)
 	switch opt.Rank {
 	case RankPageRank, RankUniform:
-		personal, warnings := focusVector(g, opt.Focus, opt.Rank == RankPageRank)
-		r := g.PageRank(personal)
-		if opt.Rank == RankPageRank {
-			for i, c := range g.Chunks {
-				r[i] *= sizePrior(c)
-			}
+		loc := opt.Rank == RankPageRank
+		base := teleportBase(g, loc)
+		personal, hit, warnings := focusVector(g, base, opt.Focus)
+		if !loc {
+			return g.PageRank(personal), warnings, nil
+		}
+		var r []float64
+		if len(hit) == 0 {
+			r = g.PageRank(personal)
+		} else {
+			rs := g.PageRanks(personal, base)
+			r = rs[0]
+			focusLift(r, rs[1], base, hit)
+		}
+		for i, c := range g.Chunks {
+			r[i] *= sizePrior(c)
 		}
 		return r, warnings, nil
 	case RankRefs:
@@ -301,20 +311,17 @@ func sizePrior(c store.GraphChunk) float64 {
 	return 1 + 0.5*math.Log2(float64(max(c.EndLine-c.StartLine+1, 1)))
 }
 
-// focusVector is the teleport vector. Without focus the random surfer
+// teleportBase is the teleport vector without focus: the random surfer
 // starts at a random line of code (loc: each chunk weighs its line count,
 // so one-line stubs do not rank like whole algorithms) or at a random
-// definition (!loc). With focus that base keeps a fifth of the mass and
-// the chunks the focus names (a file, a directory prefix, or a symbol by
-// full name or last segment) share the rest.
-func focusVector(g *Graph, focus []string, loc bool) ([]float64, []string) {
+// definition (!loc). Declarations outside functions and types (tables,
+// data) weigh one line: a surfer reads code, not data.
+func teleportBase(g *Graph, loc bool) []float64 {
 	base := make([]float64, len(g.Chunks))
 	var total float64
 	for i, c := range g.Chunks {
 		base[i] = 1
 		if loc && c.Kind != "file" {
-			// declarations outside functions and types (tables, data)
-			// weigh one line: a surfer reads code, not data
 			base[i] = float64(max(c.EndLine-c.StartLine+1, 1))
 		}
 		total += base[i]
@@ -322,8 +329,23 @@ func focusVector(g *Graph, focus []string, loc bool) ([]float64, []string) {
 	for i := range base {
 		base[i] /= total
 	}
+	return base
+}
+
+// focusShare is the part of the teleport mass the focus receives; the
+// rest stays on the base, so the whole project keeps a say.
+const focusShare = 0.8
+
+// focusVector is the teleport vector personalised toward focus (files,
+// directory prefixes, or symbols by full name or last segment): the base
+// keeps 1 − focusShare of the mass and the chunks the focus names share
+// the rest in proportion to their base weight (by lines, as the base
+// does: a focused package's algorithms outweigh its one-line stubs as
+// they do without focus). It returns the chunks the focus names (none:
+// the base itself) and a warning per focus entry that names nothing.
+func focusVector(g *Graph, base []float64, focus []string) ([]float64, map[int]bool, []string) {
 	if len(focus) == 0 {
-		return base, nil
+		return base, nil, nil
 	}
 	hit := map[int]bool{}
 	var warnings []string
@@ -344,16 +366,50 @@ func focusVector(g *Graph, focus []string, loc bool) ([]float64, []string) {
 		}
 	}
 	if len(hit) == 0 {
-		return base, warnings
+		return base, nil, warnings
+	}
+	var hitMass float64
+	for i := range hit {
+		hitMass += base[i]
 	}
 	p := make([]float64, len(g.Chunks))
 	for i := range p {
-		p[i] = 0.2 * base[i]
+		p[i] = (1 - focusShare) * base[i]
 		if hit[i] {
-			p[i] += 0.8 / float64(len(hit))
+			p[i] += focusShare * base[i] / hitMass
 		}
 	}
-	return p, warnings
+	return p, hit, warnings
+}
+
+// focusLift scales a focused PageRank r by how much the focus raised each
+// definition above its rank in the project at large (global, the
+// PageRank of the base teleport): the project's hubs (a test framework, a
+// formatting package, a lock) rank high from any starting point, so
+// their focused rank says little about the focus. A definition's lift is
+// r/global; the focus's own definitions start with the lift the teleport
+// gives them, focusShare/(their base mass) + 1 − focusShare. A definition
+// whose lift reaches half of that keeps its rank; one below is scaled
+// down in proportion, so a hub the focus barely moves falls behind the
+// focus's own code and its close neighbours. The bar is relative, so it
+// adapts to a focus that is a symbol, a file or half of the project.
+func focusLift(r, global, base []float64, hit map[int]bool) {
+	var hitMass float64
+	for i := range hit {
+		hitMass += base[i]
+	}
+	if hitMass <= 0 {
+		return
+	}
+	bar := (focusShare/hitMass + 1 - focusShare) / 2
+	for i := range r {
+		if global[i] <= 0 {
+			continue
+		}
+		if lift := r[i] / global[i]; lift < bar {
+			r[i] *= lift / bar
+		}
+	}
 }
 
 // layout holds what rendering needs, computed once per map.
