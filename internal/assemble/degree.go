@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"codectx/internal/search"
 	"codectx/internal/store"
 )
 
@@ -31,11 +32,36 @@ var degrees = struct {
 	order []degreeKey // oldest first
 }{m: map[degreeKey]map[int64]int32{}}
 
-// callInDegree is store.CallInDegree through the per-generation cache
-// (generation 0: not cached). Ids nobody calls are absent, as there.
+// callerDegree counts each of ids' callers: distinct calling chunks
+// outside test files (store.CallersByPath). A hub is code the rest of the
+// project calls from many places; tests that exercise one method in many
+// cases, or one function calling another on several lines, do not make
+// it one. Ids without such callers are absent.
+func callerDegree(ctx context.Context, db *store.DB, ids []int64) (map[int64]int, error) {
+	byPath, err := db.CallersByPath(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]int, len(byPath))
+	for id, paths := range byPath {
+		n := 0
+		for path, callers := range paths {
+			if !search.IsTestPath(path) {
+				n += callers
+			}
+		}
+		if n > 0 {
+			out[id] = n
+		}
+	}
+	return out, nil
+}
+
+// callInDegree is callerDegree through the per-generation cache
+// (generation 0: not cached).
 func callInDegree(ctx context.Context, db *store.DB, projectID, generation int64, ids []int64) (map[int64]int, error) {
 	if generation == 0 {
-		return db.CallInDegree(ctx, ids)
+		return callerDegree(ctx, db, ids)
 	}
 	key := degreeKey{db: db.Path(), project: projectID, generation: generation}
 	out := make(map[int64]int, len(ids))
@@ -55,7 +81,7 @@ func callInDegree(ctx context.Context, db *store.DB, projectID, generation int64
 	if len(missing) == 0 {
 		return out, nil
 	}
-	got, err := db.CallInDegree(ctx, missing)
+	got, err := callerDegree(ctx, db, missing)
 	if err != nil {
 		return nil, err
 	}

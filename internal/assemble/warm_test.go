@@ -8,7 +8,7 @@ import (
 	"codectx/internal/vecindex"
 )
 
-// The per-generation cache answers as the store does, whether an id was
+// The per-generation cache answers as callerDegree does, whether an id was
 // counted before (with callers or without) or not.
 func TestCallInDegreeCache(t *testing.T) {
 	f := indexFixture(t, "ctxproj")
@@ -26,7 +26,7 @@ func TestCallInDegreeCache(t *testing.T) {
 		ids = append(ids, id)
 	}
 	rows.Close()
-	want, err := f.db.CallInDegree(ctx, ids)
+	want, err := callerDegree(ctx, f.db, ids)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,5 +88,24 @@ func TestLoadVectorsFromMemory(t *testing.T) {
 	}
 	if asked != len(ids) || !maps.Equal(got.cos, want.cos) {
 		t.Fatalf("asked memory for %d (want %d): %v, database %v", asked, len(ids), got.cos, want.cos)
+	}
+}
+
+// A chunk's caller count is its distinct calling chunks outside test
+// files: two calls from one function count once, tests not at all.
+func TestCallerDegree(t *testing.T) {
+	f := indexFixture(t, "hubdeg")
+	ctx := context.Background()
+	ids := map[string]int64{}
+	for _, s := range []string{"Parse", "Load", "Trim"} {
+		ids[s] = f.chunk(t, s).ID
+	}
+	got, err := callerDegree(ctx, f.db, []int64{ids["Parse"], ids["Load"], ids["Trim"]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int64]int{ids["Parse"]: 1, ids["Trim"]: 3}
+	if !maps.Equal(got, want) {
+		t.Errorf("callerDegree = %v, want %v (Parse 1, Trim 3, Load absent)", got, want)
 	}
 }

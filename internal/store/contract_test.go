@@ -154,7 +154,7 @@ func transcript(t *testing.T, db *DB, root string) map[string]any {
 			idKind = ""
 		case "FilePathsOf", "Imports":
 			keyKind = "file"
-		case "GraphChunks", "ChunkVectors", "CallInDegree":
+		case "GraphChunks", "ChunkVectors", "CallersByPath":
 			keyKind = "chunk"
 		}
 		b, _ = json.Marshal(renumber(tree, ranks, idKind, keyKind))
@@ -224,8 +224,8 @@ func transcript(t *testing.T, db *DB, root string) map[string]any {
 	must("FilePathsOf", paths, err)
 	fi, err := db.FileImports(ctx, fileIDs)
 	must("FileImports", fi, err)
-	deg, err := db.CallInDegree(ctx, ids)
-	must("CallInDegree", deg, err)
+	deg, err := db.CallersByPath(ctx, ids)
+	must("CallersByPath", deg, err)
 	cv, err := db.ChunkVectors(ctx, ids, "m")
 	must("ChunkVectors", cv, err)
 	var pv []string

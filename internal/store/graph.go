@@ -363,25 +363,30 @@ func (db *DB) stringsByID(ctx context.Context, query string, ids []int64, op str
 	return out, nil
 }
 
-// CallInDegree returns, for each of ids, how many resolved calls point at
-// it (index relations_dst). Ids nobody calls are absent.
-func (db *DB) CallInDegree(ctx context.Context, ids []int64) (map[int64]int, error) {
-	out := make(map[int64]int, len(ids))
+// CallersByPath returns, for each of ids, the number of distinct chunks
+// that call it, per file of the caller (index relations_dst, then the
+// callers' rows by primary key). Ids nobody calls are absent.
+func (db *DB) CallersByPath(ctx context.Context, ids []int64) (map[int64]map[string]int, error) {
+	out := make(map[int64]map[string]int, len(ids))
 	for start := 0; start < len(ids); start += 400 {
 		end := min(start+400, len(ids))
-		rows, err := db.sql.QueryContext(ctx, "SELECT dst_chunk, count(*) FROM relations WHERE dst_chunk IN ("+placeholders(end-start)+
-			") AND kind = 'calls' GROUP BY dst_chunk", int64Args(ids[start:end])...)
+		rows, err := db.sql.QueryContext(ctx, "SELECT r.dst_chunk, c.path, count(DISTINCT r.src_chunk) FROM relations r JOIN chunks c ON c.id = r.src_chunk WHERE r.dst_chunk IN ("+placeholders(end-start)+
+			") AND r.kind = 'calls' GROUP BY r.dst_chunk, c.path", int64Args(ids[start:end])...)
 		if err != nil {
 			return nil, db.classify("count callers", err)
 		}
 		for rows.Next() {
 			var id int64
+			var path string
 			var n int
-			if err := rows.Scan(&id, &n); err != nil {
+			if err := rows.Scan(&id, &path, &n); err != nil {
 				rows.Close()
 				return nil, db.classify("count callers", err)
 			}
-			out[id] = n
+			if out[id] == nil {
+				out[id] = map[string]int{}
+			}
+			out[id][path] = n
 		}
 		err = rows.Err()
 		rows.Close()
