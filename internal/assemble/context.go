@@ -436,10 +436,24 @@ func planEdges(ctx context.Context, db *store.DB, projectID int64, frontier []*c
 			add(f, r.DstChunk, pl.implOut, r.Kind[:len(r.Kind)-1]+"ed by "+f.c.Symbol, f.seed && pl.sureImpl)
 		}
 	}
-	in, err := db.RelationsTo(ctx, ids, "calls", "dispatch", "contains", "extends", "implements")
+	// A hub's callers are unrelated to each other: they are followed only
+	// when the hub is what was asked about (a seed), so they are not read
+	// for the others.
+	var callees []int64
+	for _, x := range frontier {
+		if x.seed || x.indeg <= p.HubDegree {
+			callees = append(callees, x.c.ID)
+		}
+	}
+	in, err := db.RelationsTo(ctx, ids, "contains", "extends", "implements")
 	if err != nil {
 		return nil, err
 	}
+	calledBy, err := db.RelationsTo(ctx, callees, "calls", "dispatch")
+	if err != nil {
+		return nil, err
+	}
+	in = append(in, calledBy...)
 	hasContainer := map[int64]bool{}
 	containerOf := map[int64]int64{} // frontier method → its class (same file)
 	for _, r := range in {
@@ -450,11 +464,6 @@ func planEdges(ctx context.Context, db *store.DB, projectID int64, frontier []*c
 		sureCaller := pl.sureCallers && (f.seed || pl.allHops)
 		switch r.Kind {
 		case "calls", "dispatch":
-			// A hub's callers are unrelated to each other: only follow them
-			// when the hub is what was asked about.
-			if f.indeg > p.HubDegree && !f.seed {
-				continue
-			}
 			w, what := pl.caller, "calls"
 			if r.Kind == "dispatch" {
 				w, what = pl.dispatchIn, "calls through an interface"
