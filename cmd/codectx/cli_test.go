@@ -100,3 +100,33 @@ func TestCLIBadInput(t *testing.T) {
 		t.Fatalf("stats after rebuild: %v\n%s", err, out)
 	}
 }
+
+// A --root that holds the set's header root reads the targets in their
+// directory of it.
+func TestEvalRootHoldingTheSetsRoot(t *testing.T) {
+	t.Setenv("EMBEDDING_PROVIDER", "local")
+	dir := t.TempDir()
+	db := filepath.Join(dir, "index.db")
+	proj := filepath.Join(dir, "proj")
+	os.MkdirAll(filepath.Join(proj, "pkg", "parse"), 0o755)
+	os.WriteFile(filepath.Join(proj, "pkg", "parse", "scan.go"), []byte("package parse\n\n// Tokenize splits a line into words.\nfunc Tokenize(line string) []string { return nil }\n"), 0o644)
+	os.WriteFile(filepath.Join(proj, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
+	set := filepath.Join(dir, "set.jsonl")
+	os.WriteFile(set, []byte(`{"root": "`+filepath.Join(proj, "pkg", "parse")+`"}`+"\n"+
+		`{"id": "t1", "query": "Tokenize a line into words", "targets": [{"file": "scan.go", "symbol": "Tokenize"}]}`+"\n"), 0o644)
+	for _, tc := range []struct {
+		root string
+		want string
+	}{
+		{proj, "overall 1 | 1.000 1.000 1.000 1.000 | 1.000 1.000"},                                // the targets under pkg/parse
+		{filepath.Join(proj, "pkg", "parse"), "overall 1 | 1.000 1.000 1.000 1.000 | 1.000 1.000"}, // the header root itself
+	} {
+		out, err := runCLI(t, "eval", set, "--root", tc.root, "--db", db)
+		if err != nil {
+			t.Fatalf("eval --root %s: %v\n%s", tc.root, err, out)
+		}
+		if !strings.Contains(strings.Join(strings.Fields(out), " "), tc.want) {
+			t.Errorf("eval --root %s: want %q in\n%s", tc.root, tc.want, out)
+		}
+	}
+}

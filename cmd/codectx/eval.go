@@ -99,7 +99,7 @@ apart as leaky.`,
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&root, "root", "", "project root (default: the golden set's header root)")
+	f.StringVar(&root, "root", "", "project root (default: the golden set's header root; a root that holds the header root reads the targets in their directory of it)")
 	f.IntVarP(&k, "k", "k", 10, fmt.Sprintf("results per task (1..%d)", codectx.MaxSearchK))
 	f.StringVar(&mode, "mode", codectx.ModeHybrid, "hybrid, keyword or semantic")
 	f.StringVar(&ranker, "ranker", codectx.RankerDefault, "default or seed")
@@ -333,6 +333,16 @@ func openGoldenSet(cmd *cobra.Command, path, root string, quiet bool) (*codectx.
 	}
 	if root == "" {
 		root = set.Root
+	} else if set.Root != "" {
+		// A root holding the set's root: its targets are files of a
+		// directory of the project.
+		abs, err := filepath.Abs(root)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--root %s: %w", root, err)
+		}
+		if rel, err := filepath.Rel(abs, set.Root); err == nil && rel != "." && filepath.IsLocal(rel) {
+			set = set.Under(rel)
+		}
 	}
 	if root == "" {
 		return nil, nil, usagef("%s has no {\"root\": ...} header: pass --root PATH", path)

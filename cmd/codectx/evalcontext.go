@@ -129,7 +129,7 @@ or one of its symbols apart from "change".`,
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&root, "root", "", "project root (default: the golden set's header root)")
+	fl.StringVar(&root, "root", "", "project root (default: the golden set's header root; a root that holds the header root reads the targets in their directory of it)")
 	fl.IntSliceVar(&budget, "budget", []int{codectx.DefaultContextBudget}, "token budget(s), comma-separated")
 	fl.StringSliceVar(&depths, "depth", []string{"auto"}, "depth(s): auto, 0, 1, 2, comma-separated")
 	fl.IntVar(&k, "seeds", codectx.DefaultContextSeeds, "search results used as seeds")

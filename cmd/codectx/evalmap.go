@@ -62,7 +62,7 @@ size (size).`,
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&root, "root", "", "project root (default: the golden set's header root)")
+	fl.StringVar(&root, "root", "", "project root (default: the golden set's header root; a root that holds the header root reads the targets in their directory of it)")
 	fl.IntSliceVar(&budget, "budget", []int{2000, 4000}, "token budget(s), comma-separated")
 	fl.StringSliceVar(&ranks, "rank", []string{codectx.MapRankPageRank, codectx.MapRankUniform, codectx.MapRankRefs, codectx.MapRankSize}, "rankings, comma-separated")
 	fl.StringSliceVar(&focus, "focus", nil, "files, directories or symbols every map is personalised toward (default none)")

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path"
+	"path/filepath"
 	"strings"
 
 	"codectx/internal/eval"
@@ -274,6 +276,25 @@ func ParseGoldenSet(r io.Reader, lookup func(string) string) (*GoldenSet, error)
 		return GoldenTask{ID: t.ID, Query: t.Query, Lang: t.Lang, Kind: t.Kind,
 			Targets: convertSlice(t.Targets, func(tg eval.Target) GoldenTarget { return GoldenTarget(tg) })}
 	})}, nil
+}
+
+// Under returns a copy of the set whose target files are read from dir,
+// a directory of the project being measured (a slash-separated path
+// relative to its root): a set written for $GOROOT/src/net/http measured on
+// the whole of $GOROOT/src is the set under "net/http". Root becomes "".
+func (s *GoldenSet) Under(dir string) *GoldenSet {
+	dir = strings.Trim(path.Clean(filepath.ToSlash(dir)), "/")
+	out := &GoldenSet{Note: s.Note, Tasks: make([]GoldenTask, len(s.Tasks))}
+	for i, t := range s.Tasks {
+		t.Targets = convertSlice(t.Targets, func(tg GoldenTarget) GoldenTarget {
+			if dir != "" && dir != "." {
+				tg.File = dir + "/" + tg.File
+			}
+			return tg
+		})
+		out.Tasks[i] = t
+	}
+	return out
 }
 
 // evalTasks are the set's tasks as internal/eval scores them.
