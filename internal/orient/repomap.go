@@ -368,10 +368,7 @@ func focusVector(g *Graph, base []float64, focus []string) ([]float64, map[int]b
 	if len(hit) == 0 {
 		return base, nil, warnings
 	}
-	var hitMass float64
-	for i := range hit {
-		hitMass += base[i]
-	}
+	hitMass := mass(base, hit)
 	p := make([]float64, len(g.Chunks))
 	for i := range p {
 		p[i] = (1 - focusShare) * base[i]
@@ -394,10 +391,7 @@ func focusVector(g *Graph, base []float64, focus []string) ([]float64, map[int]b
 // focus's own code and its close neighbours. The bar is relative, so it
 // adapts to a focus that is a symbol, a file or half of the project.
 func focusLift(r, global, base []float64, hit map[int]bool) {
-	var hitMass float64
-	for i := range hit {
-		hitMass += base[i]
-	}
+	hitMass := mass(base, hit)
 	if hitMass <= 0 {
 		return
 	}
@@ -410,6 +404,15 @@ func focusLift(r, global, base []float64, hit map[int]bool) {
 			r[i] *= lift / bar
 		}
 	}
+}
+
+// mass is the share of the teleport vector base the chunks of hit hold.
+func mass(base []float64, hit map[int]bool) float64 {
+	var m float64
+	for i := range hit {
+		m += base[i]
+	}
+	return m
 }
 
 // layout holds what rendering needs, computed once per map.
