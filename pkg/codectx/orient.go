@@ -49,7 +49,7 @@ func (p *Project) Map(ctx context.Context, opt MapOptions) (*MapResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := orient.Load(ctx, p.db, pr.ID)
+	g, err := orient.LoadAt(ctx, p.db, pr.ID, pr.Generation)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +97,7 @@ func (p *Project) EvaluateMap(ctx context.Context, set *GoldenSet, ranks []strin
 	if err != nil {
 		return nil, err
 	}
-	g, err := orient.Load(ctx, p.db, pr.ID)
+	g, err := orient.LoadAt(ctx, p.db, pr.ID, pr.Generation)
 	if err != nil {
 		return nil, err
 	}
@@ -237,7 +237,11 @@ func (p *Project) Impact(ctx context.Context, opt ImpactOptions) (*ImpactResult,
 		}
 		io.Notes = append(io.Notes, fmt.Sprintf("the index was stale for %d files (%s); re-indexed them first", stale, strings.Join(names, ", ")))
 	}
-	g, err := orient.Load(ctx, p.db, pr.ID)
+	// The re-index above moved the generation: read it again.
+	if pr, err = p.project(ctx); err != nil {
+		return nil, err
+	}
+	g, err := orient.LoadAt(ctx, p.db, pr.ID, pr.Generation)
 	if err != nil {
 		return nil, err
 	}
@@ -266,7 +270,7 @@ func (p *Project) Overview(ctx context.Context) (*OverviewResult, error) {
 	}
 	stale := append(append(append([]string(nil), changed...), added...), removed...)
 	sort.Strings(stale)
-	g, err := orient.Load(ctx, p.db, pr.ID)
+	g, err := orient.LoadAt(ctx, p.db, pr.ID, pr.Generation)
 	if err != nil {
 		return nil, err
 	}

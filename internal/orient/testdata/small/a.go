@@ -1,0 +1,7 @@
+package small
+
+// Run calls Step.
+func Run() { Step() }
+
+// Step does one step.
+func Step() {}
