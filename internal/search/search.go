@@ -217,12 +217,13 @@ func Search(ctx context.Context, ix Index, opt Options) (*Result, error) {
 	}
 	// The channels run side by side (on a second core when there is one).
 	var sem []semHit
+	var pruned *prunedScan
 	var semErr error
 	semDone := make(chan struct{})
 	if useSem {
 		go func() {
 			defer close(semDone)
-			sem, semErr = semanticChannel(ctx, ix, snap, q)
+			sem, pruned, semErr = semanticChannel(ctx, ix, snap, q)
 		}()
 	} else {
 		close(semDone)
@@ -244,6 +245,13 @@ func Search(ctx context.Context, ix Index, opt Options) (*Result, error) {
 	if kwErr != nil {
 		return nil, kwErr
 	}
+	if useSem && pruned != nil {
+		// The file layer pruned the semantic scan: the keyword channel's
+		// best files are scanned too, so pruning cannot lose them.
+		if sem, err = addKeywordFiles(ctx, ix, snap, pruned, kw, sem); err != nil {
+			return nil, err
+		}
+	}
 
 	rt := routeQuery(q.raw, q.groups)
 	res.Route = rt.kind
@@ -257,6 +265,10 @@ func Search(ctx context.Context, ix Index, opt Options) (*Result, error) {
 		ranked = rankDefault(ctx, ix.DB, in)
 	}
 	res.Signals = signalsUsed(opt.Ranker, kw != nil, useSem)
+	if useSem && pruned != nil {
+		res.Signals = append(res.Signals, fmt.Sprintf("a file-level layer (semantic scan of the best %d of %d file pieces, %d of %d vectors)",
+			min(layerPieces, pruned.pieces), pruned.pieces, pruned.rows, pruned.quant.Len()))
+	}
 
 	ids := make([]int64, len(ranked))
 	for i, r := range ranked {

@@ -45,6 +45,9 @@ type snapshot struct {
 	quantTried bool
 	quant      *vecindex.Quantized
 	semUses    int
+	// The file layer over quant (layer.go), loaded with it; nil below
+	// layerMinRows.
+	layer *fileLayer
 	// rowOf maps chunk ids to matrix rows, built by the first HeldDots.
 	rowOf map[int64]int32
 
@@ -336,6 +339,7 @@ func (s *snapshot) kindValues(m map[string]float64) []float64 {
 type vectorSource struct {
 	matrix *vecindex.Matrix
 	quant  *vecindex.Quantized
+	layer  *fileLayer // with quant: its file layer, when the project is past layerMinRows
 }
 
 // heldMatrixMax is the largest float matrix (rows × dimensions × 4 bytes)
@@ -361,11 +365,13 @@ func (s *snapshot) vectorSource(ctx context.Context, db *store.DB, p *store.Proj
 	if !s.quantTried && !s.vecLoaded {
 		s.quantTried = true
 		s.quant = openQuantized(db, p, s)
+		s.layer = loadLayer(ctx, db, p, s, s.quant)
 	}
 	q := s.quant
 	if q != nil && !s.vecLoaded && (s.semUses == 1 || sideFileOnly || q.Len()*q.Dim()*4 > heldMatrixMax) {
+		l := s.layer
 		s.vecMu.Unlock()
-		return vectorSource{quant: q}, nil
+		return vectorSource{quant: q, layer: l}, nil
 	}
 	s.vecMu.Unlock()
 	m, err := s.vectors(ctx, db, p.ID)
@@ -433,7 +439,7 @@ func Prepare(ctx context.Context, db *store.DB, p *store.Project) error {
 		}
 	}
 	if db.HasSideFile(ctx, p, store.SideVectors) {
-		return nil
+		return prepareLayer(ctx, db, p)
 	}
 	n, err := db.ChunkCount(ctx, p.ID)
 	if err != nil {
@@ -452,13 +458,35 @@ func Prepare(ctx context.Context, db *store.DB, p *store.Project) error {
 	if err != nil || q.Len() == 0 {
 		return err
 	}
-	return db.WriteSideFile(p, store.SideVectors, func(w io.Writer) error {
+	err = db.WriteSideFile(p, store.SideVectors, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 1<<20)
 		if err := q.Write(bw); err != nil {
 			return err
 		}
 		return bw.Flush()
 	})
+	if err != nil {
+		return err
+	}
+	return prepareLayer(ctx, db, p)
+}
+
+// prepareLayer writes the project's file layer when the quantised side
+// file is past layerMinRows and the layer's file is missing.
+func prepareLayer(ctx context.Context, db *store.DB, p *store.Project) error {
+	if db.HasSideFile(ctx, p, store.SideLayer) {
+		return nil
+	}
+	n, err := db.ChunkCount(ctx, p.ID)
+	if err != nil || n < layerMinRows {
+		return err
+	}
+	snap, err := loadSnapshot(ctx, db, p)
+	if err != nil {
+		return err
+	}
+	_, err = snap.vectorSource(ctx, db, p, true) // opens the side file and loads (builds) its layer
+	return err
 }
 
 // vectors loads the project's vectors into one matrix, once per snapshot
