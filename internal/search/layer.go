@@ -35,9 +35,11 @@ import (
 //
 // A query scores every piece, takes the best layerPieces, and scans the
 // rows of those pieces. The keyword channel runs beside it; once it is
-// done, the files holding its best layerKeywordChunks chunks are scanned
-// too where the layer left them out, so a file the keyword channel finds
-// strongly keeps the cosine evidence the flat scan would have given it.
+// done, the rows the layer left out of the files holding its best
+// layerKeywordFiles chunks are scanned too, and so are its best
+// layerKeywordChunks chunks themselves, so a file the keyword channel finds
+// strongly, and each of its leading candidates, keeps the cosine evidence
+// the flat scan would have given it.
 // The lexical side of the layer is the keyword channel itself: FTS5 already
 // indexes each chunk's name (identifiers) and path (path tokens) and
 // scores them above the body, so a second lexical index of files would
@@ -67,15 +69,22 @@ const layerRun = 16
 // scan of 1M rows. A variable for the tests.
 var layerPieces = 8192
 
-// layerKeywordChunks is how many of the keyword channel's best chunks have
-// their files scanned after it when the layer left them out: 100, more
+// layerKeywordFiles is how many of the keyword channel's best chunks (by
+// their summed BM25) have their whole files scanned after it: 100, the
+// candidates the default ranker's second stage looks at (RerankTop), more
 // than a ranking returns before collapsing duplicates (2 × MaxK). Their
 // rows are bounded by layerKeywordRows.
-const layerKeywordChunks = 100
+const layerKeywordFiles = 100
 
 // layerKeywordRows bounds the rows the keyword channel's files add to the
 // scan: half of what the layer's pieces may select.
 const layerKeywordRows = 1 << 16
+
+// layerKeywordChunks is how many of the keyword channel's best chunks are
+// scanned one by one after it (when the layer left them out): as many as
+// the semantic channel's candidates (semCandidates), whose cosines serve
+// the ranker as evidence for keyword hits; each is one row.
+const layerKeywordChunks = semCandidates
 
 // fileLayer is a loaded layer over one quantised side file.
 type fileLayer struct {
@@ -268,11 +277,12 @@ func prunedTopK(l *fileLayer, q *vecindex.Quantized, query []float32, k int) ([]
 	return hits, ps
 }
 
-// addKeywordFiles scans, after the keyword channel, the rows of the files
-// holding its best layerKeywordChunks chunks that the pruned scan did not
-// read, merges their hits into the scan's (re-scoring exactly those that
-// enter the best rescoreTop) and returns the semantic hits anew. sem is
-// returned unchanged when there is nothing to add.
+// addKeywordFiles scans, after the keyword channel, the rows that the
+// pruned scan did not read of the files holding its best layerKeywordFiles
+// chunks and of its best layerKeywordChunks chunks, merges their hits into
+// the scan's (re-scoring exactly those that enter the best rescoreTop) and
+// returns the semantic hits anew. sem is returned unchanged when there is
+// nothing to add.
 func addKeywordFiles(ctx context.Context, ix Index, snap *snapshot, ps *prunedScan, kw *keywordResult, sem []semHit) ([]semHit, error) {
 	if ps == nil || kw == nil || len(kw.chunks) == 0 {
 		return sem, nil
@@ -292,23 +302,23 @@ func addKeywordFiles(ctx context.Context, ix Index, snap *snapshot, ps *prunedSc
 		return cmp.Compare(a.idx, b.idx)
 	})
 	var extra []vecindex.RowRange
-	files, rows := map[int64]bool{}, 0
+	addRow := func(ci int32) {
+		if r, ok := ps.quant.Row(snap.chunks[ci].ID); ok && !inRanges(ps.scanned, r) {
+			extra = append(extra, vecindex.RowRange{From: r, To: r + 1})
+		}
+	}
 	for _, b := range best {
+		addRow(b.idx)
+	}
+	files := map[int64]bool{}
+	for _, b := range best[:min(len(best), layerKeywordFiles)] {
 		f := snap.chunks[b.idx].FileID
-		if files[f] {
+		if files[f] || len(extra) >= layerKeywordChunks+layerKeywordRows {
 			continue
 		}
 		files[f] = true
 		for _, ci := range snap.fileChunks[f] {
-			r, ok := ps.quant.Row(snap.chunks[ci].ID)
-			if !ok || inRanges(ps.scanned, r) {
-				continue
-			}
-			extra = append(extra, vecindex.RowRange{From: r, To: r + 1})
-			rows++
-		}
-		if rows >= layerKeywordRows {
-			break
+			addRow(ci)
 		}
 	}
 	if len(extra) == 0 {

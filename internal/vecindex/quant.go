@@ -223,21 +223,40 @@ func (q *Quantized) TopKRows(query []float32, k int, ranges []RowRange) []Hit {
 	k = min(k, n)
 	heap := make([]Hit, 0, k)
 	var dots [blockRows]int32
-	for _, r := range ranges {
-		for from, to := max(r.From, 0), min(r.To, n); from < to; {
-			blk := from / blockRows
-			lo, hi := from-blk*blockRows, min(to-blk*blockRows, blockRows)
-			blockDots(&dots, q.data[blk*blockRows*d:(blk+1)*blockRows*d], qv, nz, lo, hi)
-			base := blk * blockRows
-			for i := lo; i < hi; i++ {
+	var segs []span // the current block's parts of the ranges
+	blk := -1
+	flush := func() {
+		if len(segs) == 0 {
+			return
+		}
+		blockDots(&dots, q.data[blk*blockRows*d:(blk+1)*blockRows*d], qv, nz, segs)
+		base := blk * blockRows
+		for _, sg := range segs {
+			for i := sg.lo; i < sg.hi; i++ {
 				heap = keep(heap, Hit{ID: q.ids[base+i], Score: float32(dots[i]) * qs * q.scales[base+i]}, k)
 			}
+		}
+		segs = segs[:0]
+	}
+	for _, r := range ranges {
+		for from, to := max(r.From, 0), min(r.To, n); from < to; {
+			if b := from / blockRows; b != blk {
+				flush()
+				blk = b
+			}
+			base := blk * blockRows
+			lo, hi := from-base, min(to-base, blockRows)
+			segs = append(segs, span{lo, hi})
 			from = base + hi
 		}
 	}
+	flush()
 	SortHits(heap)
 	return heap
 }
+
+// span is the rows lo … hi-1 of one block.
+type span struct{ lo, hi int }
 
 // ID is row i's id (0 <= i < Len()); ids ascend with the row.
 func (q *Quantized) ID(i int) int64 { return q.ids[i] }
@@ -321,29 +340,39 @@ func quantizeQuery(query []float32) ([]int32, float32) {
 	return qv, qs
 }
 
-// blockDots sets dots[lo:hi] to the integer dot products of one block's
-// rows lo … hi-1 with qv over the dimensions nz, four columns per pass (as
-// blockScores).
-func blockDots(dots *[blockRows]int32, block []int8, qv []int32, nz []int32, lo, hi int) {
-	out := dots[lo:hi]
-	clear(out)
-	col := func(j int32) []int8 {
-		return block[int(j)*blockRows+lo : int(j)*blockRows+hi]
+// blockDots sets dots over spans (disjoint) to the integer dot products
+// of one block's rows with qv over the dimensions nz, four columns per pass
+// (as blockScores). Each pass reads the spans of its columns in order, so
+// the reads of a block's scattered rows still move forward through memory.
+func blockDots(dots *[blockRows]int32, block []int8, qv []int32, nz []int32, spans []span) {
+	for _, sp := range spans {
+		clear(dots[sp.lo:sp.hi])
+	}
+	col := func(j int32) *[blockRows]int8 {
+		return (*[blockRows]int8)(block[int(j)*blockRows : int(j+1)*blockRows])
 	}
 	t := 0
 	for ; t+4 <= len(nz); t += 4 {
 		c0, c1, c2, c3 := col(nz[t]), col(nz[t+1]), col(nz[t+2]), col(nz[t+3])
-		c0, c1, c2, c3 = c0[:len(out)], c1[:len(out)], c2[:len(out)], c3[:len(out)]
 		q0, q1, q2, q3 := qv[nz[t]], qv[nz[t+1]], qv[nz[t+2]], qv[nz[t+3]]
-		for i := range out {
-			out[i] += (q0*int32(c0[i]) + q1*int32(c1[i])) + (q2*int32(c2[i]) + q3*int32(c3[i]))
+		for _, sp := range spans {
+			out := dots[sp.lo:sp.hi]
+			a0, a1, a2, a3 := c0[sp.lo:sp.hi], c1[sp.lo:sp.hi], c2[sp.lo:sp.hi], c3[sp.lo:sp.hi]
+			a0, a1, a2, a3 = a0[:len(out)], a1[:len(out)], a2[:len(out)], a3[:len(out)]
+			for i := range out {
+				out[i] += (q0*int32(a0[i]) + q1*int32(a1[i])) + (q2*int32(a2[i]) + q3*int32(a3[i]))
+			}
 		}
 	}
 	for ; t < len(nz); t++ {
 		c, q := col(nz[t]), qv[nz[t]]
-		c = c[:len(out)]
-		for i := range out {
-			out[i] += q * int32(c[i])
+		for _, sp := range spans {
+			out := dots[sp.lo:sp.hi]
+			a := c[sp.lo:sp.hi]
+			a = a[:len(out)]
+			for i := range out {
+				out[i] += q * int32(a[i])
+			}
 		}
 	}
 }
