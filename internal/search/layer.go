@@ -151,7 +151,10 @@ func checkLayer(pieces *vecindex.Quantized, q *vecindex.Quantized) error {
 // loadLayer returns the layer over q for the snapshot's generation: the
 // side file when it exists and fits, else one built from q (and written
 // for the next process when the project did not change meanwhile). nil
-// when q is below layerMinRows or the layer cannot be had.
+// when q is below layerMinRows or the layer cannot be had, and when the
+// file is missing from a database opened read-only: building costs seconds
+// at this size (~5 s for 1M vectors) that no later process would save, so
+// such a process keeps the flat scan.
 func loadLayer(ctx context.Context, db *store.DB, p *store.Project, s *snapshot, q *vecindex.Quantized) *fileLayer {
 	if q == nil || q.Len() < layerMinRows {
 		return nil
@@ -171,6 +174,10 @@ func loadLayer(ctx context.Context, db *store.DB, p *store.Project, s *snapshot,
 		slog.Warn("unusable file layer; building it again", "path", db.SideFilePath(p, store.SideLayer), "err", perr)
 	} else if !errors.Is(err, os.ErrNotExist) {
 		slog.Warn("open the file layer", "err", err)
+	}
+	if db.ReadOnly() {
+		slog.Debug("no file layer for this generation in a read-only database: flat semantic scan", "rows", q.Len())
+		return nil
 	}
 	l, enc, err := buildLayer(q, s)
 	if err != nil {

@@ -2,8 +2,10 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
+	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -238,3 +240,102 @@ func TestPieceStarts(t *testing.T) {
 }
 
 func rr(from, to int) vecindex.RowRange { return vecindex.RowRange{From: from, To: to} }
+
+// The layer belongs to one generation of the vectors' side file: a run
+// that writes moves the generation, and the next Prepare (or search)
+// builds the new generation's layer over the new rows and drops the old
+// one; a layer file that does not fit its vectors is built again.
+func TestFileLayerFollowsGeneration(t *testing.T) {
+	withLayer(t, 1, 4)
+	defer func(v int) { heldMatrixMax = v }(heldMatrixMax)
+	heldMatrixMax = 0
+	ix := buildIndex(t, layerProject())
+	ctx := context.Background()
+	if err := Prepare(ctx, ix.DB, ix.Project); err != nil {
+		t.Fatal(err)
+	}
+	old := ix.DB.SideFilePath(ix.Project, store.SideLayer)
+	writeChunks(t, ix.DB, ix.Project.ID, []tchunk{
+		{path: "new.go", kind: "function", name: "fresh0", content: "func fresh() {}\n", cos: 0.99},
+		{path: "new.go", kind: "function", name: "fresh1", content: "func fresh() {}\n", cos: 0.98},
+	})
+	if err := ix.DB.FinishRun(ctx, ix.Project.ID, testModel); err != nil {
+		t.Fatal(err)
+	}
+	p, err := ix.DB.Project(ctx, "/project")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix.Project = p
+	for _, step := range []string{"prepare", "corrupt layer file"} {
+		switch step {
+		case "prepare":
+			if err := Prepare(ctx, ix.DB, p); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(old); !errors.Is(err, os.ErrNotExist) {
+				t.Fatalf("the older generation's layer is still there: %v", err)
+			}
+		case "corrupt layer file":
+			if err := os.WriteFile(ix.DB.SideFilePath(p, store.SideLayer), []byte("not a layer"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		resetCache()
+		r, err := Search(ctx, ix, Options{Query: "fresh", K: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Results) == 0 || r.Results[0].File != "new.go" || !strings.Contains(strings.Join(r.Signals, ";"), "file-level layer") {
+			t.Fatalf("%s: results %v, signals %v", step, names(r), r.Signals)
+		}
+		snap, err := loadSnapshot(ctx, ix.DB, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if snap.layer == nil || snap.layer.pieces.Len() != 33 || snap.layer.rows != len(snap.chunks) {
+			t.Fatalf("%s: layer %+v, want 33 pieces over %d rows", step, snap.layer, len(snap.chunks))
+		}
+	}
+}
+
+// A database opened read-only whose layer file is missing keeps the flat
+// scan (building would be lost work for every such process) and uses the
+// file once a writer has built it.
+func TestFileLayerReadOnly(t *testing.T) {
+	withLayer(t, 1, 4)
+	defer func(v int) { heldMatrixMax = v }(heldMatrixMax)
+	heldMatrixMax = 0
+	ix := buildIndex(t, layerProject())
+	ctx := context.Background()
+	if err := Prepare(ctx, ix.DB, ix.Project); err != nil { // the side files, the layer's too
+		t.Fatal(err)
+	}
+	if err := os.Remove(ix.DB.SideFilePath(ix.Project, store.SideLayer)); err != nil {
+		t.Fatal(err)
+	}
+	ro, err := store.Open(ctx, ix.DB.Path(), store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	rix := Index{DB: ro, Project: ix.Project, Embedder: ix.Embedder}
+	for _, want := range []bool{false, true} {
+		if want {
+			if err := Prepare(ctx, ix.DB, ix.Project); err != nil {
+				t.Fatal(err)
+			}
+		}
+		resetCache()
+		r, err := Search(ctx, rix, Options{Query: "alpha", K: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if used := strings.Contains(strings.Join(r.Signals, ";"), "file-level layer"); used != want {
+			t.Fatalf("layer file there: %v; layer used %v", want, used)
+		}
+		if ro.HasSideFile(ctx, ix.Project, store.SideLayer) != want {
+			t.Fatalf("layer file there: %v, want %v", !want, want)
+		}
+	}
+}

@@ -485,8 +485,12 @@ func prepareLayer(ctx context.Context, db *store.DB, p *store.Project) error {
 	if err != nil {
 		return err
 	}
-	_, err = snap.vectorSource(ctx, db, p, true) // opens the side file and loads (builds) its layer
-	return err
+	// Its own mapping of the vectors' file: a cached snapshot may have
+	// opened (or done without) the file before it existed.
+	if q := openQuantized(db, p, snap); q != nil {
+		loadLayer(ctx, db, p, snap, q) // builds and writes the missing file
+	}
+	return nil
 }
 
 // vectors loads the project's vectors into one matrix, once per snapshot
