@@ -3,13 +3,15 @@
 // with name > path > body column weights, one query per weighted term) and
 // semantic (the query embedded with the project's embedder, scored by
 // cosine against the project's vectors, which are cached in memory per
-// database, project, model and generation) — and fuses them with a ranker:
+// database, project, model and generation; on a huge project a file-level
+// layer picks the files whose vectors are scanned, layer.go) — and fuses
+// them with a ranker:
 // "seed", the reference design, or "default", the tuned design documented in
 // docs/EVAL.md.
 //
 // It must not write to the database, index, print, parse flags or exit: it
 // reads through internal/store and returns values (its only writes are the
-// derived side files of snapshot.go, through internal/store). It must not contain
+// derived side files of snapshot.go and layer.go, through internal/store). It must not contain
 // anything specific to an evaluation set (no word lists, paths or constants
 // derived from their queries).
 package search
