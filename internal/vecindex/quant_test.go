@@ -337,7 +337,23 @@ func TestQuantizedCentroids(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	starts := []int{0, 3, blockRows - 2, blockRows + 9}
+	for _, starts := range [][]int{
+		{0, 3, blockRows - 2, blockRows + 9}, // a run across the block boundary
+		{0},                                  // one run over both blocks
+		{0, 1, 2, blockRows, blockRows + 1},  // runs of one row; one ending at the boundary
+	} {
+		checkCentroids(t, quant, q, starts)
+	}
+	for _, bad := range [][]int{{0, 0}, {1, rows + 1}, {rows}} {
+		if _, err := q.Centroids(bad); err == nil {
+			t.Errorf("Centroids(%v) accepted", bad)
+		}
+	}
+}
+
+func checkCentroids(t *testing.T, quant *Quantizer, q *Quantized, starts []int) {
+	t.Helper()
+	rows, dim := quant.Len(), quant.dim
 	cq, err := q.Centroids(starts)
 	if err != nil {
 		t.Fatal(err)
@@ -367,13 +383,8 @@ func TestQuantizedCentroids(t *testing.T) {
 		for j := range dim {
 			got := float64(cq.scales[c]) * float64(int8(cq.rows[c*dim+j]))
 			if math.Abs(got-sum[j]/norm) > 0.01 {
-				t.Fatalf("centroid %d, dimension %d: %v, want %v", c, j, got, sum[j]/norm)
+				t.Fatalf("runs %v, centroid %d, dimension %d: %v, want %v", starts, c, j, got, sum[j]/norm)
 			}
-		}
-	}
-	for _, bad := range [][]int{{0, 0}, {1, rows + 1}, {rows}} {
-		if _, err := q.Centroids(bad); err == nil {
-			t.Errorf("Centroids(%v) accepted", bad)
 		}
 	}
 }
