@@ -64,9 +64,11 @@ const layerRun = 16
 
 // layerPieces is how many of the best pieces have their rows scanned:
 // 8,192 pieces, at most 131,072 rows (layerPieces × layerRun), an eighth
-// of a 1M-chunk project; at ~5 ms of CPU per 100,000 rows the two scans
-// (every piece, then the selected rows) cost about a fifth of the flat
-// scan of 1M rows. A variable for the tests.
+// of a 1M-chunk project. The two scans (every piece, then the selected
+// rows, whose scattered runs cost more per row than whole blocks) take
+// about a third to a half of the flat scan's CPU at 1M rows (measured in
+// docs/BENCHMARKS.md), and find ~94 % of its best ten hits. A variable for
+// the tests.
 var layerPieces = 8192
 
 // layerKeywordFiles is how many of the keyword channel's best chunks (by
