@@ -207,13 +207,25 @@ type prunedScan struct {
 }
 
 // layerRanges returns the rows of the layer's best layerPieces pieces for
-// query, ascending, adjacent pieces merged.
+// query (by score, then position), ascending, adjacent pieces merged. The
+// pieces are selected from all their scores by topk.Front, which
+// partitions for a share this large: a heap would take in most of the
+// pieces, whose scores come in runs (neighbouring files are alike).
 func (l *fileLayer) layerRanges(query []float32) []vecindex.RowRange {
-	top := splitTopK(l.pieces, query, layerPieces)
+	scores := l.pieces.Scores(query)
+	order := make([]int32, len(scores))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	top := topk.Front(order, layerPieces, func(a, b int32) int {
+		if scores[a] != scores[b] {
+			return cmp.Compare(scores[b], scores[a])
+		}
+		return cmp.Compare(a, b)
+	})
 	rs := make([]vecindex.RowRange, 0, len(top))
-	for _, h := range top {
-		i, _ := l.pieces.Row(h.ID)
-		rs = append(rs, l.pieceRows(i))
+	for _, i := range top {
+		rs = append(rs, l.pieceRows(int(i)))
 	}
 	return mergeRanges(rs)
 }

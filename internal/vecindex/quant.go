@@ -210,15 +210,9 @@ func (q *Quantized) TopKRows(query []float32, k int, ranges []RowRange) []Hit {
 	if k <= 0 || n == 0 || len(query) != d || len(ranges) == 0 {
 		return nil
 	}
-	qv, qs := quantizeQuery(query)
+	qv, qs, nz := quantizeQueryNZ(query)
 	if qv == nil {
 		return nil
-	}
-	var nz []int32
-	for j, x := range qv {
-		if x != 0 {
-			nz = append(nz, int32(j))
-		}
 	}
 	k = min(k, n)
 	heap := make([]Hit, 0, k)
@@ -257,6 +251,45 @@ func (q *Quantized) TopKRows(query []float32, k int, ranges []RowRange) []Hit {
 
 // span is the rows lo … hi-1 of one block.
 type span struct{ lo, hi int }
+
+// Scores returns every row's approximate score with query (TopK's score),
+// in row order; nil when query has another dimension or is zero. For a
+// caller that takes a large share of the rows, which a heap of the best
+// would mostly take in.
+func (q *Quantized) Scores(query []float32) []float32 {
+	n, d := len(q.ids), q.dim
+	if n == 0 || len(query) != d {
+		return nil
+	}
+	qv, qs, nz := quantizeQueryNZ(query)
+	if qv == nil {
+		return nil
+	}
+	out := make([]float32, n)
+	var dots [blockRows]int32
+	for blk := range q.Blocks() {
+		base := blk * blockRows
+		rows := min(blockRows, n-base)
+		blockDots(&dots, q.data[blk*blockRows*d:(blk+1)*blockRows*d], qv, nz, []span{{0, rows}})
+		for i := range rows {
+			out[base+i] = float32(dots[i]) * qs * q.scales[base+i]
+		}
+	}
+	return out
+}
+
+// quantizeQueryNZ is quantizeQuery with the indexes of its non-zero
+// dimensions.
+func quantizeQueryNZ(query []float32) ([]int32, float32, []int32) {
+	qv, qs := quantizeQuery(query)
+	var nz []int32
+	for j, x := range qv {
+		if x != 0 {
+			nz = append(nz, int32(j))
+		}
+	}
+	return qv, qs, nz
+}
 
 // ID is row i's id (0 <= i < Len()); ids ascend with the row.
 func (q *Quantized) ID(i int) int64 { return q.ids[i] }

@@ -278,6 +278,19 @@ func TestQuantizedRowOrderAndRanges(t *testing.T) {
 	for _, h := range all {
 		score[h.ID] = h.Score
 	}
+	// Scores gives every row TopK's score, in row order
+	sc := q.Scores(query)
+	if len(sc) != rows {
+		t.Fatalf("Scores: %d scores for %d rows", len(sc), rows)
+	}
+	for i := range rows {
+		if sc[i] != score[q.ID(i)] {
+			t.Fatalf("Scores: row %d scored %v, TopK %v", i, sc[i], score[q.ID(i)])
+		}
+	}
+	if q.Scores(make([]float32, dim)) != nil || q.Scores(query[:dim-1]) != nil {
+		t.Fatal("Scores of a zero query or one of another dimension")
+	}
 	// each row scores by its own values: its score is its quantised dot
 	qv, qs := quantizeQuery(query)
 	for id, v := range vecs {
