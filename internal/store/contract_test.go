@@ -476,8 +476,15 @@ func TestContractBehaviour(t *testing.T) {
 					t.Fatalf("the retired kind %s's file was not written", old)
 				}
 			}
+			// a file derived from the vectors' (the file layer) goes with them
+			if err := db.WriteSideFile(p, SideLayer, write); err != nil || !db.HasSideFile(ctx, p, SideLayer) {
+				t.Fatalf("the layer's file was not written: %v", err)
+			}
 			if err := db.WriteSideFile(p, SideVectors, write); err != nil {
 				t.Fatal(err)
+			}
+			if db.HasSideFile(ctx, p, SideLayer) {
+				t.Fatal("writing the vectors' file left the layer's file")
 			}
 			for _, old := range retiredKinds[SideVectors] {
 				if db.HasSideFile(ctx, p, old) || !db.HasSideFile(ctx, p, SideVectors) {
