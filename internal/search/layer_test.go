@@ -339,3 +339,39 @@ func TestFileLayerReadOnly(t *testing.T) {
 		}
 	}
 }
+
+// A huge project whose side files are missing for its generation (a
+// long-lived process after an index run) gets them written, quantised as
+// read, by its first semantic search, which then uses the layer and never
+// holds the float matrix.
+func TestFileLayerWrittenByFirstSearch(t *testing.T) {
+	withLayer(t, 1, 4)
+	defer func(v int) { heldMatrixMax = v }(heldMatrixMax)
+	heldMatrixMax = 0
+	ix := buildIndex(t, layerProject())
+	ctx := context.Background()
+	for _, kind := range []string{store.SideVectors, store.SideLayer} {
+		if ix.DB.HasSideFile(ctx, ix.Project, kind) {
+			t.Fatalf("%s written before the first search", kind)
+		}
+	}
+	r, err := Search(ctx, ix, Options{Query: "gzip compression", K: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(r.Signals, ";"), "file-level layer") {
+		t.Fatalf("the first search did not use the layer: %v", r.Signals)
+	}
+	for _, kind := range []string{store.SideVectors, store.SideLayer} {
+		if !ix.DB.HasSideFile(ctx, ix.Project, kind) {
+			t.Fatalf("the first search did not write %s", kind)
+		}
+	}
+	snap, err := loadSnapshot(ctx, ix.DB, ix.Project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.vecLoaded || snap.matrix != nil {
+		t.Fatal("the first search loaded the float matrix")
+	}
+}

@@ -365,6 +365,18 @@ func (s *snapshot) vectorSource(ctx context.Context, db *store.DB, p *store.Proj
 	if !s.quantTried && !s.vecLoaded {
 		s.quantTried = true
 		s.quant = openQuantized(db, p, s)
+		if s.quant == nil && len(s.chunks) >= layerMinRows && !db.ReadOnly() {
+			// A huge project without its side files for this generation
+			// (a long-lived process after an index run: only `codectx
+			// index` writes them itself) gets them written from the
+			// stored vectors, quantised as read, instead of holding every
+			// vector as floats for the snapshot's life (~2 GB at 1M): a
+			// slower first search, bounded memory and the file layer after.
+			if err := Prepare(ctx, db, p); err != nil {
+				slog.Warn("write the search side files", "err", err)
+			}
+			s.quant = openQuantized(db, p, s)
+		}
 		s.layer = loadLayer(ctx, db, p, s, s.quant)
 	}
 	q := s.quant
@@ -456,6 +468,10 @@ func Prepare(ctx context.Context, db *store.DB, p *store.Project) error {
 		return q.Add(id, buf)
 	})
 	if err != nil || q.Len() == 0 {
+		return err
+	}
+	// The rows read belong to p's generation only if no run wrote since.
+	if now, err := db.Project(ctx, p.Root); err != nil || now.ID != p.ID || now.Generation != p.Generation {
 		return err
 	}
 	err = db.WriteSideFile(p, store.SideVectors, func(w io.Writer) error {

@@ -77,6 +77,9 @@ func (q *Quantizer) Add(id int64, vec []float32) error {
 	if skip, err := fitDim(&q.dim, id, vec); skip || err != nil {
 		return err
 	}
+	if q.rows == nil { // the dimension was learned from this vector
+		q.rows = make([]byte, 0, q.dim*max(cap(q.ids), 1))
+	}
 	var mx float32
 	for _, x := range vec {
 		mx = max(mx, float32(math.Abs(float64(x))))
