@@ -375,3 +375,41 @@ func TestFileLayerWrittenByFirstSearch(t *testing.T) {
 		t.Fatal("the first search loaded the float matrix")
 	}
 }
+
+// Searches running at once share one snapshot's layer (the first of them
+// builds it) and answer as one search alone does.
+func TestFileLayerConcurrentSearches(t *testing.T) {
+	withLayer(t, 1, 4)
+	defer func(v int) { heldMatrixMax = v }(heldMatrixMax)
+	heldMatrixMax = 0
+	ix := buildIndex(t, layerProject())
+	ctx := context.Background()
+	want, err := Search(ctx, ix, Options{Query: "gzip compression", K: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(want.Signals, ";"), "file-level layer") {
+		t.Fatalf("the layer was not used: %v", want.Signals)
+	}
+	for _, kind := range []string{store.SideVectors, store.SideLayer} { // built again by the searches below
+		if err := os.Remove(ix.DB.SideFilePath(ix.Project, kind)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	resetCache()
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			r, err := Search(ctx, ix, Options{Query: "gzip compression", K: 5})
+			if err == nil && !reflect.DeepEqual(names(r), names(want)) {
+				err = fmt.Errorf("got %v, want %v", names(r), names(want))
+			}
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
