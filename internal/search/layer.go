@@ -208,7 +208,7 @@ type prunedScan struct {
 
 // layerRanges returns the rows of the layer's best layerPieces pieces for
 // query (by score, then position), ascending, adjacent pieces merged. The
-// pieces are selected from all their scores by topk.Front, which
+// pieces are selected from all their scores by topk.Best, which
 // partitions for a share this large: a heap would take in most of the
 // pieces, whose scores come in runs (neighbouring files are alike).
 func (l *fileLayer) layerRanges(query []float32) []vecindex.RowRange {
@@ -217,12 +217,13 @@ func (l *fileLayer) layerRanges(query []float32) []vecindex.RowRange {
 	for i := range order {
 		order[i] = int32(i)
 	}
-	top := topk.Front(order, layerPieces, func(a, b int32) int {
+	top := topk.Best(order, layerPieces, func(a, b int32) int {
 		if scores[a] != scores[b] {
 			return cmp.Compare(scores[b], scores[a])
 		}
 		return cmp.Compare(a, b)
 	})
+	slices.Sort(top) // pieces in row order: their ranges ascend
 	rs := make([]vecindex.RowRange, 0, len(top))
 	for _, i := range top {
 		rs = append(rs, l.pieceRows(int(i)))

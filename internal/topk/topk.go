@@ -14,7 +14,7 @@ import (
 	"slices"
 )
 
-// selectShare: from k > len(s)/selectShare on, Front partitions instead
+// selectShare: from k > len(s)/selectShare on, Best partitions instead
 // of keeping a heap. A heap takes in about k·(1+ln(n/k)) elements in
 // random order — a quarter of them at k = n/16 — and more when the input
 // comes in runs of similar rank, each for up to log2(k) comparisons; a
@@ -27,8 +27,16 @@ const selectShare = 16
 // in no particular order. cmp(a, b) < 0 means a ranks before b; it must be
 // a strict total order for the result not to depend on s's order.
 func Front[T any](s []T, k int, cmp func(a, b T) int) []T {
+	best := Best(s, k, cmp)
+	slices.SortFunc(best, cmp)
+	return best
+}
+
+// Best is Front without the ordering: the k best elements of s, moved to
+// its front in no particular order (all of s when k >= len(s)), for a
+// caller that orders them otherwise.
+func Best[T any](s []T, k int, cmp func(a, b T) int) []T {
 	if k >= len(s) {
-		slices.SortFunc(s, cmp)
 		return s
 	}
 	if k <= 0 {
@@ -36,7 +44,6 @@ func Front[T any](s []T, k int, cmp func(a, b T) int) []T {
 	}
 	if k > len(s)/selectShare {
 		partition(s, k, cmp)
-		slices.SortFunc(s[:k], cmp)
 		return s[:k]
 	}
 	h := s[:k]
@@ -66,7 +73,6 @@ func Front[T any](s []T, k int, cmp func(a, b T) int) []T {
 			down(0)
 		}
 	}
-	slices.SortFunc(h, cmp)
 	return h
 }
 

@@ -66,6 +66,11 @@ func TestFrontOrderedInput(t *testing.T) {
 			if !slices.Equal(got, want[:k]) {
 				t.Fatalf("%s, k %d: front differs from the full sort's", name, k)
 			}
+			best := Best(slices.Clone(s), k, byScore) // the same set, any order
+			slices.SortFunc(best, byScore)
+			if !slices.Equal(best, want[:k]) {
+				t.Fatalf("%s, k %d: Best is not the full sort's first k", name, k)
+			}
 		}
 	}
 }
