@@ -10,7 +10,11 @@
 #   node/    global node_modules (NODE_MODULES, default /usr/lib/node_modules)
 #   node-mcp/  the test MCP client's node_modules, when installed
 # Prints the cold index's summary line and time, then the warm-search
-# benchmark on the tree (BenchmarkWarmSearch with CODECTX_BENCH_ROOT).
+# benchmark on the tree (BenchmarkWarmSearch with CODECTX_BENCH_ROOT; the
+# tree is past the file layer's threshold, so it measures the layer), and
+# the file layer's pruned scan against the flat scan for the same 30
+# questions (BenchmarkFileLayerScan: share of the flat scan's best hits
+# found, time per question).
 # Usage: scripts/mega-tree.sh DIR   (DIR is created; its index is DIR.db)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -47,3 +51,5 @@ go build -o "$dir.codectx" ./cmd/codectx
 (cd "$dir" && /usr/bin/time -f 'no-change index: %e s wall, %M KB peak' "$dir.codectx" index . --db "$dir.db" > /dev/null)
 cd "$repo"
 CODECTX_BENCH_ROOT=$dir CODECTX_BENCH_DB=$dir.db go test -run '^$' -bench 'BenchmarkWarmSearch$' -benchtime=1x ./pkg/codectx
+sed -n '/^var warmQueries = \[\]string{/,/^}/p' pkg/codectx/bench_test.go | grep '^\s*"' | sed 's/^\s*"//; s/",$//' > "$dir.questions"
+CODECTX_BENCH_ROOT=$dir CODECTX_BENCH_DB=$dir.db CODECTX_BENCH_QUERIES=$dir.questions go test -run '^$' -bench 'BenchmarkFileLayerScan$' -benchtime=1x ./internal/search

@@ -44,6 +44,11 @@ func newRoot() *cobra.Command {
 		// The environment is read once, before any command runs (help
 		// and completion need none, so a bad variable does not stop them).
 		PersistentPreRunE: func(c *cobra.Command, args []string) (err error) {
+			if flagVerbose {
+				// Packages that log through slog's default logger
+				// (internal/search, internal/store) report at debug level too.
+				slog.SetDefault(logger())
+			}
 			if c == c.Root() || c.Name() == "help" || c.Name() == cobra.ShellCompRequestCmd ||
 				c.Name() == "completion" || (c.HasParent() && c.Parent().Name() == "completion") {
 				return nil

@@ -371,11 +371,12 @@ type semHit struct {
 const semCandidates = 1000
 
 // semanticChannel embeds the query and returns its nearest chunks by
-// cosine, best first.
-func semanticChannel(ctx context.Context, ix Index, snap *snapshot, q parsed) ([]semHit, error) {
+// cosine, best first, and, when the file layer pruned the scan, what it
+// scanned (for addKeywordFiles).
+func semanticChannel(ctx context.Context, ix Index, snap *snapshot, q parsed) ([]semHit, *prunedScan, error) {
 	src, err := snap.vectorSource(ctx, ix.DB, ix.Project, ix.SideFileOnly)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	dim := 0
 	switch {
@@ -384,25 +385,41 @@ func semanticChannel(ctx context.Context, ix Index, snap *snapshot, q parsed) ([
 	case src.quant != nil:
 		dim = src.quant.Dim()
 	default:
-		return nil, errors.New("the index holds no vectors for this project")
+		return nil, nil, errors.New("the index holds no vectors for this project")
 	}
 	vecs, err := ix.Embedder.Embed(ctx, []string{q.semText})
 	if err != nil {
-		return nil, fmt.Errorf("embed the query: %w", err)
+		return nil, nil, fmt.Errorf("embed the query: %w", err)
 	}
 	if len(vecs) != 1 || len(vecs[0]) == 0 {
-		return nil, nil // nothing to embed (punctuation only): no semantic hits
+		return nil, nil, nil // nothing to embed (punctuation only): no semantic hits
 	}
 	if len(vecs[0]) != dim {
-		return nil, fmt.Errorf("%w: the query vector has %d dimensions, the index %d",
+		return nil, nil, fmt.Errorf("%w: the query vector has %d dimensions, the index %d",
 			ErrModelMismatch, len(vecs[0]), dim)
 	}
 	var hits []vecindex.Hit
-	if src.matrix != nil {
+	var ps *prunedScan
+	switch {
+	case src.matrix != nil:
 		hits = splitTopK(src.matrix, vecs[0], semCandidates)
-	} else if hits, err = rescore(ctx, ix, splitTopK(src.quant, vecs[0], semCandidates), vecs[0]); err != nil {
-		return nil, err
+	case src.layer != nil:
+		var approx []vecindex.Hit
+		approx, ps = prunedTopK(src.layer, src.quant, vecs[0], semCandidates)
+		if hits, err = rescore(ctx, ix, approx, vecs[0]); err != nil {
+			return nil, nil, err
+		}
+		ps.hits = hits
+	default:
+		if hits, err = rescore(ctx, ix, splitTopK(src.quant, vecs[0], semCandidates), vecs[0]); err != nil {
+			return nil, nil, err
+		}
 	}
+	return toSemHits(snap, hits), ps, nil
+}
+
+// toSemHits maps hits to the snapshot's chunks (dropping ids it lacks).
+func toSemHits(snap *snapshot, hits []vecindex.Hit) []semHit {
 	out := make([]semHit, 0, len(hits))
 	for _, h := range hits {
 		idx, ok := snap.byID[h.ID]
@@ -411,7 +428,7 @@ func semanticChannel(ctx context.Context, ix Index, snap *snapshot, q parsed) ([
 		}
 		out = append(out, semHit{idx: idx, score: float64(h.Score)})
 	}
-	return out, nil
+	return out
 }
 
 // parallelBlocks is the size (in blocks of 1,024 rows) from which a

@@ -3,13 +3,15 @@
 // with name > path > body column weights, one query per weighted term) and
 // semantic (the query embedded with the project's embedder, scored by
 // cosine against the project's vectors, which are cached in memory per
-// database, project, model and generation) — and fuses them with a ranker:
+// database, project, model and generation; on a huge project a file-level
+// layer picks the files whose vectors are scanned, layer.go) — and fuses
+// them with a ranker:
 // "seed", the reference design, or "default", the tuned design documented in
 // docs/EVAL.md.
 //
 // It must not write to the database, index, print, parse flags or exit: it
 // reads through internal/store and returns values (its only writes are the
-// derived side files of snapshot.go, through internal/store). It must not contain
+// derived side files of snapshot.go and layer.go, through internal/store). It must not contain
 // anything specific to an evaluation set (no word lists, paths or constants
 // derived from their queries).
 package search
@@ -217,12 +219,13 @@ func Search(ctx context.Context, ix Index, opt Options) (*Result, error) {
 	}
 	// The channels run side by side (on a second core when there is one).
 	var sem []semHit
+	var pruned *prunedScan
 	var semErr error
 	semDone := make(chan struct{})
 	if useSem {
 		go func() {
 			defer close(semDone)
-			sem, semErr = semanticChannel(ctx, ix, snap, q)
+			sem, pruned, semErr = semanticChannel(ctx, ix, snap, q)
 		}()
 	} else {
 		close(semDone)
@@ -244,6 +247,13 @@ func Search(ctx context.Context, ix Index, opt Options) (*Result, error) {
 	if kwErr != nil {
 		return nil, kwErr
 	}
+	if useSem && pruned != nil {
+		// The file layer pruned the semantic scan: the keyword channel's
+		// best files are scanned too, so pruning cannot lose them.
+		if sem, err = addKeywordFiles(ctx, ix, snap, pruned, kw, sem); err != nil {
+			return nil, err
+		}
+	}
 
 	rt := routeQuery(q.raw, q.groups)
 	res.Route = rt.kind
@@ -257,6 +267,10 @@ func Search(ctx context.Context, ix Index, opt Options) (*Result, error) {
 		ranked = rankDefault(ctx, ix.DB, in)
 	}
 	res.Signals = signalsUsed(opt.Ranker, kw != nil, useSem)
+	if useSem && pruned != nil {
+		res.Signals = append(res.Signals, fmt.Sprintf("a file-level layer (semantic scan of the best %d of %d file pieces, %d of %d vectors)",
+			min(layerPieces, pruned.pieces), pruned.pieces, pruned.rows, pruned.quant.Len()))
+	}
 
 	ids := make([]int64, len(ranked))
 	for i, r := range ranked {

@@ -45,6 +45,9 @@ type snapshot struct {
 	quantTried bool
 	quant      *vecindex.Quantized
 	semUses    int
+	// The file layer over quant (layer.go), loaded with it; nil below
+	// layerMinRows.
+	layer *fileLayer
 	// rowOf maps chunk ids to matrix rows, built by the first HeldDots.
 	rowOf map[int64]int32
 
@@ -336,6 +339,7 @@ func (s *snapshot) kindValues(m map[string]float64) []float64 {
 type vectorSource struct {
 	matrix *vecindex.Matrix
 	quant  *vecindex.Quantized
+	layer  *fileLayer // with quant: its file layer, when the project is past layerMinRows
 }
 
 // heldMatrixMax is the largest float matrix (rows × dimensions × 4 bytes)
@@ -361,11 +365,25 @@ func (s *snapshot) vectorSource(ctx context.Context, db *store.DB, p *store.Proj
 	if !s.quantTried && !s.vecLoaded {
 		s.quantTried = true
 		s.quant = openQuantized(db, p, s)
+		if s.quant == nil && len(s.chunks) >= layerMinRows && !db.ReadOnly() {
+			// A huge project without its side files for this generation
+			// (a long-lived process after an index run: only `codectx
+			// index` writes them itself) gets them written from the
+			// stored vectors, quantised as read, instead of holding every
+			// vector as floats for the snapshot's life (~2 GB at 1M): a
+			// slower first search, bounded memory and the file layer after.
+			if err := Prepare(ctx, db, p); err != nil {
+				slog.Warn("write the search side files", "err", err)
+			}
+			s.quant = openQuantized(db, p, s)
+		}
+		s.layer = loadLayer(ctx, db, p, s, s.quant)
 	}
 	q := s.quant
 	if q != nil && !s.vecLoaded && (s.semUses == 1 || sideFileOnly || q.Len()*q.Dim()*4 > heldMatrixMax) {
+		l := s.layer
 		s.vecMu.Unlock()
-		return vectorSource{quant: q}, nil
+		return vectorSource{quant: q, layer: l}, nil
 	}
 	s.vecMu.Unlock()
 	m, err := s.vectors(ctx, db, p.ID)
@@ -433,7 +451,7 @@ func Prepare(ctx context.Context, db *store.DB, p *store.Project) error {
 		}
 	}
 	if db.HasSideFile(ctx, p, store.SideVectors) {
-		return nil
+		return prepareLayer(ctx, db, p)
 	}
 	n, err := db.ChunkCount(ctx, p.ID)
 	if err != nil {
@@ -452,13 +470,43 @@ func Prepare(ctx context.Context, db *store.DB, p *store.Project) error {
 	if err != nil || q.Len() == 0 {
 		return err
 	}
-	return db.WriteSideFile(p, store.SideVectors, func(w io.Writer) error {
+	// The rows read belong to p's generation only if no run wrote since.
+	if now, err := db.Project(ctx, p.Root); err != nil || now.ID != p.ID || now.Generation != p.Generation {
+		return err
+	}
+	err = db.WriteSideFile(p, store.SideVectors, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 1<<20)
 		if err := q.Write(bw); err != nil {
 			return err
 		}
 		return bw.Flush()
 	})
+	if err != nil {
+		return err
+	}
+	return prepareLayer(ctx, db, p)
+}
+
+// prepareLayer writes the project's file layer when the quantised side
+// file is past layerMinRows and the layer's file is missing.
+func prepareLayer(ctx context.Context, db *store.DB, p *store.Project) error {
+	if db.HasSideFile(ctx, p, store.SideLayer) {
+		return nil
+	}
+	n, err := db.ChunkCount(ctx, p.ID)
+	if err != nil || n < layerMinRows {
+		return err
+	}
+	snap, err := loadSnapshot(ctx, db, p)
+	if err != nil {
+		return err
+	}
+	// Its own mapping of the vectors' file: a cached snapshot may have
+	// opened (or done without) the file before it existed.
+	if q := openQuantized(db, p, snap); q != nil {
+		loadLayer(ctx, db, p, snap, q) // builds and writes the missing file
+	}
+	return nil
 }
 
 // vectors loads the project's vectors into one matrix, once per snapshot

@@ -467,19 +467,29 @@ func TestContractBehaviour(t *testing.T) {
 				t.Fatal(err)
 			}
 			p.Model = "m"
-			old := retiredKinds[SideVectors]
 			write := func(w io.Writer) error { _, err := io.WriteString(w, "data"); return err }
-			if err := db.WriteSideFile(p, old, write); err != nil {
-				t.Fatal(err)
+			for _, old := range retiredKinds[SideVectors] {
+				if err := db.WriteSideFile(p, old, write); err != nil {
+					t.Fatal(err)
+				}
+				if !db.HasSideFile(ctx, p, old) {
+					t.Fatalf("the retired kind %s's file was not written", old)
+				}
 			}
-			if !db.HasSideFile(ctx, p, old) {
-				t.Fatal("the retired kind's file was not written")
+			// a file derived from the vectors' (the file layer) goes with them
+			if err := db.WriteSideFile(p, SideLayer, write); err != nil || !db.HasSideFile(ctx, p, SideLayer) {
+				t.Fatalf("the layer's file was not written: %v", err)
 			}
 			if err := db.WriteSideFile(p, SideVectors, write); err != nil {
 				t.Fatal(err)
 			}
-			if db.HasSideFile(ctx, p, old) || !db.HasSideFile(ctx, p, SideVectors) {
-				t.Fatalf("after writing %s: %s still there (%v) or %s missing", SideVectors, old, db.HasSideFile(ctx, p, old), SideVectors)
+			if db.HasSideFile(ctx, p, SideLayer) {
+				t.Fatal("writing the vectors' file left the layer's file")
+			}
+			for _, old := range retiredKinds[SideVectors] {
+				if db.HasSideFile(ctx, p, old) || !db.HasSideFile(ctx, p, SideVectors) {
+					t.Fatalf("after writing %s: %s still there (%v) or %s missing", SideVectors, old, db.HasSideFile(ctx, p, old), SideVectors)
+				}
 			}
 		}},
 		{"delete project", func(t *testing.T, db *DB, _ string) {

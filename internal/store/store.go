@@ -225,6 +225,10 @@ func immutable(path string) bool {
 // Path is the database file (or PostgreSQL DSN) as given to Open.
 func (db *DB) Path() string { return db.path }
 
+// ReadOnly reports whether the database was opened read-only (then
+// WriteSideFile writes nothing).
+func (db *DB) ReadOnly() bool { return db.readOnly }
+
 // Display names the database for people: the file, or the DSN without
 // its password.
 func (db *DB) Display() string { return db.display }

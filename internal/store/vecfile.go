@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -24,13 +25,24 @@ import (
 
 // Side file kinds.
 const (
-	SideVectors = "q8" // vecindex's quantised vectors, blocked layout (was "i8": rows one after another)
+	// SideVectors is vecindex's quantised vectors, blocked layout, rows in
+	// id order (was "q8": rows in the order read; "i8": rows one after
+	// another).
+	SideVectors = "q8s"
 	SideMeta    = "meta"
+	// SideLayer is search's file-level layer over SideVectors (one int8
+	// centroid per run of a file's rows), rebuilt with it.
+	SideLayer = "q8f"
 )
 
 // retiredKinds are the kinds a kind replaced: writing the new kind removes
-// the project's files (and PostgreSQL rows) of the old one.
-var retiredKinds = map[string]string{SideVectors: "i8"}
+// the project's files (and PostgreSQL rows) of the old ones.
+var retiredKinds = map[string][]string{SideVectors: {"i8", "q8"}}
+
+// derivedKinds are the kinds built from a kind's file: writing it removes
+// the project's files of those kinds (any generation), which their reader
+// then rebuilds from the new one.
+var derivedKinds = map[string][]string{SideVectors: {SideLayer}}
 
 // SideFilePath is where a project's side file of one kind lives for its
 // current generation and model. On PostgreSQL the "file" is a row of the
@@ -121,8 +133,10 @@ func (db *DB) WriteSideFile(p *Project, kind string, write func(io.Writer) error
 		_, err := db.sql.Exec(`INSERT INTO side_files(project_id, kind, name, data) VALUES (?, ?, ?, ?)
 			ON CONFLICT (project_id, kind) DO UPDATE SET name = excluded.name, data = excluded.data`,
 			p.ID, kind, sideFileName(p, kind), buf.Bytes())
-		if old, ok := retiredKinds[kind]; ok && err == nil {
-			_, err = db.sql.Exec("DELETE FROM side_files WHERE project_id = ? AND kind = ?", p.ID, old)
+		for _, old := range slices.Concat(retiredKinds[kind], derivedKinds[kind]) {
+			if err == nil {
+				_, err = db.sql.Exec("DELETE FROM side_files WHERE project_id = ? AND kind = ?", p.ID, old)
+			}
 		}
 		return db.classify("write side file "+sideFileName(p, kind), err)
 	}
@@ -152,16 +166,16 @@ func (db *DB) WriteSideFile(p *Project, kind string, write func(io.Writer) error
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("side file: %w", err)
 	}
-	// Older generations of this project are stale now.
+	// Older generations of this project are stale now, and so is every
+	// file derived from this kind's.
 	prefix := fmt.Sprintf("p%d-g", p.ID)
 	entries, _ := os.ReadDir(dir)
-	old, retired := retiredKinds[kind]
 	for _, e := range entries {
 		n := e.Name()
 		if !strings.HasPrefix(n, prefix) || n == filepath.Base(path) {
 			continue
 		}
-		if strings.HasSuffix(n, "."+kind) || retired && strings.HasSuffix(n, "."+old) {
+		if ext := strings.TrimPrefix(filepath.Ext(n), "."); ext == kind || slices.Contains(retiredKinds[kind], ext) || slices.Contains(derivedKinds[kind], ext) {
 			_ = os.Remove(filepath.Join(dir, n))
 		}
 	}

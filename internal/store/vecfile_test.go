@@ -24,11 +24,21 @@ func TestVectorFileGenerations(t *testing.T) {
 		t.Fatal(err)
 	}
 	old := db.SideFilePath(p, SideVectors)
-	// A file of the kind the vectors' kind replaced (an older layout).
-	retired := strings.TrimSuffix(old, "."+SideVectors) + "." + retiredKinds[SideVectors]
-	if err := os.WriteFile(retired, []byte("old layout"), 0o600); err != nil {
+	// Files of the kinds the vectors' kind replaced (older layouts).
+	var retired []string
+	for _, kind := range retiredKinds[SideVectors] {
+		r := strings.TrimSuffix(old, "."+SideVectors) + "." + kind
+		if err := os.WriteFile(r, []byte("old layout"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		retired = append(retired, r)
+	}
+	// A file derived from the vectors' file (the file layer) of the old
+	// generation goes with it.
+	if err := db.WriteSideFile(p, SideLayer, write("layer one")); err != nil {
 		t.Fatal(err)
 	}
+	derived := db.SideFilePath(p, SideLayer)
 	p.Generation++
 	if _, err := db.OpenSideFile(p, SideVectors); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("a newer generation opened %v", err)
@@ -39,8 +49,10 @@ func TestVectorFileGenerations(t *testing.T) {
 	if _, err := os.Stat(old); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("the older generation's file is still there: %v", err)
 	}
-	if _, err := os.Stat(retired); !errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("the retired kind's file is still there: %v", err)
+	for _, r := range append(retired, derived) {
+		if _, err := os.Stat(r); !errors.Is(err, os.ErrNotExist) {
+			t.Fatalf("the retired kind's file %s is still there: %v", r, err)
+		}
 	}
 	f, err := db.OpenSideFile(p, SideVectors)
 	if err != nil {

@@ -44,3 +44,33 @@ func TestFrontMatchesFullSort(t *testing.T) {
 		}
 	}
 }
+
+// Input already in ranked order, in reverse, or all equal (the cases a
+// quickselect's pivot can be worst at) gives the full sort's front too.
+func TestFrontOrderedInput(t *testing.T) {
+	const n = 5000
+	for name, score := range map[string]func(i int) int{
+		"ranked":   func(i int) int { return -i },
+		"reversed": func(i int) int { return i },
+		"equal":    func(int) int { return 7 },
+		"sawtooth": func(i int) int { return i % 97 },
+	} {
+		s := make([]item, n)
+		for i := range s {
+			s[i] = item{score: score(i), id: i}
+		}
+		want := slices.Clone(s)
+		slices.SortFunc(want, byScore)
+		for _, k := range []int{1, n / selectShare, n/selectShare + 1, 100, n / 2, n - 1} {
+			got := Front(slices.Clone(s), k, byScore)
+			if !slices.Equal(got, want[:k]) {
+				t.Fatalf("%s, k %d: front differs from the full sort's", name, k)
+			}
+			best := Best(slices.Clone(s), k, byScore) // the same set, any order
+			slices.SortFunc(best, byScore)
+			if !slices.Equal(best, want[:k]) {
+				t.Fatalf("%s, k %d: Best is not the full sort's first k", name, k)
+			}
+		}
+	}
+}

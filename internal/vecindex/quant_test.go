@@ -2,6 +2,7 @@ package vecindex
 
 import (
 	"bytes"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -190,4 +191,213 @@ func BenchmarkQuantizedTopK100k(b *testing.B) {
 			m.TopK(query, 1000)
 		}
 	})
+}
+
+// BenchmarkQuantizedTopKRows compares a scan of scattered runs of 10 rows
+// covering an eighth of 262,144 rows (a pruned scan) with the full scan,
+// for a sparse question.
+func BenchmarkQuantizedTopKRows(b *testing.B) {
+	const rows, dim = 262_144, 512
+	rng := rand.New(rand.NewPCG(3, 5))
+	quant := NewQuantizer(dim, rows)
+	vec := make([]float32, dim)
+	for i := range rows {
+		for j := range vec {
+			vec[j] = rng.Float32() - 0.5
+		}
+		if err := quant.Add(int64(i), vec); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var buf bytes.Buffer
+	if err := quant.Write(&buf); err != nil {
+		b.Fatal(err)
+	}
+	q, err := ParseQuantized(buf.Bytes())
+	if err != nil {
+		b.Fatal(err)
+	}
+	query := make([]float32, dim)
+	for j := 0; j < dim; j += 12 {
+		query[j] = rng.Float32() - 0.5
+	}
+	var ranges []RowRange
+	for r := 0; r+10 <= rows; r += 80 {
+		ranges = append(ranges, RowRange{From: r, To: r + 10})
+	}
+	b.Run("eighth", func(b *testing.B) {
+		for b.Loop() {
+			q.TopKRows(query, 1000, ranges)
+		}
+	})
+	b.Run("all", func(b *testing.B) {
+		for b.Loop() {
+			q.TopK(query, 1000)
+		}
+	})
+}
+
+// Rows added in any id order are written in ascending id order (each with
+// its own values), TopKRows over ranges scores exactly the rows of the
+// ranges, and a repeated id is refused.
+func TestQuantizedRowOrderAndRanges(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 17))
+	const rows, dim = 2*blockRows + 300, 24
+	ids := rng.Perm(rows)
+	quant := NewQuantizer(dim, rows)
+	vecs := map[int64][]float32{}
+	for _, id := range ids {
+		v := randVec(rng, dim)
+		vecs[int64(10*id)] = v
+		if err := quant.Add(int64(10*id), v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var buf bytes.Buffer
+	if err := quant.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	q, err := ParseQuantized(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range rows {
+		if q.ID(i) != int64(10*i) {
+			t.Fatalf("row %d has id %d, want %d", i, q.ID(i), 10*i)
+		}
+		if r, ok := q.Row(int64(10 * i)); !ok || r != i {
+			t.Fatalf("Row(%d) = %d, %v", 10*i, r, ok)
+		}
+	}
+	if _, ok := q.Row(5); ok {
+		t.Fatal("Row found an absent id")
+	}
+	query := randVec(rng, dim)
+	all := q.TopK(query, rows) // every row, scored
+	score := map[int64]float32{}
+	for _, h := range all {
+		score[h.ID] = h.Score
+	}
+	// Scores gives every row TopK's score, in row order
+	sc := q.Scores(query)
+	if len(sc) != rows {
+		t.Fatalf("Scores: %d scores for %d rows", len(sc), rows)
+	}
+	for i := range rows {
+		if sc[i] != score[q.ID(i)] {
+			t.Fatalf("Scores: row %d scored %v, TopK %v", i, sc[i], score[q.ID(i)])
+		}
+	}
+	if q.Scores(make([]float32, dim)) != nil || q.Scores(query[:dim-1]) != nil {
+		t.Fatal("Scores of a zero query or one of another dimension")
+	}
+	// each row scores by its own values: its score is its quantised dot
+	qv, qs := quantizeQuery(query)
+	for id, v := range vecs {
+		var mx float32
+		for _, x := range v {
+			mx = max(mx, float32(math.Abs(float64(x))))
+		}
+		var dot int32
+		for j, x := range v {
+			dot += qv[j] * int32(int8(math.Round(float64(x*127/mx))))
+		}
+		if want := float32(dot) * qs * (mx / 127); score[id] != want {
+			t.Fatalf("id %d scored %v, want %v", id, score[id], want)
+		}
+	}
+	for _, ranges := range [][]RowRange{
+		{{From: 0, To: 1}},
+		{{From: 5, To: 40}, {From: blockRows - 3, To: blockRows + 9}, {From: 2 * blockRows, To: rows}},
+		{{From: 0, To: rows}},
+		{{From: rows - 2, To: rows + 50}},
+	} {
+		var want []Hit
+		for _, h := range all {
+			if slices.ContainsFunc(ranges, func(r RowRange) bool { return int64(10*r.From) <= h.ID && h.ID < int64(10*r.To) }) {
+				want = append(want, h)
+			}
+		}
+		for _, k := range []int{1, 7, rows} {
+			if got := q.TopKRows(query, k, ranges); !slices.Equal(got, want[:min(k, len(want))]) {
+				t.Fatalf("ranges %v, k %d: %v, want %v", ranges, k, got, want[:min(k, len(want))])
+			}
+		}
+	}
+	dup := NewQuantizer(dim, 2)
+	_ = dup.Add(4, randVec(rng, dim))
+	_ = dup.Add(4, randVec(rng, dim))
+	if err := dup.Write(&bytes.Buffer{}); err == nil {
+		t.Fatal("a repeated id was written")
+	}
+}
+
+// A centroid is the normalised sum of its run's rows as stored.
+func TestQuantizedCentroids(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 23))
+	const rows, dim = blockRows + 10, 8
+	quant := NewQuantizer(dim, rows)
+	for i := range rows {
+		if err := quant.Add(int64(i), randVec(rng, dim)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var buf bytes.Buffer
+	if err := quant.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	q, err := ParseQuantized(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, starts := range [][]int{
+		{0, 3, blockRows - 2, blockRows + 9}, // a run across the block boundary
+		{0},                                  // one run over both blocks
+		{0, 1, 2, blockRows, blockRows + 1},  // runs of one row; one ending at the boundary
+	} {
+		checkCentroids(t, quant, q, starts)
+	}
+	for _, bad := range [][]int{{0, 0}, {1, rows + 1}, {rows}} {
+		if _, err := q.Centroids(bad); err == nil {
+			t.Errorf("Centroids(%v) accepted", bad)
+		}
+	}
+}
+
+func checkCentroids(t *testing.T, quant *Quantizer, q *Quantized, starts []int) {
+	t.Helper()
+	rows, dim := quant.Len(), quant.dim
+	cq, err := q.Centroids(starts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cq.Len() != len(starts) {
+		t.Fatalf("%d centroids, want %d", cq.Len(), len(starts))
+	}
+	for c, from := range starts {
+		to := rows
+		if c+1 < len(starts) {
+			to = starts[c+1]
+		}
+		sum := make([]float64, dim)
+		for r := from; r < to; r++ {
+			for j := range dim {
+				sum[j] += float64(quant.scales[r]) * float64(int8(quant.rows[r*dim+j]))
+			}
+		}
+		var norm float64
+		for _, x := range sum {
+			norm += x * x
+		}
+		norm = math.Sqrt(norm)
+		if cq.ids[c] != int64(from) {
+			t.Fatalf("centroid %d has id %d, want %d", c, cq.ids[c], from)
+		}
+		for j := range dim {
+			got := float64(cq.scales[c]) * float64(int8(cq.rows[c*dim+j]))
+			if math.Abs(got-sum[j]/norm) > 0.01 {
+				t.Fatalf("runs %v, centroid %d, dimension %d: %v, want %v", starts, c, j, got, sum[j]/norm)
+			}
+		}
+	}
 }

@@ -1,14 +1,17 @@
 // Package vecindex is the in-memory semantic index: a float32 matrix of
 // pre-normalised vectors (stored in column blocks) with exact top-K search
-// by dot product over the query's non-zero dimensions,
-// an int8-quantised read-only matrix in the same column blocks for
+// by dot product over the query's non-zero dimensions; an int8-quantised
+// read-only matrix in the same column blocks, rows in id order, for
 // approximate top-K over bytes the caller provides (e.g. a mapped file),
-// and the little-endian encodings of both (the store's vector BLOBs: half
-// floats, float32 read from older databases; the quantised matrix).
+// over all its rows or some ranges of them, and the normalised centroids
+// of runs of its rows; and the little-endian encodings of both (the
+// store's vector BLOBs: half floats, float32 read from older databases;
+// the quantised matrix).
 //
-// It must not normalise, persist, or know about SQL, files or embedders; it
-// spawns no goroutines. A Matrix is not safe for concurrent Add; concurrent
-// TopK calls are safe when no Add runs at the same time.
+// It must not normalise the vectors it is given (only the centroids it
+// derives are unit vectors), persist, or know about SQL, files or
+// embedders; it spawns no goroutines. A Matrix is not safe for concurrent
+// Add; concurrent TopK calls are safe when no Add runs at the same time.
 package vecindex
 
 import (
