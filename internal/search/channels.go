@@ -151,15 +151,15 @@ func keywordChannel(ctx context.Context, db *store.DB, projectID int64, snap *sn
 	fetch := func(ti int) error {
 		tr := &res.terms[ti]
 		key := termKey{text: tr.text, rows: st.rows, cols: cols}
-		match := db.FTSMatchWeighted
+		match := db.FTSMatchWeightedCount
 		if cols {
-			match = db.FTSMatch
+			match = db.FTSMatchCount
 		}
-		rows, err := match(ctx, filter, snap.ids, query.FTSQuote(tr.text), ftsWeights, perTermLimit)
+		rows, matched, err := match(ctx, filter, snap.ids, query.FTSQuote(tr.text), ftsWeights, perTermLimit)
 		if err != nil {
 			return fail(strconv.Quote(tr.text), err)
 		}
-		df, factor, err := st.project(ctx, db, projectID, snap, tr.text, len(rows))
+		df, factor, err := st.project(ctx, db, projectID, snap, tr.text, len(rows), matched)
 		if err != nil {
 			return fail(strconv.Quote(tr.text), err)
 		}
@@ -328,10 +328,14 @@ func singleToken(s string) bool {
 
 // project returns how many of the project's chunks a term matches and the
 // factor from global to project BM25. rows is the number of project rows
-// read (capped by perTermLimit).
-func (st *idfStats) project(ctx context.Context, db *store.DB, projectID int64, snap *snapshot, term string, rows int) (int, float64, error) {
+// read (capped by perTermLimit); matched, when not -1, is how many rows of
+// the project the term matches, as the query that read them counted.
+func (st *idfStats) project(ctx context.Context, db *store.DB, projectID int64, snap *snapshot, term string, rows, matched int) (int, float64, error) {
 	inProject := rows
-	if rows >= perTermLimit {
+	switch {
+	case matched >= 0:
+		inProject = matched
+	case rows >= perTermLimit:
 		pid := projectID
 		if st.single {
 			pid = 0 // every row is the project's: count without the join

@@ -168,16 +168,17 @@ func (d *docLens) length(id int64) int32 {
 
 // ftsMatchDirect is ftsMatch for a match of one token held by at least
 // ftsDirectMin rows; ok is false when the token is rarer (the caller asks
-// FTS5).
-func (db *DB) ftsMatchDirect(ctx context.Context, projectID int64, ids IDRange, token string, w FTSWeights, limit int, columns bool) (hits []FTSHit, ok bool, err error) {
+// FTS5). matched counts every row of the project (and ids) that holds the
+// token, before the limit.
+func (db *DB) ftsMatchDirect(ctx context.Context, projectID int64, ids IDRange, token string, w FTSWeights, limit int, columns bool) (hits []FTSHit, matched int, ok bool, err error) {
 	tx, err := db.sql.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return nil, false, err
+		return nil, -1, false, err
 	}
 	defer tx.Rollback()
 	post, totals, state, err := termPostings(ctx, tx, token)
 	if err != nil || len(post) < ftsDirectMin {
-		return nil, false, err
+		return nil, -1, false, err
 	}
 	dl := db.docLens.get(state, ids, projectID)
 	span := totals.Rows
@@ -188,7 +189,7 @@ func (db *DB) ftsMatchDirect(ctx context.Context, projectID int64, ids IDRange, 
 	if !dl.loaded {
 		if dl.unusable || !lengthsWorthIt(&dl.deferred, int64(len(post)), span) {
 			dl.mu.Unlock()
-			return nil, false, nil
+			return nil, -1, false, nil
 		}
 		if err := dl.load(ctx, tx); err != nil {
 			// Sizes it cannot read stay unread in this state (FTS5 scores
@@ -196,7 +197,7 @@ func (db *DB) ftsMatchDirect(ctx context.Context, projectID int64, ids IDRange, 
 			dl.unusable = errors.Is(err, errFTS5Format)
 			dl.lo, dl.lens, dl.sparse = 0, nil, nil
 			dl.mu.Unlock()
-			return nil, false, err
+			return nil, -1, false, err
 		}
 		dl.loaded = true
 	}
@@ -223,11 +224,12 @@ func (db *DB) ftsMatchDirect(ctx context.Context, projectID int64, ids IDRange, 
 			if projectID != 0 {
 				continue // another project's row
 			}
-			return nil, false, fmt.Errorf("%w: no size for row %d", errFTS5Format, p.ID)
+			return nil, -1, false, fmt.Errorf("%w: no size for row %d", errFTS5Format, p.ID)
 		}
 		f := w.Name*float64(p.TF[0]) + w.Path*float64(p.TF[1]) + w.Body*float64(p.TF[2])
 		best = append(best, scoredID{score: bm25(f, float64(n)), id: p.ID, at: int32(i)})
 	}
+	matched = len(best)
 	if limit > 0 {
 		best = topScored(best, limit)
 	}
@@ -240,7 +242,7 @@ func (db *DB) ftsMatchDirect(ctx context.Context, projectID int64, ids IDRange, 
 			hits[i].Name, hits[i].Path, hits[i].Body = bm25(float64(p.TF[0]), D), bm25(float64(p.TF[1]), D), bm25(float64(p.TF[2]), D)
 		}
 	}
-	return hits, true, nil
+	return hits, matched, true, nil
 }
 
 // fts5RowCost is about how many rows' lengths the cache reads (~0.3 µs

@@ -103,12 +103,15 @@ func TestFTSDirectMatchesFTS5(t *testing.T) {
 						if err != nil {
 							t.Fatal(what, err)
 						}
-						got, ok, err := db.ftsMatchDirect(ctx, c.pid, c.ids, tok, w, limit, cols)
+						got, matched, ok, err := db.ftsMatchDirect(ctx, c.pid, c.ids, tok, w, limit, cols)
 						if err != nil || (!ok && tok != "absent") {
 							t.Fatalf("%s: ok %v, %v", what, ok, err)
 						}
 						if !ok {
 							continue
+						}
+						if all, err := db.ftsMatchSQL(ctx, c.pid, c.ids, `"`+tok+`"`, w, 0, false); err != nil || len(all) != matched {
+							t.Fatalf("%s: matched %d, FTS5 %d rows (%v)", what, matched, len(all), err)
 						}
 						if len(got) != len(want) {
 							t.Fatalf("%s: %d hits, FTS5 %d", what, len(got), len(want))

@@ -215,8 +215,18 @@ func (r IDRange) sql() (string, []any) {
 // knows the database holds only one). The expression must already be
 // quoted by the caller; an FTS5 syntax error is returned wrapped.
 func (db *DB) FTSMatch(ctx context.Context, projectID int64, ids IDRange, match string, w FTSWeights, limit int) ([]FTSHit, error) {
+	hits, _, err := db.FTSMatchCount(ctx, projectID, ids, match, w, limit)
+	return hits, err
+}
+
+// FTSMatchCount is FTSMatch that also returns how many rows of the project
+// match (what FTSCount counts), when the query learnt it on the way: a
+// single token scored from its postings reads every one of its rows.
+// matched is -1 when it is not known.
+func (db *DB) FTSMatchCount(ctx context.Context, projectID int64, ids IDRange, match string, w FTSWeights, limit int) (hits []FTSHit, matched int, err error) {
 	if db.pg {
-		return db.pgFTSMatch(ctx, projectID, ids, match, w, limit)
+		hits, err := db.pgFTSMatch(ctx, projectID, ids, match, w, limit)
+		return hits, -1, err
 	}
 	return db.ftsMatch(ctx, projectID, ids, match, w, limit, true)
 }
@@ -225,20 +235,21 @@ func (db *DB) FTSMatch(ctx context.Context, projectID int64, ids IDRange, match 
 // weighted score alone (one bm25() per matching row instead of four). A
 // single token held by many rows is scored from its postings
 // (ftsMatchDirect), with the same result.
-func (db *DB) ftsMatch(ctx context.Context, projectID int64, ids IDRange, match string, w FTSWeights, limit int, columns bool) ([]FTSHit, error) {
+func (db *DB) ftsMatch(ctx context.Context, projectID int64, ids IDRange, match string, w FTSWeights, limit int, columns bool) ([]FTSHit, int, error) {
 	if tok := directToken(match); tok != "" {
-		hits, ok, err := db.ftsMatchDirect(ctx, projectID, ids, tok, w, limit, columns)
+		hits, matched, ok, err := db.ftsMatchDirect(ctx, projectID, ids, tok, w, limit, columns)
 		switch {
 		case ok:
-			return hits, nil
+			return hits, matched, nil
 		case errors.Is(err, errFTS5Format):
 			// A record this reader does not know: FTS5 reads it.
 			slog.Debug("full-text postings read through FTS5", "token", tok, "err", err)
 		case err != nil:
-			return nil, db.classify(fmt.Sprintf("full-text match %q", match), err)
+			return nil, -1, db.classify(fmt.Sprintf("full-text match %q", match), err)
 		}
 	}
-	return db.ftsMatchSQL(ctx, projectID, ids, match, w, limit, columns)
+	hits, err := db.ftsMatchSQL(ctx, projectID, ids, match, w, limit, columns)
+	return hits, -1, err
 }
 
 // ftsMatchSQL is ftsMatch through FTS5's MATCH and bm25().

@@ -16,13 +16,20 @@ import (
 // per matching row instead of four, for a caller that does not need to
 // know in which column a term matched.
 func (db *DB) FTSMatchWeighted(ctx context.Context, projectID int64, ids IDRange, match string, w FTSWeights, limit int) ([]FTSHit, error) {
+	hits, _, err := db.FTSMatchWeightedCount(ctx, projectID, ids, match, w, limit)
+	return hits, err
+}
+
+// FTSMatchWeightedCount is FTSMatchWeighted with the matched row count of
+// FTSMatchCount (-1 when not known).
+func (db *DB) FTSMatchWeightedCount(ctx context.Context, projectID int64, ids IDRange, match string, w FTSWeights, limit int) ([]FTSHit, int, error) {
 	if db.pg {
 		// The postings query computes the weighted score in one pass.
 		hits, err := db.pgFTSMatch(ctx, projectID, ids, match, w, limit)
 		for i := range hits {
 			hits[i].Name, hits[i].Path, hits[i].Body = 0, 0, 0
 		}
-		return hits, err
+		return hits, -1, err
 	}
 	return db.ftsMatch(ctx, projectID, ids, match, w, limit, false)
 }
