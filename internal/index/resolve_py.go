@@ -248,8 +248,13 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 func (r *resolver) filePath(fileID int64) string { return r.py.paths[fileID] }
 
 // pyModuleFile is the project file of module mod imported from a file in
-// dir: relative modules from dir, absolute ones from the project root or a
-// source folder above the file; M.py or M/__init__.py.
+// dir: relative modules from dir; absolute ones from the project root or a
+// source folder above the file (a folder that is no package: without an
+// __init__.py), else, unless mod is a standard-library module, from a
+// package folder above the file (as pyright, whose last resort is the
+// importing file's folder and its parents: `from http import client` in
+// pkg/sub/m.py is the standard library's even when pkg/http.py exists);
+// M.py or M/__init__.py.
 func pyModuleFile(files func(string) bool, dir, mod string) (string, bool) {
 	var cands []string
 	if strings.HasPrefix(mod, ".") {
@@ -262,11 +267,20 @@ func pyModuleFile(files func(string) bool, dir, mod string) (string, bool) {
 		cands = []string{path.Join(base, rel) + ".py", path.Join(base, rel, "__init__.py")}
 	} else {
 		rel := strings.ReplaceAll(mod, ".", "/")
+		var pkgs []string
 		for d := dir; ; d = path.Dir(d) {
-			cands = append(cands, path.Join(d, rel)+".py", path.Join(d, rel, "__init__.py"))
+			c := []string{path.Join(d, rel) + ".py", path.Join(d, rel, "__init__.py")}
+			if files(path.Clean(path.Join(d, "__init__.py"))) {
+				pkgs = append(pkgs, c...)
+			} else {
+				cands = append(cands, c...)
+			}
 			if d == "." || d == "/" || d == "" {
 				break
 			}
+		}
+		if !lang.PythonStdlib(mod) {
+			cands = append(cands, pkgs...)
 		}
 	}
 	for _, c := range cands {
@@ -405,13 +419,40 @@ func (r *resolver) pyInstance(fileID int64, expr string, self pyEnt, depth int) 
 // "()" calls ("self.make().node").
 func (r *resolver) pyValue(fileID int64, path string, self pyEnt, depth int) pyEnt {
 	cur, recv := pyUnknown, pyUnknown
+	sup := -1 // super() in a method of class sup: the next name is its bases'
 	for k, seg := range strings.Split(path, ".") {
 		name := strings.TrimRight(seg, "()[]")
 		steps := seg[len(name):] // "()" a call, "[]" an element
 		switch {
+		case k == 1 && sup >= 0:
+			// super().m: the first base (depth first, left to right)
+			// that has m, called on self
+			recv, cur = cur, pyUnknown
+			for _, b := range r.pyBases(sup) {
+				if b.sym >= 0 {
+					if m := r.pyMethod(b.sym, name); m >= 0 {
+						cur = pyEnt{sym: m}
+						break
+					}
+				}
+			}
+		case k == 0 && strings.HasPrefix(name, lang.PythonSuperHead):
+			sup = r.pyClassIn(fileID, strings.ReplaceAll(name[len(lang.PythonSuperHead):], ":", "."))
+			if sup < 0 {
+				return pyUnknown
+			}
+			cur, steps = self, ""
+			if cur.sym < 0 {
+				cur = pyEnt{sym: sup, inst: true}
+			}
 		case k > 0:
 			recv = cur
 			cur = r.pyMember(cur, name, depth)
+			if name == "__enter__" && recv.ext == "builtin" && recv.inst && recv.elem == nil && strings.HasPrefix(steps, "()") {
+				// with open(…) as f: a builtin context manager (a
+				// file, a memoryview) enters as itself
+				cur, steps = recv, steps[2:]
+			}
 		case name == "self" || name == "cls":
 			cur = pyUnknown
 			if self.sym >= 0 {
@@ -532,6 +573,18 @@ func (r *resolver) pyMember(e pyEnt, name string, depth int) pyEnt {
 		}
 	}
 	return pyUnknown
+}
+
+// pyClassIn is the class of symbol sym ("Outer.Inner") defined in file
+// fileID, or -1.
+func (r *resolver) pyClassIn(fileID int64, sym string) int {
+	short := sym[strings.LastIndexByte(sym, '.')+1:]
+	for _, i := range r.byShort[short] {
+		if s := &r.syms[i]; s.FileID == fileID && s.Symbol == sym && s.Kind == "type" {
+			return i
+		}
+	}
+	return -1
 }
 
 // pyMethod is method (or nested class) m of class ti or of its bases, or -1.
@@ -672,6 +725,15 @@ func (r *resolver) pyCallOn(e pyEnt, target, rule string) edgeOut {
 			return external(outside)
 		case builtinMethods["python"][target] || pyObjectMethods[target]:
 			return external("builtin")
+		}
+		if ty, fid, ok := r.pyAttr(e.sym, target, 0, map[int]bool{}); ok {
+			// a call of the value an attribute holds (a callback, a
+			// class): outside the project when that value is, else
+			// as Go's calls of a function-typed field
+			if v := r.pyInstance(fid, ty, e, 0); v.ext != "" && v.alts == nil {
+				return external(v.ext)
+			}
+			return unresolved("function-typed field")
 		}
 		return unresolved("no such method")
 	}

@@ -999,6 +999,99 @@ func TestPythonFlowAndPartlyUnknownValues(t *testing.T) {
 	})
 }
 
+// pyScopeTree exercises the scopes of blocks, super() results, calls of
+// attribute values and absolute imports of standard-library modules that
+// a package folder of the project also names.
+var pyScopeTree = map[string]string{
+	"blk/__init__.py": ``,
+	"blk/http.py": `def client():
+    return 1
+`,
+	"blk/core.py": `import sys
+from http import client
+
+
+class Conn:
+    def send(self):
+        return 1
+
+
+class Ctx:
+    Conn = Conn
+
+    def __init__(self, cb):
+        self.cb = cb
+        self.factory = Conn
+
+    def get(self):
+        return self
+
+    def run(self):
+        self.cb()
+        self.factory()
+        self.Conn().send()
+
+
+if sys.platform == "win32":
+    DEFAULT = Ctx(None)
+else:
+    DEFAULT = Ctx(None)
+
+try:
+    SHARED = Conn()
+except ImportError:
+    SHARED = None
+
+
+class Sub(Ctx):
+    if sys.version_info >= (3, 8):
+        def setup(self):
+            self.conn = Conn()
+
+    def get(self):
+        return super().get()
+
+    def use(self):
+        self.get().run()
+        self.conn.send()
+
+
+def main():
+    DEFAULT.run()
+    SHARED.send()
+    with open("f") as f:
+        f.write("x")
+    client.HTTPConnection("h").connect()
+`,
+}
+
+// Python scopes: an if, try or with at module level or in a class body
+// binds module variables and class attributes (and methods whose self.x
+// are attributes); a class attribute naming the class body's own name
+// before it binds it is the module's (X = X); super().m() is the bases'
+// m called on self; a call of an attribute's value is a call of a
+// function-typed field (outside the project when the value is); a
+// builtin context manager enters as itself; an absolute import of a
+// standard-library module is not a package folder's module of that name.
+func TestPythonScopesSuperAndFieldCalls(t *testing.T) {
+	got := pyCalls(t, pyScopeTree, "blk/core.py")
+	containsAll(t, got, []string{
+		"blk/core.py | Ctx.run | cb | 21 |  | unresolved | function-typed field",
+		"blk/core.py | Ctx.run | factory | 22 |  | unresolved | function-typed field",
+		// Conn = Conn: the module's class
+		"blk/core.py | Ctx.run | send | 23 | Conn.send | exact | receiver type",
+		// super().get() returns self: the Sub
+		"blk/core.py | Sub.use | run | 46 | Ctx.run | exact | base class",
+		// self.conn assigned in a method defined in an if of the class body
+		"blk/core.py | Sub.use | send | 47 | Conn.send | exact | receiver type",
+		// module variables assigned in an if and in a try
+		"blk/core.py | main | run | 51 | Ctx.run | exact | receiver type",
+		"blk/core.py | main | send | 52 | Conn.send | exact | receiver type",
+		"blk/core.py | main | write | 54 |  | external | builtin",
+		"blk/core.py | main | HTTPConnection | 55 |  | external | http",
+	})
+}
+
 // Python resolution through call results, alternatives and narrowing is
 // a function of the tree: shuffled arrival orders and batch sizes, and the
 // deletion and re-addition of a module others take results from, give
@@ -1008,6 +1101,7 @@ func TestPythonResolutionIsAFunctionOfTheTree(t *testing.T) {
 	maps.Copy(tree, pyResultTree)
 	maps.Copy(tree, pyClassValueTree)
 	maps.Copy(tree, pyFlowTree)
+	maps.Copy(tree, pyScopeTree)
 	_, _, want := cleanSets(t, tree)
 	shuffledArrivals(t, tree, 2, 3, want)
 	deleteAndReadd(t, tree, []string{"pkg/nodes.py", "lib/core.py"}, want)

@@ -48,7 +48,9 @@ func pyPrepare(x *extractor) {
 	// target l by assignment node i
 	assign := func(i, l, r, ann int32) {
 		ty := pyValueType(t, r, ann)
-		owner := t.parent(t.parent(i))
+		// the scope binding the target: an if, try, with or loop at
+		// module level or in a class body binds in that scope
+		owner := pyScopeOf(t, i)
 		switch {
 		case t.kind(l) == "identifier" && (owner >= 0 && t.kind(owner) == "module" || x.pyGlobal(i, t.text(l))):
 			// a module variable: assigned at module level, or in a
@@ -66,19 +68,20 @@ func pyPrepare(x *extractor) {
 			}
 			vars[n] = ty
 			varOrder = append(varOrder, n)
-		case owner >= 0 && t.kind(owner) == "block" && t.kind(t.parent(owner)) == "class_definition" && t.kind(l) == "identifier":
+		case owner >= 0 && t.kind(owner) == "class_definition" && t.kind(l) == "identifier":
 			// a class attribute: annotated (x: T), or assigned (x = T(),
 			// x = Name: evaluated at module level, so unknown when the
-			// class body binds the name itself, as in warn = warning)
+			// class body binds the name before, as in warn = warning;
+			// Process = Process is the module's)
 			if ann < 0 {
 				if r >= 0 && t.kind(r) == "none" {
 					return // a placeholder
 				}
-				if pyClassBinds(t, owner, pyHead(ty)) {
+				if pyClassBinds(t, t.field(owner, "body"), pyHead(ty), i) {
 					ty = ""
 				}
 			}
-			setAttr(attrKey{pyClassSymbol(t, t.parent(owner)), t.text(l)}, ty)
+			setAttr(attrKey{pyClassSymbol(t, owner), t.text(l)}, ty)
 		case t.kind(l) == "attribute":
 			// self.x = … inside a method: an instance attribute
 			o := t.field(l, "object")
@@ -242,12 +245,12 @@ func pyHead(expr string) string {
 }
 
 // pyClassBinds reports whether class body block binds name (a def, a
-// class, an assignment).
-func pyClassBinds(t *tree, block int32, name string) bool {
+// class, an assignment) in a statement before node i.
+func pyClassBinds(t *tree, block int32, name string, i int32) bool {
 	if name == "" {
 		return false
 	}
-	for c := t.first(block); c >= 0; c = t.next(c) {
+	for c := t.first(block); c >= 0 && t.subtreeEnd(c) <= i; c = t.next(c) {
 		d := c
 		if t.kind(d) == "decorated_definition" {
 			d = t.field(d, "definition")
@@ -530,8 +533,9 @@ func pyAlts(expr string, f func(string) string) string {
 }
 
 // pyRaw is the path of expression n: names and attributes joined by dots,
-// "()" after each call (arguments dropped): "self.make().node"; "" for
-// anything else (a literal, an operator, super()).
+// "()" after each call (arguments dropped): "self.make().node"; super()
+// in a method: "super:C()"; "" for anything else (a literal, an operator,
+// super(T, x)).
 func pyRaw(t *tree, n int32) string {
 	switch t.kind(n) {
 	case "identifier":
@@ -543,6 +547,12 @@ func pyRaw(t *tree, n int32) string {
 	case "call":
 		f := t.field(n, "function")
 		if t.kind(f) == "identifier" && t.text(f) == "super" {
+			// super() in a method of class C: "super:C()" (":" for
+			// the dots of a nested class), whose members are C's
+			// bases', self staying the instance
+			if _, cls := pyMethodOf(t, n); cls >= 0 && len(pyElems(t, t.field(n, "arguments"))) == 0 {
+				return PythonSuperHead + strings.ReplaceAll(pyClassSymbol(t, cls), ".", ":") + "()"
+			}
 			return ""
 		}
 		if a := t.field(n, "arguments"); t.kind(f) == "identifier" && t.text(f) == "type" && t.kind(a) == "argument_list" {
@@ -562,6 +572,10 @@ func pyRaw(t *tree, n int32) string {
 	}
 	return ""
 }
+
+// PythonSuperHead starts the head of a path that is super() in a method of a
+// class: "super:C()".
+const PythonSuperHead = "super:"
 
 // pyPath is type expression expr as a path ("T": the value of T(), so
 // "T()"; "=p": p).
@@ -756,26 +770,30 @@ func pyClassSymbol(t *tree, c int32) string {
 }
 
 // pyMethodOf returns the function enclosing node i and, when that function
-// is a method (directly in a class body), its class; -1s otherwise.
+// is a method (in a class body, or in an if or try of it), its class; -1s
+// otherwise.
 func pyMethodOf(t *tree, i int32) (fn, cls int32) {
-	fn = t.parent(i)
-	for fn >= 0 && t.kind(fn) != "function_definition" {
-		if t.kind(fn) == "class_definition" || t.kind(fn) == "lambda" {
-			return -1, -1
+	fn = pyScopeOf(t, i)
+	if fn < 0 || t.kind(fn) != "function_definition" {
+		return -1, -1
+	}
+	if cls = pyScopeOf(t, fn); cls < 0 || t.kind(cls) != "class_definition" {
+		return -1, -1
+	}
+	return fn, cls
+}
+
+// pyScopeOf is the node of the scope node i is in: the innermost
+// function, lambda or class enclosing it, else the module (an if, try,
+// with or loop is no scope of its own); -1 when none.
+func pyScopeOf(t *tree, i int32) int32 {
+	for p := t.parent(i); p >= 0; p = t.parent(p) {
+		switch t.kind(p) {
+		case "function_definition", "lambda", "class_definition", "module":
+			return p
 		}
-		fn = t.parent(fn)
 	}
-	if fn < 0 {
-		return -1, -1
-	}
-	p := t.parent(fn)
-	if p >= 0 && t.kind(p) == "decorated_definition" {
-		p = t.parent(p)
-	}
-	if p < 0 || t.kind(p) != "block" || t.kind(t.parent(p)) != "class_definition" {
-		return -1, -1
-	}
-	return fn, t.parent(p)
+	return -1
 }
 
 // pyFirstParam is the name of function fn's first parameter ("self").
@@ -1611,6 +1629,10 @@ func pyIsinstance(t *tree, cond int32, name string) string {
 	}
 	return ""
 }
+
+// PythonStdlib reports whether absolute module name mod ("http.client") is
+// in Python's standard library.
+func PythonStdlib(mod string) bool { return pythonSpec.stdlib(mod) }
 
 // PythonBuiltin reports whether name is one of Python's builtins (a
 // function, a type, an exception): a qualifier naming one (`str.join`,
