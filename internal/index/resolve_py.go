@@ -47,6 +47,7 @@ type pyResolver struct {
 	yields  map[string]string                   // file\x00owner\x00generator → the type expression it yields
 	props   map[string]string                   // file\x00class\x00method → a property's value (its result)
 	nest    map[int]int                         // chunk → innermost function chunk enclosing it
+	dead    map[int64][][2]int                  // file → line ranges a static condition rules out
 	budget  int                                 // type expressions left to evaluate for the current call
 }
 
@@ -165,7 +166,8 @@ func pyEach(alts []pyEnt, partial bool, f func(pyEnt) pyEnt) pyEnt {
 func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 	p := &pyResolver{paths: files, files: map[string]bool{}, binds: map[int64]map[string]*store.FactRow{},
 		stars: map[int64][]*store.FactRow{}, vars: map[int64]map[string]string{}, attrs: map[string]*string{}, nest: map[int]int{},
-		bases: map[string][]pyBase{}, results: map[string]string{}, props: map[string]string{}, yields: map[string]string{}}
+		bases: map[string][]pyBase{}, results: map[string]string{}, props: map[string]string{}, yields: map[string]string{},
+		dead: map[int64][][2]int{}}
 	for id, f := range files {
 		if r.fileLang[id] == "python" || strings.HasSuffix(f, ".py") {
 			p.files[f] = true
@@ -208,6 +210,11 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 				continue
 			}
 			p.results[key3(files[f.FileID], f.Owner, f.Name)] = f.Type
+		case lang.FactDead:
+			a, b, _ := strings.Cut(f.Sig, "-")
+			from, _ := strconv.Atoi(a)
+			to, _ := strconv.Atoi(b)
+			p.dead[f.FileID] = append(p.dead[f.FileID], [2]int{from, to})
 		case lang.FactBase:
 			k := key2(files[f.FileID], f.Owner)
 			line, _ := strconv.Atoi(f.Sig)
@@ -293,19 +300,33 @@ func pyModuleFile(files func(string) bool, dir, mod string) (string, bool) {
 
 func (p *pyResolver) isFile(f string) bool { return p.files[f] }
 
-// topLevel is the first module-level function or class named name in file
-// (a name defined twice, in the branches of an if, is its first
-// definition), or -1.
+// pyTopLevel is the module-level function or class named name in file,
+// or -1: of a name defined several times (overloads, the branches of an
+// if), the last definition a static condition does not rule out, as the
+// one a call in a function sees.
 func (r *resolver) pyTopLevel(file, name string) int {
+	best := -1
 	for _, i := range r.byShort[name] {
 		s := &r.syms[i]
 		if s.Path == file && s.Container == "" && (s.Kind == "function" || s.Kind == "type") {
-			if _, nested := r.py.nest[i]; !nested {
-				return i
+			if _, nested := r.py.nest[i]; !nested && r.pyLive(i) {
+				best = i
 			}
 		}
 	}
-	return -1
+	return best
+}
+
+// pyLive reports whether chunk i is not in a branch a static condition
+// rules out (lang.FactDead).
+func (r *resolver) pyLive(i int) bool {
+	s := &r.syms[i]
+	for _, d := range r.py.dead[s.FileID] {
+		if s.StartLine >= d[0] && s.StartLine <= d[1] {
+			return false
+		}
+	}
+	return true
 }
 
 // pyImport is what an import binding denotes.
@@ -817,7 +838,7 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 	for _, i := range r.byShort[e.Target] {
 		s := &r.syms[i]
 		outer, nested := r.py.nest[i]
-		if s.Path != file || (s.Container != "" && !nested) || (s.Kind != "function" && s.Kind != "type") {
+		if s.Path != file || (s.Container != "" && !nested) || (s.Kind != "function" && s.Kind != "type") || !r.pyLive(i) {
 			continue
 		}
 		depth := 0
@@ -828,7 +849,7 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 			}
 			depth = r.pyDepth(outer)
 		}
-		if depth > bestDepth {
+		if depth >= bestDepth { // (of one depth, the last definition)
 			best, bestDepth = i, depth
 		}
 	}

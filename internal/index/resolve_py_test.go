@@ -109,7 +109,7 @@ func TestPythonResolution(t *testing.T) {
 		"app/models.py | Special.save | __init__ | 19 |  | external | builtin",
 		// a standard-library module
 		"app/models.py | Model.save | join | 7 |  | external | os",
-		// a nested def, then the first of two definitions in an if
+		// a nested def, then the last of two definitions in an if
 		"app/store.py | Store.put | norm | 32 | norm | exact | enclosing function",
 		"app/store.py | norm | pick | 25 | pick | exact | same file",
 		// instance attributes: a constructed one, one from a parameter's default
@@ -1007,8 +1007,11 @@ var pyScopeTree = map[string]string{
 	"blk/http.py": `def client():
     return 1
 `,
-	"blk/core.py": `import sys
+	"blk/core.py": `import os
+import sys
+import typing
 from http import client
+from typing import TYPE_CHECKING
 
 
 class Conn:
@@ -1062,6 +1065,76 @@ def main():
     with open("f") as f:
         f.write("x")
     client.HTTPConnection("h").connect()
+
+
+class Win:
+    def close(self):
+        return 1
+
+
+if sys.platform != "win32":
+    def plat():
+        return Conn()
+else:
+    def plat():
+        return Win()
+
+if sys.version_info >= (3, 8) and os.name == "posix":
+    def modern():
+        return Conn()
+elif TYPE_CHECKING:
+    def modern():
+        return 1
+else:
+    def modern():
+        return Win()
+
+if sys.platform.startswith("win"):
+    HANDLE = Win()
+else:
+    HANDLE = Conn()
+
+
+@typing.overload
+def ov(x: int) -> int: ...
+@typing.overload
+def ov(x: str) -> str: ...
+def ov(x):
+    return Conn()
+
+
+class Ov:
+    @typing.overload
+    def get(self, k: int) -> int: ...
+    @typing.overload
+    def get(self, k: str) -> str: ...
+    def get(self, k):
+        return Conn()
+
+
+def main2():
+    plat().send()
+    modern().send()
+    HANDLE.send()
+    ov(1).send()
+    Ov().get(1).send()
+    typed().send()
+
+
+if TYPE_CHECKING:
+    def typed():
+        return Conn()
+else:
+    def typed():
+        return Win()
+`,
+	"blk/use.py": `from . import core
+from .core import ov
+
+
+def use():
+    core.ov(1)
+    ov(2)
 `,
 }
 
@@ -1076,19 +1149,37 @@ def main():
 func TestPythonScopesSuperAndFieldCalls(t *testing.T) {
 	got := pyCalls(t, pyScopeTree, "blk/core.py")
 	containsAll(t, got, []string{
-		"blk/core.py | Ctx.run | cb | 21 |  | unresolved | function-typed field",
-		"blk/core.py | Ctx.run | factory | 22 |  | unresolved | function-typed field",
+		"blk/core.py | Ctx.run | cb | 24 |  | unresolved | function-typed field",
+		"blk/core.py | Ctx.run | factory | 25 |  | unresolved | function-typed field",
 		// Conn = Conn: the module's class
-		"blk/core.py | Ctx.run | send | 23 | Conn.send | exact | receiver type",
+		"blk/core.py | Ctx.run | send | 26 | Conn.send | exact | receiver type",
 		// super().get() returns self: the Sub
-		"blk/core.py | Sub.use | run | 46 | Ctx.run | exact | base class",
+		"blk/core.py | Sub.use | run | 49 | Ctx.run | exact | base class",
 		// self.conn assigned in a method defined in an if of the class body
-		"blk/core.py | Sub.use | send | 47 | Conn.send | exact | receiver type",
+		"blk/core.py | Sub.use | send | 50 | Conn.send | exact | receiver type",
 		// module variables assigned in an if and in a try
-		"blk/core.py | main | run | 51 | Ctx.run | exact | receiver type",
-		"blk/core.py | main | send | 52 | Conn.send | exact | receiver type",
-		"blk/core.py | main | write | 54 |  | external | builtin",
-		"blk/core.py | main | HTTPConnection | 55 |  | external | http",
+		"blk/core.py | main | run | 54 | Ctx.run | exact | receiver type",
+		"blk/core.py | main | send | 55 | Conn.send | exact | receiver type",
+		"blk/core.py | main | write | 57 |  | external | builtin",
+		"blk/core.py | main | HTTPConnection | 58 |  | external | http",
+		// definitions in branches static conditions rule out are left
+		// out (functions, module variables); of several, the last
+		// (overloads: the implementation)
+		"blk/core.py | main2 | send | 107 | Conn.send | exact | receiver type",
+		"blk/core.py | main2 | send | 108 | Conn.send | exact | receiver type",
+		"blk/core.py | main2 | send | 109 | Conn.send | exact | receiver type",
+		"blk/core.py | main2 | send | 110 | Conn.send | exact | receiver type",
+		"blk/core.py | main2 | send | 111 | Conn.send | exact | receiver type",
+		"blk/core.py | main2 | send | 112 | Conn.send | exact | receiver type",
+	})
+	db := openDB(t)
+	root := t.TempDir()
+	writeFiles(t, root, pyScopeTree)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	containsAll(t, querySet(t, db, `SELECT r.target, r.line, dc.start_line FROM relations r
+		JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls' AND r.target IN ('plat', 'modern', 'ov', 'get')`, 3), []string{
+		"plat | 107 | 67", "modern | 108 | 74", "ov | 110 | 93", "get | 111 | 102",
+		"ov | 6 | 93", "ov | 7 | 93", // from another module
 	})
 }
 

@@ -31,6 +31,20 @@ const FactBase = "base"
 // attributes, properties and function results as facts.
 func pyPrepare(x *extractor) {
 	t := x.t
+	// branches a static condition rules out: no facts, and resolution
+	// leaves their definitions out
+	deadBlocks := pyDeadBlocks(t)
+	for _, b := range deadBlocks {
+		x.facts = append(x.facts, Fact{Kind: FactDead, Sig: strconv.Itoa(t.line(b)) + "-" + strconv.Itoa(t.endLine(b))})
+	}
+	dead := func(i int32) bool {
+		for _, b := range deadBlocks {
+			if i >= b && i < t.subtreeEnd(b) {
+				return true
+			}
+		}
+		return false
+	}
 	vars := map[string]string{}
 	var varOrder []string
 	type attrKey struct{ owner, name string }
@@ -104,6 +118,13 @@ func pyPrepare(x *extractor) {
 		}
 	}
 	for i := int32(0); i < int32(len(t.nodes)); i++ {
+		switch t.kind(i) {
+		case "function_definition", "class_definition", "assignment", "import_statement", "import_from_statement":
+			if dead(i) {
+				i = t.subtreeEnd(i) - 1
+				continue
+			}
+		}
 		switch t.kind(i) {
 		case "function_definition":
 			ty := x.pyResult(i)
@@ -1638,3 +1659,162 @@ func PythonStdlib(mod string) bool { return pythonSpec.stdlib(mod) }
 // function, a type, an exception): a qualifier naming one (`str.join`,
 // `ValueError.__init__`) is outside the project.
 func PythonBuiltin(name string) bool { return pythonSpec.builtins[name] || name == "object" }
+
+// FactDead is a range of lines (Sig "start-end") of a Python file in a
+// branch that a static condition rules out (pyStatic): resolution leaves
+// the definitions in it out, as pyright does.
+const FactDead = "dead"
+
+// The platform and version static conditions are evaluated for: pyright
+// evaluates them for the configured platform and Python version (by
+// default the machine's: Linux, and the version of the standard library
+// pythonStdlib lists).
+const (
+	pyPlatform = "linux"
+	pyOSName   = "posix"
+	pyMajor    = 3
+	pyMinor    = 11
+)
+
+// pyStatic evaluates condition n as pyright does statically:
+// TYPE_CHECKING, sys.platform == / != "…", sys.platform.startswith("…"),
+// os.name == / != "…", sys.version_info compared with a tuple of
+// integers, and not / and / or of those; known false when it is none of
+// them.
+func pyStatic(t *tree, n int32) (val, known bool) {
+	for n >= 0 && t.kind(n) == "parenthesized_expression" {
+		n = t.firstNamed(n)
+	}
+	if n < 0 {
+		return false, false
+	}
+	switch t.kind(n) {
+	case "identifier", "attribute":
+		if s := t.text(n); s == "TYPE_CHECKING" || strings.HasSuffix(s, ".TYPE_CHECKING") {
+			return true, true
+		}
+	case "not_operator":
+		v, ok := pyStatic(t, t.field(n, "argument"))
+		return !v, ok
+	case "boolean_operator":
+		l, lok := pyStatic(t, t.field(n, "left"))
+		r, rok := pyStatic(t, t.field(n, "right"))
+		and := t.kind(t.field(n, "operator")) == "and"
+		switch {
+		case lok && rok && and:
+			return l && r, true
+		case lok && rok:
+			return l || r, true
+		case and && (lok && !l || rok && !r):
+			return false, true
+		case !and && (lok && l || rok && r):
+			return true, true
+		}
+	case "call":
+		f, args := t.field(n, "function"), pyElems(t, t.field(n, "arguments"))
+		if t.text(f) == "sys.platform.startswith" && len(args) == 1 && t.kind(args[0]) == "string" {
+			return strings.HasPrefix(pyPlatform, pyString(t, args[0])), true
+		}
+	case "comparison_operator":
+		var ops []string
+		for c := t.first(n); c >= 0; c = t.next(c) {
+			if !t.named(c) {
+				ops = append(ops, t.text(c))
+			}
+		}
+		l, r := t.firstNamed(n), int32(-1)
+		for c := t.first(n); c >= 0; c = t.next(c) {
+			if t.named(c) {
+				r = c
+			}
+		}
+		if len(ops) != 1 || l == r {
+			return false, false
+		}
+		cmp := 2 // l compared with r: -1, 0, 1
+		switch lt := t.text(l); {
+		case (lt == "sys.platform" || lt == "os.name") && t.kind(r) == "string":
+			v := pyPlatform
+			if lt == "os.name" {
+				v = pyOSName
+			}
+			cmp = strings.Compare(v, pyString(t, r))
+			if ops[0] != "==" && ops[0] != "!=" {
+				return false, false
+			}
+		case lt == "sys.version_info" && t.kind(r) == "tuple":
+			var want []int
+			for _, e := range pyElems(t, r) {
+				k, err := strconv.Atoi(t.text(e))
+				if err != nil || t.kind(e) != "integer" {
+					return false, false
+				}
+				want = append(want, k)
+			}
+			if len(want) == 0 || len(want) > 2 {
+				return false, false
+			}
+			have := []int{pyMajor, pyMinor}[:len(want)]
+			cmp = slices.Compare(have, want)
+		}
+		switch ops[0] {
+		case "==":
+			return cmp == 0, cmp != 2
+		case "!=":
+			return cmp != 0, cmp != 2
+		case "<":
+			return cmp < 0, cmp != 2
+		case "<=":
+			return cmp <= 0, cmp != 2
+		case ">":
+			return cmp > 0 && cmp != 2, cmp != 2
+		case ">=":
+			return cmp >= 0 && cmp != 2, cmp != 2
+		}
+	}
+	return false, false
+}
+
+// pyDeadBlocks are the blocks of the if statements (anywhere in the
+// file) that a static condition rules out: the body of a false
+// condition, the elif and else clauses after a true one.
+func pyDeadBlocks(t *tree) []int32 {
+	var dead []int32
+	for i := int32(0); i < int32(len(t.nodes)); i++ {
+		if t.kind(i) != "if_statement" {
+			continue
+		}
+		v, ok := pyStatic(t, t.field(i, "condition"))
+		if !ok {
+			continue
+		}
+		decided := v // a branch was taken: the rest are dead
+		if !v {
+			dead = append(dead, t.field(i, "consequence"))
+		}
+	clauses:
+		for c := t.first(i); c >= 0; c = t.next(c) {
+			switch t.kind(c) {
+			case "elif_clause":
+				if decided {
+					dead = append(dead, t.field(c, "consequence"))
+					continue
+				}
+				v, ok := pyStatic(t, t.field(c, "condition"))
+				if !ok {
+					break clauses // the rest may run
+				}
+				if v {
+					decided = true
+				} else {
+					dead = append(dead, t.field(c, "consequence"))
+				}
+			case "else_clause":
+				if decided {
+					dead = append(dead, t.field(c, "body"))
+				}
+			}
+		}
+	}
+	return dead
+}
