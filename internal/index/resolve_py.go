@@ -48,7 +48,14 @@ type pyResolver struct {
 	props   map[string]string                   // file\x00class\x00method → a property's value (its result)
 	nest    map[int]int                         // chunk → innermost function chunk enclosing it
 	dead    map[int64][][2]int                  // file → line ranges a static condition rules out
+	locals  map[int64][]pyLocalImport           // file → the imports in its functions
 	budget  int                                 // type expressions left to evaluate for the current call
+}
+
+// pyLocalImport is an import in a function (lines from-to of the file).
+type pyLocalImport struct {
+	from, to int
+	fact     *store.FactRow
 }
 
 // pyBudget bounds the type expressions evaluated for one call (chains of
@@ -167,7 +174,7 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 	p := &pyResolver{paths: files, files: map[string]bool{}, binds: map[int64]map[string]*store.FactRow{},
 		stars: map[int64][]*store.FactRow{}, vars: map[int64]map[string]string{}, attrs: map[string]*string{}, nest: map[int]int{},
 		bases: map[string][]pyBase{}, results: map[string]string{}, props: map[string]string{}, yields: map[string]string{},
-		dead: map[int64][][2]int{}}
+		dead: map[int64][][2]int{}, locals: map[int64][]pyLocalImport{}}
 	for id, f := range files {
 		if r.fileLang[id] == "python" || strings.HasSuffix(f, ".py") {
 			p.files[f] = true
@@ -187,6 +194,13 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 		case lang.FactImport:
 			if f.Sig == "*" {
 				p.stars[f.FileID] = append(p.stars[f.FileID], f)
+				continue
+			}
+			if f.Owner != "" { // in a function: a local of it
+				a, b, _ := strings.Cut(f.Owner, "-")
+				from, _ := strconv.Atoi(a)
+				to, _ := strconv.Atoi(b)
+				p.locals[f.FileID] = append(p.locals[f.FileID], pyLocalImport{from, to, f})
 				continue
 			}
 			m := p.binds[f.FileID]
@@ -226,6 +240,20 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 			}
 			ty := f.Type
 			p.attrs[key3(files[f.FileID], f.Owner, f.Name)] = &ty
+		}
+	}
+	// a name only functions import: the first of them, for the type
+	// expressions, which do not tell the function
+	for id, ls := range p.locals {
+		for _, l := range ls {
+			m := p.binds[id]
+			if m == nil {
+				m = map[string]*store.FactRow{}
+				p.binds[id] = m
+			}
+			if _, dup := m[l.fact.Name]; !dup {
+				m[l.fact.Name] = l.fact
+			}
 		}
 	}
 	// nested defs: the innermost function chunk holding each chunk
@@ -357,6 +385,30 @@ func (r *resolver) pyFileID(file string) (int64, bool) {
 		return r.syms[i].FileID, true
 	}
 	return 0, false
+}
+
+// pyNameAt evaluates a name (dotted: a.b.c) as a call at line of file
+// fileID sees it: imported by the innermost function around the line
+// that imports it, else as pyName.
+func (r *resolver) pyNameAt(fileID int64, dotted string, line int) pyEnt {
+	first, rest, _ := strings.Cut(dotted, ".")
+	var best *pyLocalImport
+	for k := range r.py.locals[fileID] {
+		l := &r.py.locals[fileID][k]
+		if l.fact.Name == first && l.from <= line && line <= l.to && (best == nil || l.from >= best.from) {
+			best = l
+		}
+	}
+	if best == nil {
+		return r.pyName(fileID, dotted, 0)
+	}
+	cur := r.pyImport(path.Dir(r.filePath(fileID)), best.fact, 0)
+	for seg := range strings.SplitSeq(rest, ".") {
+		if seg != "" && cur.known() {
+			cur = r.pyMember(cur, seg, 1)
+		}
+	}
+	return cur
 }
 
 // pyName evaluates a name (dotted: a.b.c) as file fileID sees it at module
@@ -801,7 +853,7 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 			ent = r.pySelf(e)
 			ent.inst = ent.sym >= 0 && segs[0] == "self"
 		} else {
-			ent = r.pyName(e.FileID, segs[0], 0)
+			ent = r.pyNameAt(e.FileID, segs[0], e.Line)
 		}
 		for _, seg := range segs[1:] {
 			if ent.known() {
@@ -820,7 +872,7 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 		ent.inst = e.Qualifier == "self"
 		return r.pyCallOn(ent, e.Target, "own type"), true
 	case e.Qualifier != "":
-		ent := r.pyName(e.FileID, e.Qualifier, 0)
+		ent := r.pyNameAt(e.FileID, e.Qualifier, e.Line)
 		if !ent.known() {
 			return unknown(), true
 		}
@@ -830,8 +882,11 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 		}
 		return r.pyCallOn(ent, e.Target, rule), true
 	}
-	// a bare call: a def of an enclosing function, a module-level
-	// definition of the file, an imported name
+	// a bare call: a name the function imports, a def of an enclosing
+	// function, a module-level definition of the file, an imported name
+	if ent, local := r.pyLocalCall(e); local {
+		return ent, true
+	}
 	file := r.filePath(e.FileID)
 	src, hasSrc := r.byID[e.SrcChunk]
 	best, bestDepth := -1, -1
@@ -859,14 +914,36 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 		}
 		return exact(r.syms[best].ID).with("same file"), true
 	}
-	ent := r.pyName(e.FileID, e.Target, 0)
+	if out, ok := r.pyImported(r.pyName(e.FileID, e.Target, 0)); ok {
+		return out, true
+	}
+	return unresolved("name not bound in the file"), true
+}
+
+// pyLocalCall resolves a bare call of a name an enclosing function
+// imports; false when none does.
+func (r *resolver) pyLocalCall(e store.EdgeRow) (edgeOut, bool) {
+	for _, l := range r.py.locals[e.FileID] {
+		if l.fact.Name == e.Target && l.from <= e.Line && e.Line <= l.to {
+			if out, ok := r.pyImported(r.pyNameAt(e.FileID, e.Target, e.Line)); ok {
+				return out, true
+			}
+			return unresolved("name not bound in the file"), true
+		}
+	}
+	return edgeOut{}, false
+}
+
+// pyImported is the call of an imported name denoting ent: outside the
+// project, or a function or class of it; false otherwise.
+func (r *resolver) pyImported(ent pyEnt) (edgeOut, bool) {
 	switch {
 	case ent.ext != "":
 		return external(ent.ext), true
 	case ent.sym >= 0 && !ent.inst && !ent.val:
 		return exact(r.syms[ent.sym].ID).with("import"), true
 	}
-	return unresolved("name not bound in the file"), true
+	return edgeOut{}, false
 }
 
 // pyAnyBuiltins are the builtin functions whose result may be any value

@@ -1128,6 +1128,22 @@ else:
     def typed():
         return Win()
 `,
+	"blk/lazy.py": `def first():
+    from .core import plat as f
+    from . import http as c
+    return f(), c.client()
+
+
+def second():
+    from .core import modern as f
+    return f()
+
+
+def modern():
+    from . import core as c
+    from .core import modern
+    return modern(), c.ov(1)
+`,
 	"blk/use.py": `from . import core
 from .core import ov
 
@@ -1180,6 +1196,12 @@ func TestPythonScopesSuperAndFieldCalls(t *testing.T) {
 		JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls' AND r.target IN ('plat', 'modern', 'ov', 'get')`, 3), []string{
 		"plat | 107 | 67", "modern | 108 | 74", "ov | 110 | 93", "get | 111 | 102",
 		"ov | 6 | 93", "ov | 7 | 93", // from another module
+	})
+	// an import in a function binds a local of it: the name another
+	// function imports, a module-level def of the name, are not it
+	containsAll(t, querySet(t, db, `SELECT r.src_symbol, r.target, dc.path, dc.start_line FROM relations r
+		JOIN files f ON f.id = r.file_id JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls' AND f.path = 'blk/lazy.py'`, 4), []string{
+		"first | f | blk/core.py | 67", "first | client | blk/http.py | 1", "second | f | blk/core.py | 74", "modern | modern | blk/core.py | 74", "modern | ov | blk/core.py | 93",
 	})
 }
 

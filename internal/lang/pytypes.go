@@ -20,7 +20,9 @@ import (
 
 // FactImport is a name a Python import binds: Name is bound to module Type
 // (as written, relative dots kept); Sig is the imported member ("" for
-// `import M` / `import M as N`, "*" for a star import).
+// `import M` / `import M as N`, "*" for a star import); Owner is "" at
+// module level, the lines of the function ("12-30") for an import in a
+// function (a local of it).
 const FactImport = "import"
 
 // FactBase is a base class of Python class Owner as written (Type "mod.Base"),
@@ -119,7 +121,7 @@ func pyPrepare(x *extractor) {
 	}
 	for i := int32(0); i < int32(len(t.nodes)); i++ {
 		switch t.kind(i) {
-		case "function_definition", "class_definition", "assignment", "import_statement", "import_from_statement":
+		case "function_definition", "class_definition", "assignment":
 			if dead(i) {
 				i = t.subtreeEnd(i) - 1
 				continue
@@ -159,30 +161,15 @@ func pyPrepare(x *extractor) {
 					}
 				}
 			}
-		case "import_statement":
-			for c := t.first(i); c >= 0; c = t.next(c) {
-				switch t.kind(c) {
-				case "dotted_name": // import a.b binds a
-					mod := t.text(c)
-					first, _, _ := strings.Cut(mod, ".")
-					x.facts = append(x.facts, Fact{Kind: FactImport, Name: first, Type: first})
-				case "aliased_import":
-					x.facts = append(x.facts, Fact{Kind: FactImport, Name: t.text(t.field(c, "alias")), Type: t.text(t.field(c, "name"))})
-				}
+		case "import_statement", "import_from_statement":
+			owner := ""
+			if fn := pyScopeOf(t, i); fn >= 0 && (t.kind(fn) == "function_definition" || t.kind(fn) == "lambda") {
+				owner = strconv.Itoa(t.line(fn)) + "-" + strconv.Itoa(t.endLine(fn))
 			}
-		case "import_from_statement":
-			mod := t.text(t.field(i, "module_name"))
-			nameF := t.g.field("name")
-			for c := t.first(i); c >= 0; c = t.next(c) {
-				switch {
-				case t.kind(c) == "wildcard_import":
-					x.facts = append(x.facts, Fact{Kind: FactImport, Name: "*", Type: mod, Sig: "*"})
-				case t.nodes[c].field != nameF:
-				case t.kind(c) == "aliased_import":
-					x.facts = append(x.facts, Fact{Kind: FactImport, Name: t.text(t.field(c, "alias")), Type: mod, Sig: t.text(t.field(c, "name"))})
-				default:
-					x.facts = append(x.facts, Fact{Kind: FactImport, Name: t.text(c), Type: mod, Sig: t.text(c)})
-				}
+			n := len(x.facts)
+			x.pyImportFacts(i)
+			for k := n; k < len(x.facts); k++ {
+				x.facts[k].Owner = owner
 			}
 		case "assignment":
 			l, r := t.field(i, "left"), t.field(i, "right")
@@ -1817,4 +1804,35 @@ func pyDeadBlocks(t *tree) []int32 {
 		}
 	}
 	return dead
+}
+
+// pyImportFacts records the names import statement i binds.
+func (x *extractor) pyImportFacts(i int32) {
+	t := x.t
+	if t.kind(i) == "import_statement" {
+		for c := t.first(i); c >= 0; c = t.next(c) {
+			switch t.kind(c) {
+			case "dotted_name": // import a.b binds a
+				mod := t.text(c)
+				first, _, _ := strings.Cut(mod, ".")
+				x.facts = append(x.facts, Fact{Kind: FactImport, Name: first, Type: first})
+			case "aliased_import":
+				x.facts = append(x.facts, Fact{Kind: FactImport, Name: t.text(t.field(c, "alias")), Type: t.text(t.field(c, "name"))})
+			}
+		}
+		return
+	}
+	mod := t.text(t.field(i, "module_name"))
+	nameF := t.g.field("name")
+	for c := t.first(i); c >= 0; c = t.next(c) {
+		switch {
+		case t.kind(c) == "wildcard_import":
+			x.facts = append(x.facts, Fact{Kind: FactImport, Name: "*", Type: mod, Sig: "*"})
+		case t.nodes[c].field != nameF:
+		case t.kind(c) == "aliased_import":
+			x.facts = append(x.facts, Fact{Kind: FactImport, Name: t.text(t.field(c, "alias")), Type: mod, Sig: t.text(t.field(c, "name"))})
+		default:
+			x.facts = append(x.facts, Fact{Kind: FactImport, Name: t.text(c), Type: mod, Sig: t.text(c)})
+		}
+	}
 }
