@@ -347,10 +347,15 @@ func (r *resolver) pyTopLevel(file, name string) int {
 
 // pyLive reports whether chunk i is not in a branch a static condition
 // rules out (lang.FactDead).
-func (r *resolver) pyLive(i int) bool {
+func (r *resolver) pyLive(i int) bool { return r.pyVisible(i, 0) }
+
+// pyVisible reports whether chunk i is not in a branch a static condition
+// rules out, or is in the one that holds line (a call in it sees its
+// definitions).
+func (r *resolver) pyVisible(i, line int) bool {
 	s := &r.syms[i]
 	for _, d := range r.py.dead[s.FileID] {
-		if s.StartLine >= d[0] && s.StartLine <= d[1] {
+		if s.StartLine >= d[0] && s.StartLine <= d[1] && (line < d[0] || line > d[1]) {
 			return false
 		}
 	}
@@ -893,7 +898,7 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 	for _, i := range r.byShort[e.Target] {
 		s := &r.syms[i]
 		outer, nested := r.py.nest[i]
-		if s.Path != file || (s.Container != "" && !nested) || (s.Kind != "function" && s.Kind != "type") || !r.pyLive(i) {
+		if s.Path != file || (s.Container != "" && !nested) || (s.Kind != "function" && s.Kind != "type") || !r.pyVisible(i, e.Line) {
 			continue
 		}
 		depth := 0

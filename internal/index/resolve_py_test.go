@@ -1128,7 +1128,10 @@ else:
     def typed():
         return Win()
 `,
-	"blk/lazy.py": `def first():
+	"blk/lazy.py": `import sys
+
+
+def first():
     from .core import plat as f
     from . import http as c
     return f(), c.client()
@@ -1143,6 +1146,15 @@ def modern():
     from . import core as c
     from .core import modern
     return modern(), c.ov(1)
+
+
+if sys.platform == "win32":
+    def helper():
+        import winreg
+        return winreg.OpenKey()
+
+    def caller():
+        return helper()
 `,
 	"blk/use.py": `from . import core
 from .core import ov
@@ -1202,7 +1214,10 @@ func TestPythonScopesSuperAndFieldCalls(t *testing.T) {
 	containsAll(t, querySet(t, db, `SELECT r.src_symbol, r.target, dc.path, dc.start_line FROM relations r
 		JOIN files f ON f.id = r.file_id JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls' AND f.path = 'blk/lazy.py'`, 4), []string{
 		"first | f | blk/core.py | 67", "first | client | blk/http.py | 1", "second | f | blk/core.py | 74", "modern | modern | blk/core.py | 74", "modern | ov | blk/core.py | 93",
+		// a call in a ruled-out branch sees its definitions and imports
+		"caller | helper | blk/lazy.py | 22",
 	})
+	containsAll(t, pyCalls(t, pyScopeTree, "blk/lazy.py"), []string{"blk/lazy.py | helper | OpenKey | 24 |  | external | winreg"})
 }
 
 // Python resolution through call results, alternatives and narrowing is

@@ -123,8 +123,7 @@ func pyPrepare(x *extractor) {
 		switch t.kind(i) {
 		case "function_definition", "class_definition", "assignment":
 			if dead(i) {
-				i = t.subtreeEnd(i) - 1
-				continue
+				continue // (the imports in it stay: calls in it resolve)
 			}
 		}
 		switch t.kind(i) {
