@@ -683,19 +683,24 @@ func (r *resolver) lookupInBases(ti int, m string, bases func(ti int) []baseRef)
 
 // member is the method m of type chunk ti (first in source order; in
 // Python, where a later def rebinds the name, the last one a static
-// condition does not rule out), or -1.
+// condition does not rule out, else the last), or -1.
 func (r *resolver) member(ti int, m string) int {
 	t := &r.syms[ti]
-	last := -1
+	last, dead := -1, -1
 	for _, i := range r.byShort[m] {
 		if s := &r.syms[i]; s.Container == t.Symbol && s.FileID == t.FileID && s.Kind != "type" {
-			if t.Lang != "python" {
+			switch {
+			case t.Lang != "python":
 				return i
-			}
-			if r.pyLive(i) {
+			case r.pyLive(i):
 				last = i
+			default:
+				dead = i
 			}
 		}
+	}
+	if last < 0 {
+		return dead
 	}
 	return last
 }

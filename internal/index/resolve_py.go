@@ -331,16 +331,24 @@ func (p *pyResolver) isFile(f string) bool { return p.files[f] }
 // pyTopLevel is the module-level function or class named name in file,
 // or -1: of a name defined several times (overloads, the branches of an
 // if), the last definition a static condition does not rule out, as the
-// one a call in a function sees.
+// one a call in a function sees (the last one when all are ruled out).
 func (r *resolver) pyTopLevel(file, name string) int {
-	best := -1
+	best, dead := -1, -1
 	for _, i := range r.byShort[name] {
 		s := &r.syms[i]
 		if s.Path == file && s.Container == "" && (s.Kind == "function" || s.Kind == "type") {
-			if _, nested := r.py.nest[i]; !nested && r.pyLive(i) {
+			if _, nested := r.py.nest[i]; nested {
+				continue
+			}
+			if r.pyLive(i) {
 				best = i
+			} else {
+				dead = i
 			}
 		}
+	}
+	if best < 0 {
+		return dead
 	}
 	return best
 }
@@ -894,11 +902,11 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 	}
 	file := r.filePath(e.FileID)
 	src, hasSrc := r.byID[e.SrcChunk]
-	best, bestDepth := -1, -1
+	best, bestDepth, bestVisible := -1, -1, false
 	for _, i := range r.byShort[e.Target] {
 		s := &r.syms[i]
 		outer, nested := r.py.nest[i]
-		if s.Path != file || (s.Container != "" && !nested) || (s.Kind != "function" && s.Kind != "type") || !r.pyVisible(i, e.Line) {
+		if s.Path != file || (s.Container != "" && !nested) || (s.Kind != "function" && s.Kind != "type") {
 			continue
 		}
 		depth := 0
@@ -909,6 +917,16 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 			}
 			depth = r.pyDepth(outer)
 		}
+		// a definition a static condition rules out only when no
+		// other is visible from the call
+		visible := r.pyVisible(i, e.Line)
+		if bestVisible && !visible {
+			continue
+		}
+		if visible && !bestVisible {
+			best, bestDepth = -1, -1
+		}
+		bestVisible = visible
 		if depth >= bestDepth { // (of one depth, the last definition)
 			best, bestDepth = i, depth
 		}

@@ -1155,6 +1155,14 @@ if sys.platform == "win32":
 
     def caller():
         return helper()
+
+    class OnlyWin:
+        def run(self):
+            return 1
+
+
+def live():
+    OnlyWin().run()
 `,
 	"blk/use.py": `from . import core
 from .core import ov
@@ -1217,7 +1225,12 @@ func TestPythonScopesSuperAndFieldCalls(t *testing.T) {
 		// a call in a ruled-out branch sees its definitions and imports
 		"caller | helper | blk/lazy.py | 22",
 	})
-	containsAll(t, pyCalls(t, pyScopeTree, "blk/lazy.py"), []string{"blk/lazy.py | helper | OpenKey | 24 |  | external | winreg"})
+	containsAll(t, pyCalls(t, pyScopeTree, "blk/lazy.py"), []string{
+		"blk/lazy.py | helper | OpenKey | 24 |  | external | winreg",
+		// defined only where a static condition rules it out: that one
+		"blk/lazy.py | live | OnlyWin | 35 | OnlyWin | exact | same file",
+		"blk/lazy.py | live | run | 35 | OnlyWin.run | exact | receiver type",
+	})
 }
 
 // Python resolution through call results, alternatives and narrowing is
