@@ -418,6 +418,12 @@ func pyValueType(t *tree, r, ann int32) string {
 				return "=" + t.text(args[0]) + "()"
 			}
 		}
+		if f := t.field(r, "function"); pyTypingCast(t, f) {
+			// typing.cast(T, v): a T
+			if args := pyElems(t, t.field(r, "arguments")); len(args) == 2 {
+				return pyAnnotation(t.text(args[0]))
+			}
+		}
 		if f := t.field(r, "function"); f >= 0 && (t.kind(f) == "identifier" || t.kind(f) == "attribute") && pyDotted(t, f) {
 			return t.text(f)
 		}
@@ -665,39 +671,61 @@ func (x *extractor) pySubstAt(i int32, expr string) string {
 }
 
 // pyAnnotation reduces an annotation to the class it names: "T", "mod.T",
-// "Optional[T]", "T | None", a string "T", or to a container of such
-// ("list[T]", "Iterable[T]", "tuple[A, B]": "*T", "*A|*B"); "" for
-// anything else (a dict, a union of classes).
+// "Optional[T]", "T | None", a string "T", a generic class "T[X]",
+// "ClassVar[T]", "Annotated[T, …]"; to alternatives ("A | B",
+// "Union[A, B]": "A|B"); to the class itself ("type[T]": "=T"); or to a
+// container of such ("list[T]", "Iterable[T]", "tuple[A, B]": "*T",
+// "*A|*B"); "" for anything else (a dict, a callable, a literal).
 func pyAnnotation(s string) string {
 	s = strings.Trim(strings.TrimSpace(s), `"'`)
-	if in, ok := strings.CutPrefix(s, "Optional["); ok && strings.HasSuffix(in, "]") {
-		s = strings.TrimSuffix(in, "]")
-	} else if in, ok := strings.CutPrefix(s, "typing.Optional["); ok && strings.HasSuffix(in, "]") {
-		s = strings.TrimSuffix(in, "]")
-	}
-	if a, b, ok := strings.Cut(s, "|"); ok {
-		a, b = strings.TrimSpace(a), strings.TrimSpace(b)
-		switch {
-		case b == "None":
-			s = a
-		case a == "None":
-			s = b
-		default:
-			return ""
+	if alts := pyUnion(s); len(alts) > 1 {
+		// A | B | None, Union[A, B], Optional[A]: the alternatives (None
+		// left out, as a placeholder); one unknown, all unknown
+		var out []string
+		for _, a := range alts {
+			if a == "None" {
+				continue
+			}
+			at := pyAnnotation(a)
+			if at == "" {
+				return ""
+			}
+			out = append(out, at)
 		}
+		ty := ""
+		for k, a := range out {
+			if k == 0 {
+				ty = a
+				continue
+			}
+			if ty = pyMerge(ty, a); ty == "" {
+				return ""
+			}
+		}
+		return ty
 	}
-	s = strings.Trim(strings.TrimSpace(s), `"'`)
 	if name, args, ok := strings.Cut(s, "["); ok && strings.HasSuffix(args, "]") {
-		// list[T], Iterable[T], tuple[T, ...], tuple[A, B]: a container
-		name = strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(name, "typing."), "collections.abc."), "collections.")
-		if !pyContainerTypes[name] {
-			return ""
-		}
+		name = strings.TrimSpace(name)
+		short := strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(name, "typing."), "collections.abc."), "collections.")
+		short = strings.TrimPrefix(strings.TrimPrefix(short, "typing_extensions."), "t.")
 		elems := pyTypeArgs(strings.TrimSuffix(args, "]"))
 		switch {
 		case len(elems) == 0:
 			return ""
-		case name != "tuple" && name != "Tuple" || len(elems) == 2 && elems[1] == "...":
+		case short == "Annotated" || short == "ClassVar" || short == "Final":
+			return pyAnnotation(elems[0]) // the annotated type
+		case short == "type" || short == "Type":
+			// type[T]: the class itself
+			if c := pyAnnotation(elems[0]); c != "" && !strings.ContainsAny(c, "*|=") {
+				return "=" + c
+			}
+			return ""
+		case pyTypingForms[short]:
+			return "" // a mapping, a callable, a literal, an awaitable …
+		case !pyContainerTypes[short]:
+			// a generic class (Node[T], mod.Box[int]): its instance
+			return pyAnnotation(name)
+		case short != "tuple" && short != "Tuple" || len(elems) == 2 && elems[1] == "...":
 			elems = elems[:1] // Generator[Y, S, R]: what it yields
 		}
 		elem := ""
@@ -718,9 +746,52 @@ func pyAnnotation(s string) string {
 	return s
 }
 
-// pyContainerTypes are the builtin, typing and collections.abc generic
-// types whose iteration gives their first type argument (a tuple's: any
-// of them).
+// pyUnion splits annotation s into the alternatives of a union: "A | B"
+// at the top level, Union[A, B], Optional[A] (A and None); one element
+// when it is none.
+func pyUnion(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for k, c := range s {
+		switch c {
+		case '[', '(':
+			depth++
+		case ']', ')':
+			depth--
+		case '|':
+			if depth == 0 {
+				out = append(out, strings.TrimSpace(s[start:k]))
+				start = k + 1
+			}
+		}
+	}
+	if len(out) > 0 {
+		return append(out, strings.TrimSpace(s[start:]))
+	}
+	if name, args, ok := strings.Cut(s, "["); ok && strings.HasSuffix(args, "]") {
+		switch strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(name), "typing."), "t.") {
+		case "Union":
+			return pyTypeArgs(strings.TrimSuffix(args, "]"))
+		case "Optional":
+			return []string{strings.TrimSuffix(args, "]"), "None"}
+		}
+	}
+	return []string{s}
+}
+
+// pyTypingForms are the generic forms of typing and collections.abc whose
+// value is neither an instance of the class they name nor a container
+// of their argument that codectx follows: mappings (iterating gives
+// keys), callables, literals, awaitables, context managers, unions.
+var pyTypingForms = map[string]bool{"dict": true, "Dict": true, "Mapping": true, "MutableMapping": true,
+	"DefaultDict": true, "defaultdict": true, "OrderedDict": true, "Counter": true, "ChainMap": true,
+	"Callable": true, "Literal": true, "Awaitable": true, "Coroutine": true, "AsyncIterable": true,
+	"AsyncIterator": true, "AsyncGenerator": true, "ContextManager": true, "AsyncContextManager": true,
+	"Union": true, "Optional": true, "TypeGuard": true, "TypeIs": true, "Unpack": true, "Required": true,
+	"NotRequired": true, "ReadOnly": true, "Concatenate": true, "Generic": true, "Protocol": true,
+	"KeysView": true, "ValuesView": true, "ItemsView": true, "MappingView": true, "Pattern": true, "Match": true,
+	"IO": true}
+
 var pyContainerTypes = map[string]bool{"list": true, "List": true, "set": true, "Set": true, "frozenset": true,
 	"FrozenSet": true, "tuple": true, "Tuple": true, "Sequence": true, "MutableSequence": true, "Iterable": true,
 	"Iterator": true, "Collection": true, "AbstractSet": true, "MutableSet": true, "Reversible": true,
@@ -1834,4 +1905,53 @@ func (x *extractor) pyImportFacts(i int32) {
 			x.facts = append(x.facts, Fact{Kind: FactImport, Name: t.text(c), Type: mod, Sig: t.text(c)})
 		}
 	}
+}
+
+// pyTypingCast reports whether call target f is typing's cast as the
+// file imports it: `cast` from `from typing import cast`, `M.cast` where
+// M is typing (`import typing`, `import typing as M`); typing_extensions'
+// too.
+func pyTypingCast(t *tree, f int32) bool {
+	name := ""
+	switch {
+	case f < 0:
+		return false
+	case t.kind(f) == "identifier" && t.text(f) == "cast":
+		name = "cast" // bound by from typing import cast
+	case t.kind(f) == "attribute" && t.text(t.field(f, "attribute")) == "cast" && t.kind(t.field(f, "object")) == "identifier":
+		name = t.text(t.field(f, "object")) + "." // a module bound to name
+	default:
+		return false
+	}
+	typing := func(mod string) bool { return mod == "typing" || mod == "typing_extensions" }
+	for i := int32(0); i < int32(len(t.nodes)); i++ {
+		switch t.kind(i) {
+		case "import_from_statement":
+			if !typing(t.text(t.field(i, "module_name"))) || strings.HasSuffix(name, ".") {
+				continue
+			}
+			nameF := t.g.field("name")
+			for c := t.first(i); c >= 0; c = t.next(c) {
+				switch {
+				case t.nodes[c].field != nameF:
+				case t.kind(c) == "dotted_name" && t.text(c) == "cast":
+					return true
+				}
+			}
+		case "import_statement":
+			for c := t.first(i); c >= 0; c = t.next(c) {
+				switch t.kind(c) {
+				case "dotted_name":
+					if typing(t.text(c)) && name == t.text(c)+"." {
+						return true
+					}
+				case "aliased_import":
+					if typing(t.text(t.field(c, "name"))) && name == t.text(t.field(c, "alias"))+"." {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
