@@ -1163,6 +1163,23 @@ if sys.platform == "win32":
 
 def live():
     OnlyWin().run()
+
+
+def narrow(h: "Conn | str | None", k: "Win | str", m: "Win | str"):
+    from .core import Conn, Win
+    if h is None:
+        h = Conn()
+    elif not isinstance(h, Conn):
+        h = Conn()
+    h.send()
+    if isinstance(k, str):
+        k = Win()
+    k.close()
+    if isinstance(m, str):
+        m = Win()
+    elif m:
+        m = Win()
+    m.close()
 `,
 	"blk/use.py": `from . import core
 from .core import ov
@@ -1230,6 +1247,11 @@ func TestPythonScopesSuperAndFieldCalls(t *testing.T) {
 		// defined only where a static condition rules it out: that one
 		"blk/lazy.py | live | OnlyWin | 35 | OnlyWin | exact | same file",
 		"blk/lazy.py | live | run | 35 | OnlyWin.run | exact | receiver type",
+		// after an if without else, what its conditions being false
+		// tell: not isinstance(h, T) a T; isinstance(k, str) not a str
+		"blk/lazy.py | narrow | send | 44 | Conn.send | exact | receiver type",
+		"blk/lazy.py | narrow | close | 47 | Win.close | exact | receiver type",
+		"blk/lazy.py | narrow | close | 52 | Win.close | exact | receiver type",
 	})
 }
 

@@ -706,8 +706,7 @@ func pyAnnotation(s string) string {
 	}
 	if name, args, ok := strings.Cut(s, "["); ok && strings.HasSuffix(args, "]") {
 		name = strings.TrimSpace(name)
-		short := strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(name, "typing."), "collections.abc."), "collections.")
-		short = strings.TrimPrefix(strings.TrimPrefix(short, "typing_extensions."), "t.")
+		short := name[strings.LastIndexByte(name, '.')+1:] // (typing., collections.abc., an alias of them)
 		elems := pyTypeArgs(strings.TrimSuffix(args, "]"))
 		switch {
 		case len(elems) == 0:
@@ -769,7 +768,8 @@ func pyUnion(s string) []string {
 		return append(out, strings.TrimSpace(s[start:]))
 	}
 	if name, args, ok := strings.Cut(s, "["); ok && strings.HasSuffix(args, "]") {
-		switch strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(name), "typing."), "t.") {
+		name = strings.TrimSpace(name)
+		switch name[strings.LastIndexByte(name, '.')+1:] {
 		case "Union":
 			return pyTypeArgs(strings.TrimSuffix(args, "]"))
 		case "Optional":
@@ -1385,10 +1385,18 @@ func (x *extractor) pyAssigned(st int32, name string) (string, bool) {
 						return pyMerge(ty, v), true
 					}
 				} else if ty := pyIsinstance(t, cond, name); ty != "" {
-					if v == pyNoneT {
-						return "", true
+					// v, or the value before but a T
+					rest, ok := x.pyFlow(st, name)
+					if !ok {
+						rest = ""
 					}
-					return pyMerge("", v), true
+					if rest = pyWithout(rest, []string{ty}); v == pyNoneT {
+						return rest, true
+					}
+					if rest == pyNoneT {
+						return v, true
+					}
+					return pyMerge(rest, v), true
 				}
 			}
 		}
@@ -1427,7 +1435,7 @@ func (x *extractor) pyBranches(st int32, name string) (string, bool) {
 			}
 		}
 		var parts []string
-		before := !hasElse
+		before := false
 		for _, b := range blocks {
 			ty, ok, on, binds := x.pyBlockEnd(b, name)
 			switch {
@@ -1440,8 +1448,49 @@ func (x *extractor) pyBranches(st int32, name string) (string, bool) {
 				before = true
 			}
 		}
+		if !hasElse && !before {
+			// no condition held: `not isinstance(x, T)` false leaves a
+			// T, `isinstance(x, T)` false the value before but T
+			var is, not []string
+			for _, c := range conds {
+				if t.kind(c) == "not_operator" {
+					if ty := pyIsinstance(t, t.field(c, "argument"), name); ty != "" {
+						not = append(not, ty)
+					}
+				} else if ty := pyIsinstance(t, c, name); ty != "" {
+					is = append(is, ty)
+				}
+			}
+			switch {
+			case len(not) > 0:
+				parts = append(parts, not[len(not)-1])
+			case len(is) > 0:
+				v, ok := x.pyFlow(st, name)
+				if !ok {
+					return "", false
+				}
+				parts = append(parts, pyWithout(v, is))
+			default:
+				before = true
+			}
+		}
 		return x.pyJoin(st, name, parts, before)
 	})
+}
+
+// pyWithout is type expression v without its alternatives in drop (as
+// written: "A|str" without "str" is "A"); unknown when none is left.
+func pyWithout(v string, drop []string) string {
+	if v == pyNoneT {
+		return v
+	}
+	var keep []string
+	for _, a := range strings.Split(v, "|") {
+		if !slices.Contains(drop, a) {
+			keep = append(keep, a)
+		}
+	}
+	return strings.Join(keep, "|")
 }
 
 // pyTry is the type a try statement that binds name leaves it: what the
