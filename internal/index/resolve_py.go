@@ -223,6 +223,10 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 				p.yields[key3(files[f.FileID], f.Owner, f.Name)] = f.Type
 				continue
 			}
+			if pos, ok := strings.CutPrefix(f.Sig, "["); ok { // element pos of the tuple it returns
+				p.results[key3(files[f.FileID], f.Owner, f.Name)+"\x00"+strings.TrimSuffix(pos, "]")] = f.Type
+				continue
+			}
 			p.results[key3(files[f.FileID], f.Owner, f.Name)] = f.Type
 		case lang.FactDead:
 			a, b, _ := strings.Cut(f.Sig, "-")
@@ -507,8 +511,11 @@ func (r *resolver) pyValue(fileID int64, path string, self pyEnt, depth int) pyE
 	cur, recv := pyUnknown, pyUnknown
 	sup := -1 // super() in a method of class sup: the next name is its bases'
 	for k, seg := range strings.Split(path, ".") {
-		name := strings.TrimRight(seg, "()[]")
-		steps := seg[len(name):] // "()" a call, "[]" an element
+		name := seg
+		if k := strings.IndexAny(seg, "(["); k >= 0 {
+			name = seg[:k]
+		}
+		steps := seg[len(name):] // "()" a call, "[]" an element, "()[k]" an element of the tuple it returns
 		switch {
 		case k == 1 && sup >= 0:
 			// super().m: the first base (depth first, left to right)
@@ -550,11 +557,23 @@ func (r *resolver) pyValue(fileID int64, path string, self pyEnt, depth int) pyE
 				return pyUnknown // eval(…), getattr(…), max(…): any value
 			}
 		}
-		for ; len(steps) >= 2; steps = steps[2:] {
-			if steps[:2] == "[]" {
+		for len(steps) >= 2 {
+			switch {
+			case steps[:2] == "[]":
 				cur = r.pyElem(cur, depth)
-			} else {
+				steps = steps[2:]
+			case strings.HasPrefix(steps, "()[") && len(steps) > 3 && steps[3] >= '0' && steps[3] <= '9':
+				// f()[k]: element k of the tuple f returns
+				end := strings.IndexByte(steps, ']')
+				pos, err := strconv.Atoi(steps[3:max(end, 3)])
+				if end < 0 || err != nil {
+					return pyUnknown
+				}
+				cur = r.pyResultAt(recv, cur, pos, depth)
+				steps = steps[end+1:]
+			default:
 				cur = r.pyResult(recv, cur, depth)
+				steps = steps[2:]
 			}
 			recv = pyUnknown
 		}
@@ -571,10 +590,17 @@ func (r *resolver) pyValue(fileID int64, path string, self pyEnt, depth int) pyE
 // class), what an instance's __call__ returns, the module of something
 // outside the project (a value, inst; calling a builtin value or its
 // method gives a value of unknown type); else unknown.
-func (r *resolver) pyResult(recv, c pyEnt, depth int) pyEnt {
+func (r *resolver) pyResult(recv, c pyEnt, depth int) pyEnt { return r.pyResultAt(recv, c, -1, depth) }
+
+// pyResultAt is pyResult, or with pos >= 0 element pos of the tuple the
+// call returns (a function every return of which is a tuple of that
+// many elements; unknown otherwise).
+func (r *resolver) pyResultAt(recv, c pyEnt, pos, depth int) pyEnt {
 	switch {
 	case c.alts != nil:
-		return pyEach(*c.alts, c.partial, func(a pyEnt) pyEnt { return r.pyResult(pyUnknown, a, depth+1) })
+		return pyEach(*c.alts, c.partial, func(a pyEnt) pyEnt { return r.pyResultAt(pyUnknown, a, pos, depth+1) })
+	case pos >= 0 && (c.ext != "" || c.sym < 0 || r.syms[c.sym].Kind == "type" && !c.inst):
+		return pyUnknown // outside the project, a class's instance: not a tuple we follow
 	case c.ext == "builtin" && c.inst:
 		// a builtin value's method or the value itself (list.pop, a
 		// staticmethod object): pyright types the result through the
@@ -585,7 +611,7 @@ func (r *resolver) pyResult(recv, c pyEnt, depth int) pyEnt {
 	case c.sym >= 0 && c.inst && depth <= 8:
 		// calling an instance: what its class's __call__ returns
 		if m := r.pyMethod(c.sym, "__call__"); m >= 0 {
-			return r.pyResult(c, pyEnt{sym: m}, depth+1)
+			return r.pyResultAt(c, pyEnt{sym: m}, pos, depth+1)
 		}
 		return pyUnknown
 	case c.sym < 0 || c.inst || depth > 8:
@@ -602,9 +628,16 @@ func (r *resolver) pyResult(recv, c pyEnt, depth int) pyEnt {
 		self = pyEnt{sym: ti, inst: true}
 	}
 	if _, gen := r.py.yields[key3(s.Path, s.Container, s.Short)]; gen {
+		if pos >= 0 {
+			return pyUnknown
+		}
 		return pyEnt{sym: c.sym, gen: true, recv: &self}
 	}
-	ty, ok := r.py.results[key3(s.Path, s.Container, s.Short)]
+	key := key3(s.Path, s.Container, s.Short)
+	if pos >= 0 {
+		key += "\x00" + strconv.Itoa(pos)
+	}
+	ty, ok := r.py.results[key]
 	if !ok {
 		return pyUnknown
 	}

@@ -1180,6 +1180,27 @@ def narrow(h: "Conn | str | None", k: "Win | str", m: "Win | str"):
     elif m:
         m = Win()
     m.close()
+
+
+def pair(flag):
+    from .core import Conn, Win
+    if flag:
+        return None
+    return Conn(), Win()
+
+
+class Pairs:
+    def __init__(self):
+        self.p, self.q = pair(1)
+
+    def run(self):
+        a, b = pair(0)
+        a.send()
+        b.close()
+        self.q.close()
+        c = None
+        c, d = pair(0)
+        c.send()
 `,
 	"blk/use.py": `from . import core
 from .core import ov
@@ -1252,6 +1273,11 @@ func TestPythonScopesSuperAndFieldCalls(t *testing.T) {
 		"blk/lazy.py | narrow | send | 44 | Conn.send | exact | receiver type",
 		"blk/lazy.py | narrow | close | 47 | Win.close | exact | receiver type",
 		"blk/lazy.py | narrow | close | 52 | Win.close | exact | receiver type",
+		// a, b = f(): the elements of the tuple f returns
+		"blk/lazy.py | Pairs.run | send | 68 | Conn.send | exact | receiver type",
+		"blk/lazy.py | Pairs.run | close | 69 | Win.close | exact | receiver type",
+		"blk/lazy.py | Pairs.run | close | 70 | Win.close | exact | receiver type",
+		"blk/lazy.py | Pairs.run | send | 73 | Conn.send | exact | receiver type",
 	})
 }
 

@@ -60,10 +60,10 @@ func pyPrepare(x *extractor) {
 		attrs[k] = ty
 		attrOrder = append(attrOrder, k)
 	}
-	// assign records the value r (annotated ann, or -1) assigned to
-	// target l by assignment node i
-	assign := func(i, l, r, ann int32) {
-		ty := pyValueType(t, r, ann)
+	// assignType records a value of type expression ty (none: None;
+	// annotated: ty is the annotation's) assigned to target l by
+	// assignment node i
+	assignType := func(i, l int32, ty string, none, annotated bool) {
 		// the scope binding the target: an if, try, with or loop at
 		// module level or in a class body binds in that scope
 		owner := pyScopeOf(t, i)
@@ -72,10 +72,10 @@ func pyPrepare(x *extractor) {
 			// a module variable: assigned at module level, or in a
 			// function that declares it global; None is a placeholder
 			n := t.text(l)
-			if r >= 0 && t.kind(r) == "none" && ann < 0 {
+			if none {
 				return
 			}
-			if t.kind(owner) != "module" && ann < 0 {
+			if t.kind(owner) != "module" && !annotated {
 				ty = x.pySubstAt(i, ty)
 			}
 			if old, seen := vars[n]; seen {
@@ -89,8 +89,8 @@ func pyPrepare(x *extractor) {
 			// x = Name: evaluated at module level, so unknown when the
 			// class body binds the name before, as in warn = warning;
 			// Process = Process is the module's)
-			if ann < 0 {
-				if r >= 0 && t.kind(r) == "none" {
+			if !annotated {
+				if none {
 					return // a placeholder
 				}
 				if pyClassBinds(t, t.field(owner, "body"), pyHead(ty), i) {
@@ -108,16 +108,21 @@ func pyPrepare(x *extractor) {
 			if fn < 0 || pyFirstParam(t, fn) != t.text(o) {
 				return
 			}
-			if r >= 0 && t.kind(r) == "none" && ann < 0 {
+			if none {
 				return // a placeholder, typed by the other assignments
 			}
-			if ann < 0 {
+			if !annotated {
 				// self.x = x, self.x = p.make(): through the local's
 				// type, when the function tells
 				ty = x.pySubstAt(i, ty)
 			}
 			setAttr(attrKey{pyClassSymbol(t, cls), t.text(t.field(l, "attribute"))}, ty)
 		}
+	}
+	// assign records the value r (annotated ann, or -1) assigned to
+	// target l by assignment node i
+	assign := func(i, l, r, ann int32) {
+		assignType(i, l, pyValueType(t, r, ann), r >= 0 && t.kind(r) == "none" && ann < 0, ann >= 0)
 	}
 	for i := int32(0); i < int32(len(t.nodes)); i++ {
 		switch t.kind(i) {
@@ -135,6 +140,11 @@ func pyPrepare(x *extractor) {
 			}
 			if ty != "" {
 				x.facts = append(x.facts, Fact{Kind: FactResult, Owner: owner, Name: t.text(t.field(i, "name")), Type: ty})
+			}
+			for k, et := range x.pyTupleResult(i) {
+				if et != "" { // element k of the tuple it returns
+					x.facts = append(x.facts, Fact{Kind: FactResult, Owner: owner, Name: t.text(t.field(i, "name")), Type: et, Sig: "[" + strconv.Itoa(k) + "]"})
+				}
 			}
 			if y := x.pyYields(i); y != "" {
 				// a generator: what iterating its result gives
@@ -182,6 +192,13 @@ func pyPrepare(x *extractor) {
 					for k := range ls {
 						assign(i, ls[k], rs[k], -1)
 					}
+				}
+				continue
+			}
+			if t.kind(l) == "pattern_list" || t.kind(l) == "tuple_pattern" {
+				// a, self.b = f(): the elements of the tuple f returns
+				for k, e := range pyElems(t, l) {
+					assignType(i, e, pyUnpacked(t, r, k), false, false)
 				}
 				continue
 			}
@@ -240,6 +257,74 @@ func (x *extractor) pyResult(fn int32) string {
 		}
 	}
 	return ty
+}
+
+// pyTupleResult is, when every return statement of function fn returns
+// a tuple of one length (`return a, b`; a bare return or None a
+// placeholder), the type expression of each element, alternatives when
+// the returns differ; nil otherwise.
+func (x *extractor) pyTupleResult(fn int32) []string {
+	t := x.t
+	body := t.field(fn, "body")
+	if body < 0 || t.field(fn, "return_type") >= 0 {
+		return nil
+	}
+	var out []string
+	for j, end := body, t.subtreeEnd(body); j < end; j++ {
+		switch t.kind(j) {
+		case "function_definition", "class_definition", "lambda":
+			j = t.subtreeEnd(j) - 1
+		case "yield":
+			return nil
+		case "return_statement":
+			v := t.firstNamed(j)
+			for v >= 0 && t.kind(v) == "parenthesized_expression" {
+				v = t.firstNamed(v)
+			}
+			if v < 0 || t.kind(v) == "none" {
+				continue
+			}
+			if t.kind(v) != "expression_list" && t.kind(v) != "tuple" {
+				return nil
+			}
+			es := pyElems(t, v)
+			if out != nil && len(es) != len(out) || len(es) == 0 {
+				return nil
+			}
+			first := out == nil
+			if first {
+				out = make([]string, len(es))
+			}
+			for k, e := range es {
+				et := ""
+				if t.kind(e) != "list_splat" {
+					et = x.pySubstAt(e, pyValueType(t, e, -1))
+				}
+				if !first {
+					et = pyMerge(out[k], et)
+				}
+				out[k] = et
+			}
+		}
+	}
+	return out
+}
+
+// pyUnpacked is the type expression of element k of a tuple assignment
+// whose value is r: of a call, element k of the tuple it returns
+// ("=f()[k]"); "" otherwise.
+func pyUnpacked(t *tree, r int32, k int) string {
+	for r >= 0 && (t.kind(r) == "await" || t.kind(r) == "parenthesized_expression") {
+		r = t.firstNamed(r)
+	}
+	if r < 0 || t.kind(r) != "call" {
+		return ""
+	}
+	vt := pyValueType(t, r, -1)
+	if vt == "" || strings.ContainsAny(vt, "|*") || !strings.HasSuffix(pyPath(vt), "()") {
+		return ""
+	}
+	return "=" + pyPath(vt) + "[" + strconv.Itoa(k) + "]"
 }
 
 // pyHead is the first name of type expression expr.
@@ -993,6 +1078,15 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 							setAll(ls[k])
 						}
 					}
+				case t.kind(l) == "pattern_list" || t.kind(l) == "tuple_pattern":
+					// a, b = f(): the elements of the tuple f returns
+					for k, e := range pyElems(t, l) {
+						if t.kind(e) == "identifier" {
+							set(e, pyUnpacked(t, r, k))
+						} else {
+							setAll(e)
+						}
+					}
 				case t.kind(l) == "attribute" && pyDotted(t, l):
 					bound[t.text(l)]++ // self.x = …: narrows self.x after it
 				default:
@@ -1347,6 +1441,9 @@ func (x *extractor) pyAssigned(st int32, name string) (string, bool) {
 			for k, e := range ls {
 				if t.text(e) != name {
 					continue
+				}
+				if (t.kind(e) == "identifier" || t.kind(e) == "attribute") && t.kind(r) != "expression_list" && t.kind(r) != "tuple" {
+					return x.pySubstAt(a, pyUnpacked(t, r, k)), true // a, x = f()
 				}
 				if t.kind(e) != "identifier" && t.kind(e) != "attribute" || len(ls) != len(rs) || t.kind(r) != "expression_list" && t.kind(r) != "tuple" {
 					return "", true
