@@ -351,10 +351,22 @@ func (r *resolver) pyTopLevel(file, name string) int {
 			}
 		}
 	}
-	if best < 0 {
+	if best < 0 && !r.pyVarOf(file, name) {
 		return dead
 	}
 	return best
+}
+
+// pyVarOf reports whether file assigns module variable name where no
+// static condition rules it out (`f = g` in the else of a platform test
+// whose other branches define f).
+func (r *resolver) pyVarOf(file, name string) bool {
+	id, ok := r.pyFileID(file)
+	if !ok {
+		return false
+	}
+	_, v := r.py.vars[id][name]
+	return v
 }
 
 // pyLive reports whether chunk i is not in a branch a static condition
@@ -964,6 +976,9 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 			best, bestDepth = i, depth
 		}
 	}
+	if best >= 0 && !bestVisible && bestDepth == 0 && r.pyVarOf(file, e.Target) {
+		best = -1 // only ruled out defs, and a module variable that is not
+	}
 	if best >= 0 {
 		if bestDepth > 0 {
 			return exact(r.syms[best].ID).with("enclosing function"), true
@@ -972,6 +987,9 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 	}
 	if out, ok := r.pyImported(r.pyName(e.FileID, e.Target, 0)); ok {
 		return out, true
+	}
+	if r.pyVarOf(file, e.Target) {
+		return unresolved("module variable"), true // a function value, a class held (pyright: no callee)
 	}
 	return unresolved("name not bound in the file"), true
 }

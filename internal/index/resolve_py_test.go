@@ -661,7 +661,7 @@ func TestPythonClassValues(t *testing.T) {
 		// a module variable holding a class: its instances' methods; the
 		// call of the variable itself is not a call of the class's name
 		"lib/core.py | main | ping | 40 | Conn.ping | exact | receiver type",
-		"lib/core.py | main | Factory | 41 |  | unresolved | name not bound in the file",
+		"lib/core.py | main | Factory | 41 |  | unresolved | module variable",
 		// assigned in two places: the same class (through a class
 		// attribute), the same module outside the project; two classes
 		"lib/core.py | pick | begin | 49 | Reply.begin | exact | receiver type",
@@ -1201,6 +1201,17 @@ class Pairs:
         c = None
         c, d = pair(0)
         c.send()
+
+
+if sys.platform == "win32":
+    def proxies():
+        return 1
+else:
+    proxies = pair
+
+
+def use_proxies():
+    proxies()
 `,
 	"blk/use.py": `from . import core
 from .core import ov
@@ -1278,6 +1289,8 @@ func TestPythonScopesSuperAndFieldCalls(t *testing.T) {
 		"blk/lazy.py | Pairs.run | close | 69 | Win.close | exact | receiver type",
 		"blk/lazy.py | Pairs.run | close | 70 | Win.close | exact | receiver type",
 		"blk/lazy.py | Pairs.run | send | 73 | Conn.send | exact | receiver type",
+		// a module variable the live branch binds, not the ruled-out def
+		"blk/lazy.py | use_proxies | proxies | 84 |  | unresolved | module variable",
 	})
 }
 
