@@ -646,10 +646,18 @@ func (r *resolver) pyResultAt(recv, c pyEnt, pos, depth int) pyEnt {
 		return pyEnt{sym: c.sym, gen: true, recv: &self}
 	}
 	key := key3(s.Path, s.Container, s.Short)
-	if pos >= 0 {
-		key += "\x00" + strconv.Itoa(pos)
-	}
 	ty, ok := r.py.results[key]
+	if pos >= 0 {
+		ty, ok = r.py.results[key+"\x00"+strconv.Itoa(pos)]
+		if base := r.py.results[key]; !ok && base != "" && !strings.ContainsAny(base, "|*") {
+			// return g(…): element pos of the tuple g returns
+			if p, isPath := strings.CutPrefix(base, "="); !isPath {
+				ty, ok = "="+base+"()["+strconv.Itoa(pos)+"]", true
+			} else if strings.HasSuffix(p, "()") {
+				ty, ok = "="+p+"["+strconv.Itoa(pos)+"]", true
+			}
+		}
+	}
 	if !ok {
 		return pyUnknown
 	}
