@@ -1215,6 +1215,22 @@ else:
 
 def use_proxies():
     proxies()
+
+
+class Session:
+    async def __aenter__(self):
+        return self
+
+    def __enter__(self):
+        return 1
+
+    def ping(self):
+        return 2
+
+
+async def use_session():
+    async with Session() as s:
+        s.ping()
 `,
 	"blk/use.py": `from . import core
 from .core import ov
@@ -1295,6 +1311,8 @@ func TestPythonScopesSuperAndFieldCalls(t *testing.T) {
 		"blk/lazy.py | Pairs.run | send | 76 | Conn.send | exact | receiver type",
 		// a module variable the live branch binds, not the ruled-out def
 		"blk/lazy.py | use_proxies | proxies | 87 |  | unresolved | module variable",
+		// async with: what __aenter__ returns
+		"blk/lazy.py | use_session | ping | 103 | Session.ping | exact | receiver type",
 	})
 }
 

@@ -1113,7 +1113,7 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 					v := t.firstNamed(ap)
 					switch t.kind(t.parent(ap)) {
 					case "with_item":
-						ty = pyAppend(pyValueType(t, v, -1), ".__enter__()")
+						ty = pyAppend(pyValueType(t, v, -1), pyEnter(t, ap))
 					case "except_clause":
 						if t.kind(v) == "identifier" || t.kind(v) == "attribute" && pyDotted(t, v) {
 							ty = t.text(v)
@@ -1385,7 +1385,7 @@ func (x *extractor) pyFlow(i int32, name string) (string, bool) {
 					if ap := t.firstNamed(items[0]); t.kind(ap) == "as_pattern" {
 						v, tg := t.firstNamed(ap), t.field(ap, "alias")
 						if tg >= 0 && t.text(tg) == name && t.kind(t.firstNamed(tg)) == "identifier" {
-							return x.pySubstAt(p, pyAppend(pyValueType(t, v, -1), ".__enter__()")), true
+							return x.pySubstAt(p, pyAppend(pyValueType(t, v, -1), pyEnter(t, ap))), true
 						}
 					}
 				}
@@ -2100,4 +2100,16 @@ func pyTypingCast(t *tree, f int32) bool {
 		}
 	}
 	return false
+}
+
+// pyEnter is the call that gives a with statement's target, for node n in
+// it: ".__enter__()", or ".__aenter__()" in an async with (awaited: what
+// the coroutine returns).
+func pyEnter(t *tree, n int32) string {
+	for ; n >= 0 && t.kind(n) != "with_statement"; n = t.parent(n) {
+	}
+	if n >= 0 && t.kind(t.first(n)) == "async" {
+		return ".__aenter__()"
+	}
+	return ".__enter__()"
 }
