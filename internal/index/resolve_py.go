@@ -49,6 +49,7 @@ type pyResolver struct {
 	nest    map[int]int                         // chunk → innermost function chunk enclosing it
 	dead    map[int64][][2]int                  // file → line ranges a static condition rules out
 	locals  map[int64][]pyLocalImport           // file → the imports in its functions
+	enters  map[string]bool                     // file\x00owner\x00generator → decorated @contextmanager
 	budget  int                                 // type expressions left to evaluate for the current call
 }
 
@@ -174,7 +175,7 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 	p := &pyResolver{paths: files, files: map[string]bool{}, binds: map[int64]map[string]*store.FactRow{},
 		stars: map[int64][]*store.FactRow{}, vars: map[int64]map[string]string{}, attrs: map[string]*string{}, nest: map[int]int{},
 		bases: map[string][]pyBase{}, results: map[string]string{}, props: map[string]string{}, yields: map[string]string{},
-		dead: map[int64][][2]int{}, locals: map[int64][]pyLocalImport{}}
+		dead: map[int64][][2]int{}, locals: map[int64][]pyLocalImport{}, enters: map[string]bool{}}
 	for id, f := range files {
 		if r.fileLang[id] == "python" || strings.HasSuffix(f, ".py") {
 			p.files[f] = true
@@ -221,6 +222,10 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 		case lang.FactResult:
 			if f.Sig == "yield" {
 				p.yields[key3(files[f.FileID], f.Owner, f.Name)] = f.Type
+				continue
+			}
+			if f.Sig == "enter" { // a @contextmanager generator
+				p.enters[key3(files[f.FileID], f.Owner, f.Name)] = true
 				continue
 			}
 			if pos, ok := strings.CutPrefix(f.Sig, "["); ok { // element pos of the tuple it returns
@@ -557,6 +562,12 @@ func (r *resolver) pyValue(fileID int64, path string, self pyEnt, depth int) pyE
 				// with open(…) as f: a builtin context manager (a
 				// file, a memoryview) enters as itself
 				cur, steps = recv, steps[2:]
+			}
+			if (name == "__enter__" || name == "__aenter__") && recv.gen && strings.HasPrefix(steps, "()") {
+				// with f() as x, f a @contextmanager generator: what it yields
+				if s := &r.syms[recv.sym]; r.py.enters[key3(s.Path, s.Container, s.Short)] {
+					cur, steps = r.pyElem(recv, depth), steps[2:]
+				}
 			}
 		case name == "self" || name == "cls":
 			cur = pyUnknown

@@ -1231,6 +1231,19 @@ class Session:
 async def use_session():
     async with Session() as s:
         s.ping()
+
+
+import contextlib
+
+
+@contextlib.contextmanager
+def opened():
+    yield Session()
+
+
+def use_opened():
+    with opened() as o:
+        o.ping()
 `,
 	"blk/use.py": `from . import core
 from .core import ov
@@ -1313,6 +1326,8 @@ func TestPythonScopesSuperAndFieldCalls(t *testing.T) {
 		"blk/lazy.py | use_proxies | proxies | 87 |  | unresolved | module variable",
 		// async with: what __aenter__ returns
 		"blk/lazy.py | use_session | ping | 103 | Session.ping | exact | receiver type",
+		// with f() as x, f a @contextmanager generator: what it yields
+		"blk/lazy.py | use_opened | ping | 116 | Session.ping | exact | receiver type",
 	})
 }
 

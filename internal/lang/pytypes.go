@@ -149,6 +149,10 @@ func pyPrepare(x *extractor) {
 			if y := x.pyYields(i); y != "" {
 				// a generator: what iterating its result gives
 				x.facts = append(x.facts, Fact{Kind: FactResult, Owner: owner, Name: t.text(t.field(i, "name")), Type: y, Sig: "yield"})
+				if pyDecoratedBy(t, i, "contextmanager", "contextlib.contextmanager", "asynccontextmanager", "contextlib.asynccontextmanager") {
+					// @contextmanager: with f() as x is what it yields
+					x.facts = append(x.facts, Fact{Kind: FactResult, Owner: owner, Name: t.text(t.field(i, "name")), Sig: "enter"})
+				}
 			}
 			if owner != "" && pyProperty(t, i) {
 				// reading the attribute calls the method: its value is
@@ -399,16 +403,18 @@ func (x *extractor) pyYields(fn int32) string {
 // pyProperty reports whether function fn is decorated as a property
 // (`@property`, `@functools.cached_property`).
 func pyProperty(t *tree, fn int32) bool {
+	return pyDecoratedBy(t, fn, "property", "cached_property", "functools.cached_property")
+}
+
+// pyDecoratedBy reports whether function fn has one of decorators names
+// (as written, without arguments).
+func pyDecoratedBy(t *tree, fn int32, names ...string) bool {
 	p := t.parent(fn)
 	if p < 0 || t.kind(p) != "decorated_definition" {
 		return false
 	}
 	for c := t.first(p); c >= 0; c = t.next(c) {
-		if t.kind(c) != "decorator" {
-			continue
-		}
-		switch d := t.text(t.firstNamed(c)); d {
-		case "property", "cached_property", "functools.cached_property":
+		if t.kind(c) == "decorator" && slices.Contains(names, t.text(t.firstNamed(c))) {
 			return true
 		}
 	}
