@@ -24,7 +24,9 @@ import (
 //	"super"   super().m()
 //	":E"      a value of type expression E: "T" the value of calling T (a
 //	          class's instance, a function's result), "=path" a path of
-//	          names, attributes and calls ("=self.make().node"), "A|B"
+//	          names, attributes and calls ("=self.make().node"; "=f()[0]"
+//	          element 0 of the tuple f returns; "=super:C().m()" the
+//	          result of super().m() in a method of class C), "A|B"
 //	          alternatives ("A|?": an A or a value of unknown type, whose
 //	          calls resolve through A, inferred); ":E .a.b" its attributes
 //	".a.b"    attributes of a name that is not a local (self.x, mod.Class)

@@ -12,8 +12,11 @@ import (
 // and class attributes (`self.x = T(...)`, `self.x: T`, `x: T`, `x = v`),
 // properties and what functions return, as type expressions: "T" (the
 // value of calling T), "=path" (names, attributes and "()" calls:
-// "=self.make().node"), "A|B" (alternatives; "?" one of unknown type:
-// "A|?"); "" unknown. The facts carry names as written; resolution
+// "=self.make().node"; "()[k]" element k of the tuple a call returns;
+// "super:C()" super() in a method of class C), "A|B" (alternatives; "?"
+// one of unknown type: "A|?"), "*E" (a builtin container of E); ""
+// unknown. Branches a static condition rules out (sys.platform,
+// sys.version_info, TYPE_CHECKING) give no facts (FactDead). The facts carry names as written; resolution
 // decides what they denote in the project. A local's or self.x's type at
 // a call is what the statements before it give (pyNarrow), else every
 // assignment's alternatives.
