@@ -90,6 +90,7 @@ type pyEnt struct {
 	gen     bool   // a generator: what calling generator function sym returned
 	recv    *pyEnt // the generator function's self
 	elem    *pyOf  // a builtin container (ext "builtin"): its elements
+	vals    *pyOf  // a builtin mapping (ext "builtin"): its values
 }
 
 // pyOf is a type expression as file fileID writes it, self the instance
@@ -508,6 +509,9 @@ func (r *resolver) pyInstance(fileID int64, expr string, self pyEnt, depth int) 
 	if elem, ok := strings.CutPrefix(expr, "*"); ok { // a builtin container of elem
 		return pyEnt{sym: -1, ext: "builtin", inst: true, elem: &pyOf{fileID, elem, self}}
 	}
+	if v, ok := strings.CutPrefix(expr, "%"); ok { // a builtin mapping whose values are v
+		return pyEnt{sym: -1, ext: "builtin", inst: true, vals: &pyOf{fileID, v, self}}
+	}
 	path, ok := strings.CutPrefix(expr, "=")
 	if !ok {
 		path += "()"
@@ -564,6 +568,16 @@ func (r *resolver) pyValue(fileID int64, path string, self pyEnt, depth int) pyE
 				// with open(…) as f: a builtin context manager (a
 				// file, a memoryview) enters as itself
 				cur, steps = recv, steps[2:]
+			}
+			if recv.ext == "builtin" && recv.inst && strings.HasPrefix(steps, "()") {
+				switch {
+				case recv.elem != nil && name == "__getitem__": // xs[i]: an element
+					cur, steps = r.pyElem(recv, depth), steps[2:]
+				case recv.vals != nil && lang.PythonMappingValue("."+name+"()"):
+					cur, steps = r.pyInstance(recv.vals.fileID, recv.vals.expr, recv.vals.self, depth+1), steps[2:]
+				case recv.vals != nil && name == "values": // iterating them gives the values
+					cur, steps = pyEnt{sym: -1, ext: "builtin", inst: true, elem: recv.vals}, steps[2:]
+				}
 			}
 			if (name == "__enter__" || name == "__aenter__") && recv.gen && strings.HasPrefix(steps, "()") {
 				// with f() as x, f a @contextmanager generator: what it yields

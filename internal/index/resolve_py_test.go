@@ -1244,6 +1244,23 @@ def opened():
 def use_opened():
     with opened() as o:
         o.ping()
+
+
+class Registry:
+    def __init__(self):
+        self.by_name: "dict[str, Session]" = {}
+        self.items: "list[Session]" = []
+
+    def use(self, k, m: "dict[str, Session]"):
+        self.by_name.get(k).ping()
+        self.by_name[k].ping()
+        for s in self.by_name.values():
+            s.ping()
+        self.items[0].ping()
+        d = self.by_name
+        d[k].ping()
+        self.by_name.keys()
+        m.get(k).ping()
 `,
 	"blk/use.py": `from . import core
 from .core import ov
@@ -1328,6 +1345,14 @@ func TestPythonScopesSuperAndFieldCalls(t *testing.T) {
 		"blk/lazy.py | use_session | ping | 103 | Session.ping | exact | receiver type",
 		// with f() as x, f a @contextmanager generator: what it yields
 		"blk/lazy.py | use_opened | ping | 116 | Session.ping | exact | receiver type",
+		// mappings' values (get, d[k], values()) and lists' elements (xs[i])
+		"blk/lazy.py | Registry.use | ping | 125 | Session.ping | exact | receiver type",
+		"blk/lazy.py | Registry.use | ping | 126 | Session.ping | exact | receiver type",
+		"blk/lazy.py | Registry.use | ping | 128 | Session.ping | exact | receiver type",
+		"blk/lazy.py | Registry.use | ping | 129 | Session.ping | exact | receiver type",
+		"blk/lazy.py | Registry.use | ping | 131 | Session.ping | exact | receiver type",
+		"blk/lazy.py | Registry.use | keys | 132 |  | external | builtin",
+		"blk/lazy.py | Registry.use | ping | 133 | Session.ping | exact | receiver type",
 	})
 }
 

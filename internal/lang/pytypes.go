@@ -334,6 +334,14 @@ func pyUnpacked(t *tree, r int32, k int) string {
 	return "=" + pyPath(vt) + "[" + strconv.Itoa(k) + "]"
 }
 
+// pyMappingValue are the calls of a mapping that give one of its values
+// (`d[k]` is `d.__getitem__()`).
+var pyMappingValue = []string{".__getitem__()", ".get()", ".pop()", ".setdefault()"}
+
+// PythonMappingValue reports whether call (".get()") of a builtin mapping
+// gives one of its values.
+func PythonMappingValue(call string) bool { return slices.Contains(pyMappingValue, call) }
+
 // pyHead is the first name of type expression expr.
 func pyHead(expr string) string {
 	p := strings.TrimPrefix(expr, "=")
@@ -609,13 +617,34 @@ func pyElems(t *tree, n int32) []int32 {
 func pyAppend(expr, suffix string) string {
 	return pyAlts(expr, func(a string) string {
 		if e, ok := strings.CutPrefix(a, "*"); ok { // a builtin container
-			if rest, ok := strings.CutPrefix(suffix, "[]"); ok {
+			rest, ok := strings.CutPrefix(suffix, "[]")
+			if !ok {
+				rest, ok = strings.CutPrefix(suffix, ".__getitem__()") // xs[i]
+			}
+			if ok {
 				if rest == "" {
 					return e // an element
 				}
 				return pyAppend(e, rest)
 			}
 			return "" // its methods' results: pyright types them through generic stubs
+		}
+		if v, ok := strings.CutPrefix(a, "%"); ok { // a mapping's values
+			for _, m := range pyMappingValue {
+				if rest, ok := strings.CutPrefix(suffix, m); ok {
+					if rest == "" {
+						return v
+					}
+					return pyAppend(v, rest)
+				}
+			}
+			if rest, ok := strings.CutPrefix(suffix, ".values()"); ok {
+				if rest == "" {
+					return pyContainer(v)
+				}
+				return pyAppend(pyContainer(v), rest)
+			}
+			return "" // keys, items, other methods
 		}
 		return "=" + pyPath(a) + suffix
 	})
@@ -676,6 +705,15 @@ func pyRaw(t *tree, n int32) string {
 		}
 	case "parenthesized_expression", "await":
 		return pyRaw(t, t.firstNamed(n))
+	case "subscript":
+		// x[k]: what x.__getitem__(k) returns (not T[int](): a
+		// generic alias called)
+		if p := t.parent(n); p >= 0 && t.kind(p) == "call" && t.field(p, "function") == n {
+			return ""
+		}
+		if o := pyRaw(t, t.field(n, "value")); o != "" {
+			return o + ".__getitem__()"
+		}
 	}
 	return ""
 }
@@ -813,8 +851,11 @@ func pyAnnotation(s string) string {
 				return "=" + c
 			}
 			return ""
+		case pyMappingTypes[short] && len(elems) == 2:
+			// dict[K, V]: a mapping whose values are V
+			return pyAlts(pyAnnotation(elems[1]), func(a string) string { return "%" + a })
 		case pyTypingForms[short]:
-			return "" // a mapping, a callable, a literal, an awaitable …
+			return "" // a callable, a literal, an awaitable …
 		case !pyContainerTypes[short]:
 			// a generic class (Node[T], mod.Box[int]): its instance
 			return pyAnnotation(name)
@@ -872,6 +913,11 @@ func pyUnion(s string) []string {
 	}
 	return []string{s}
 }
+
+// pyMappingTypes are the builtin and typing mappings an annotation
+// gives the values of ("%V").
+var pyMappingTypes = map[string]bool{"dict": true, "Dict": true, "Mapping": true, "MutableMapping": true,
+	"defaultdict": true, "DefaultDict": true, "OrderedDict": true}
 
 // pyTypingForms are the generic forms of typing and collections.abc whose
 // value is neither an instance of the class they name nor a container

@@ -164,11 +164,13 @@ func TestPyAnnotation(t *testing.T) {
 		"tuple[Foo, ...]":           "*Foo",
 		"tuple[Foo, Bar]":           "*Foo|*Bar",
 		"Optional[List[Foo]]":       "*Foo",
-		"dict[str, Foo]":            "",
+		"dict[str, Foo]":            "%Foo", // a mapping: its values are Foo
 		"list[Foo | Bar]":           "*Foo|*Bar",
 		"Foo | Bar":                 "Foo|Bar", // a union: the alternatives
 		"Union[Foo, mod.Bar, None]": "Foo|mod.Bar",
-		"dict[str, Foo] | None":     "",
+		"dict[str, Foo] | None":     "%Foo",
+		"t.Mapping[str, list[Foo]]": "%*Foo",
+		"Dict[str, Foo | Bar]":      "%Foo|%Bar",
 		"Foo | Callable[[], Bar]":   "",
 		"Callable[[], Foo]":         "",
 		"Node[T]":                   "Node", // a generic class's instance
@@ -177,7 +179,7 @@ func TestPyAnnotation(t *testing.T) {
 		"Annotated[Foo, 1]":         "Foo",
 		"type[Foo]":                 "=Foo", // the class itself
 		"typing.Type[mod.Foo]":      "=mod.Foo",
-		"Mapping[str, Foo]":         "",
+		"Callable[[Foo], Bar]":      "",
 		"Awaitable[Foo]":            "",
 	} {
 		if got := pyAnnotation(in); got != want {
