@@ -1261,6 +1261,11 @@ class Registry:
         d[k].ping()
         self.by_name.keys()
         m.get(k).ping()
+        s2, n = self.pick()
+        s2.ping()
+
+    def pick(self) -> "tuple[Session, int]":
+        return self.items[0], 1
 `,
 	"blk/use.py": `from . import core
 from .core import ov
@@ -1353,6 +1358,8 @@ func TestPythonScopesSuperAndFieldCalls(t *testing.T) {
 		"blk/lazy.py | Registry.use | ping | 131 | Session.ping | exact | receiver type",
 		"blk/lazy.py | Registry.use | keys | 132 |  | external | builtin",
 		"blk/lazy.py | Registry.use | ping | 133 | Session.ping | exact | receiver type",
+		// -> tuple[A, B]: the elements
+		"blk/lazy.py | Registry.use | ping | 135 | Session.ping | exact | receiver type",
 	})
 }
 

@@ -266,14 +266,31 @@ func (x *extractor) pyResult(fn int32) string {
 	return ty
 }
 
-// pyTupleResult is, when every return statement of function fn returns
-// a tuple of one length (`return a, b`; a bare return or None a
+// pyTupleResult is, when function fn is annotated to return a tuple of
+// known length (`-> tuple[A, B]`) or every return statement of it
+// returns a tuple of one length (`return a, b`; a bare return or None a
 // placeholder), the type expression of each element, alternatives when
 // the returns differ; nil otherwise.
 func (x *extractor) pyTupleResult(fn int32) []string {
 	t := x.t
+	if rt := t.field(fn, "return_type"); rt >= 0 {
+		// -> tuple[A, B]: A, B (not tuple[A, ...])
+		name, args, ok := strings.Cut(strings.Trim(strings.TrimSpace(t.text(rt)), `"'`), "[")
+		if short := name[strings.LastIndexByte(name, '.')+1:]; !ok || short != "tuple" && short != "Tuple" || !strings.HasSuffix(args, "]") {
+			return nil
+		}
+		elems := pyTypeArgs(strings.TrimSuffix(args, "]"))
+		if len(elems) == 0 || slices.Contains(elems, "...") {
+			return nil
+		}
+		out := make([]string, len(elems))
+		for k, e := range elems {
+			out[k] = pyAnnotation(e)
+		}
+		return out
+	}
 	body := t.field(fn, "body")
-	if body < 0 || t.field(fn, "return_type") >= 0 {
+	if body < 0 {
 		return nil
 	}
 	var out []string
