@@ -14,7 +14,8 @@ import (
 // value of calling T), "=path" (names, attributes and "()" calls:
 // "=self.make().node"; "()[k]" element k of the tuple a call returns;
 // "super:C()" super() in a method of class C), "A|B" (alternatives; "?"
-// one of unknown type: "A|?"), "*E" (a builtin container of E); ""
+// one of unknown type: "A|?"), "*E" (a builtin container of E), "%V" (a
+// builtin mapping of V values; x[k] is "=x.__getitem__()"); ""
 // unknown. Branches a static condition rules out (sys.platform,
 // sys.version_info, TYPE_CHECKING) give no facts (FactDead). The facts carry names as written; resolution
 // decides what they denote in the project. A local's or self.x's type at
