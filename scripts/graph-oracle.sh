@@ -11,8 +11,10 @@
 # Environment: GOPLS_VERSION (default v0.21.1), PYRIGHT_VERSION (1.1.414),
 #   ORACLE_LANGS ("go python"), ORACLE_N (40), ORACLE_SEED (1),
 #   ORACLE_PYTHON (python3: whose standard library is measured),
-#   ORACLE_PY_PACKAGES ("email http json logging"), ORACLE_VERBOSE=1 prints
-#   every mismatch.
+#   ORACLE_PY_PACKAGES ("email http json logging"), ORACLE_PY_SRC (the
+#   directory the packages are copied from; default the standard library,
+#   e.g. a site-packages directory for third-party packages such as click),
+#   ORACLE_VERBOSE=1 prints every mismatch.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -60,6 +62,7 @@ if [[ " $langs " == *" python "* ]]; then
   stdlib=$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
   pyver=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
   packages=${ORACLE_PY_PACKAGES:-email http json logging}
+  src=${ORACLE_PY_SRC:-$stdlib}
   # pyright reads the standard library from its bundled typeshed stubs: a
   # copy without the measured packages' stubs makes it read their source
   typeshed=$work/typeshed
@@ -67,13 +70,13 @@ if [[ " $langs " == *" python "* ]]; then
   for p in $packages; do
     rm -rf "$typeshed/stdlib/$p" "$typeshed/stdlib/$p.pyi"
   done
-  echo "python $pyver standard library at $stdlib, pyright $version"
+  echo "python $pyver standard library at $stdlib, packages from $src, pyright $version"
   for p in $packages; do
     # each package alone in a root of its own, so that its absolute
     # imports ("from email import utils") are project imports
     root=$work/py-$p
     mkdir -p "$root"
-    cp -r "$stdlib/$p" "$root/"
+    cp -r "$src/$p" "$root/"
     find "$root" -name __pycache__ -prune -exec rm -rf {} +
     db="$work/py-$p.db"
     "$work/codectx" index "$root" --db "$db" >/dev/null 2>"$work/index.log" || { cat "$work/index.log" >&2; exit 1; }

@@ -681,15 +681,28 @@ func (r *resolver) lookupInBases(ti int, m string, bases func(ti int) []baseRef)
 	return k, outside
 }
 
-// member is the method m of type chunk ti (first in source order), or -1.
+// member is the method m of type chunk ti (first in source order; in
+// Python, where a later def rebinds the name, the last one a static
+// condition does not rule out, else the last), or -1.
 func (r *resolver) member(ti int, m string) int {
 	t := &r.syms[ti]
+	last, dead := -1, -1
 	for _, i := range r.byShort[m] {
 		if s := &r.syms[i]; s.Container == t.Symbol && s.FileID == t.FileID && s.Kind != "type" {
-			return i
+			switch {
+			case t.Lang != "python":
+				return i
+			case r.pyLive(i):
+				last = i
+			default:
+				dead = i
+			}
 		}
 	}
-	return -1
+	if last < 0 {
+		return dead
+	}
+	return last
 }
 
 // inBases looks m up in the bases of type chunk ti, depth first and left to

@@ -24,7 +24,9 @@ import (
 //	"super"   super().m()
 //	":E"      a value of type expression E: "T" the value of calling T (a
 //	          class's instance, a function's result), "=path" a path of
-//	          names, attributes and calls ("=self.make().node"), "A|B"
+//	          names, attributes and calls ("=self.make().node"; "=f()[0]"
+//	          element 0 of the tuple f returns; "=super:C().m()" the
+//	          result of super().m() in a method of class C), "A|B"
 //	          alternatives ("A|?": an A or a value of unknown type, whose
 //	          calls resolve through A, inferred); ":E .a.b" its attributes
 //	".a.b"    attributes of a name that is not a local (self.x, mod.Class)
@@ -47,7 +49,16 @@ type pyResolver struct {
 	yields  map[string]string                   // file\x00owner\x00generator → the type expression it yields
 	props   map[string]string                   // file\x00class\x00method → a property's value (its result)
 	nest    map[int]int                         // chunk → innermost function chunk enclosing it
+	dead    map[int64][][2]int                  // file → line ranges a static condition rules out
+	locals  map[int64][]pyLocalImport           // file → the imports in its functions
+	enters  map[string]bool                     // file\x00owner\x00generator → decorated @contextmanager
 	budget  int                                 // type expressions left to evaluate for the current call
+}
+
+// pyLocalImport is an import in a function (lines from-to of the file).
+type pyLocalImport struct {
+	from, to int
+	fact     *store.FactRow
 }
 
 // pyBudget bounds the type expressions evaluated for one call (chains of
@@ -79,6 +90,7 @@ type pyEnt struct {
 	gen     bool   // a generator: what calling generator function sym returned
 	recv    *pyEnt // the generator function's self
 	elem    *pyOf  // a builtin container (ext "builtin"): its elements
+	vals    *pyOf  // a builtin mapping (ext "builtin"): its values
 }
 
 // pyOf is a type expression as file fileID writes it, self the instance
@@ -165,7 +177,8 @@ func pyEach(alts []pyEnt, partial bool, f func(pyEnt) pyEnt) pyEnt {
 func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 	p := &pyResolver{paths: files, files: map[string]bool{}, binds: map[int64]map[string]*store.FactRow{},
 		stars: map[int64][]*store.FactRow{}, vars: map[int64]map[string]string{}, attrs: map[string]*string{}, nest: map[int]int{},
-		bases: map[string][]pyBase{}, results: map[string]string{}, props: map[string]string{}, yields: map[string]string{}}
+		bases: map[string][]pyBase{}, results: map[string]string{}, props: map[string]string{}, yields: map[string]string{},
+		dead: map[int64][][2]int{}, locals: map[int64][]pyLocalImport{}, enters: map[string]bool{}}
 	for id, f := range files {
 		if r.fileLang[id] == "python" || strings.HasSuffix(f, ".py") {
 			p.files[f] = true
@@ -185,6 +198,13 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 		case lang.FactImport:
 			if f.Sig == "*" {
 				p.stars[f.FileID] = append(p.stars[f.FileID], f)
+				continue
+			}
+			if f.Owner != "" { // in a function: a local of it
+				a, b, _ := strings.Cut(f.Owner, "-")
+				from, _ := strconv.Atoi(a)
+				to, _ := strconv.Atoi(b)
+				p.locals[f.FileID] = append(p.locals[f.FileID], pyLocalImport{from, to, f})
 				continue
 			}
 			m := p.binds[f.FileID]
@@ -207,7 +227,20 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 				p.yields[key3(files[f.FileID], f.Owner, f.Name)] = f.Type
 				continue
 			}
+			if f.Sig == "enter" { // a @contextmanager generator
+				p.enters[key3(files[f.FileID], f.Owner, f.Name)] = true
+				continue
+			}
+			if pos, ok := strings.CutPrefix(f.Sig, "["); ok { // element pos of the tuple it returns
+				p.results[key3(files[f.FileID], f.Owner, f.Name)+"\x00"+strings.TrimSuffix(pos, "]")] = f.Type
+				continue
+			}
 			p.results[key3(files[f.FileID], f.Owner, f.Name)] = f.Type
+		case lang.FactDead:
+			a, b, _ := strings.Cut(f.Sig, "-")
+			from, _ := strconv.Atoi(a)
+			to, _ := strconv.Atoi(b)
+			p.dead[f.FileID] = append(p.dead[f.FileID], [2]int{from, to})
 		case lang.FactBase:
 			k := key2(files[f.FileID], f.Owner)
 			line, _ := strconv.Atoi(f.Sig)
@@ -219,6 +252,20 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 			}
 			ty := f.Type
 			p.attrs[key3(files[f.FileID], f.Owner, f.Name)] = &ty
+		}
+	}
+	// a name only functions import: the first of them, for the type
+	// expressions, which do not tell the function
+	for id, ls := range p.locals {
+		for _, l := range ls {
+			m := p.binds[id]
+			if m == nil {
+				m = map[string]*store.FactRow{}
+				p.binds[id] = m
+			}
+			if _, dup := m[l.fact.Name]; !dup {
+				m[l.fact.Name] = l.fact
+			}
 		}
 	}
 	// nested defs: the innermost function chunk holding each chunk
@@ -248,8 +295,13 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 func (r *resolver) filePath(fileID int64) string { return r.py.paths[fileID] }
 
 // pyModuleFile is the project file of module mod imported from a file in
-// dir: relative modules from dir, absolute ones from the project root or a
-// source folder above the file; M.py or M/__init__.py.
+// dir: relative modules from dir; absolute ones from the project root or a
+// source folder above the file (a folder that is no package: without an
+// __init__.py), else, unless mod is a standard-library module, from a
+// package folder above the file (as pyright, whose last resort is the
+// importing file's folder and its parents: `from http import client` in
+// pkg/sub/m.py is the standard library's even when pkg/http.py exists);
+// M.py or M/__init__.py.
 func pyModuleFile(files func(string) bool, dir, mod string) (string, bool) {
 	var cands []string
 	if strings.HasPrefix(mod, ".") {
@@ -262,11 +314,20 @@ func pyModuleFile(files func(string) bool, dir, mod string) (string, bool) {
 		cands = []string{path.Join(base, rel) + ".py", path.Join(base, rel, "__init__.py")}
 	} else {
 		rel := strings.ReplaceAll(mod, ".", "/")
+		var pkgs []string
 		for d := dir; ; d = path.Dir(d) {
-			cands = append(cands, path.Join(d, rel)+".py", path.Join(d, rel, "__init__.py"))
+			c := []string{path.Join(d, rel) + ".py", path.Join(d, rel, "__init__.py")}
+			if files(path.Clean(path.Join(d, "__init__.py"))) {
+				pkgs = append(pkgs, c...)
+			} else {
+				cands = append(cands, c...)
+			}
 			if d == "." || d == "/" || d == "" {
 				break
 			}
+		}
+		if !lang.PythonStdlib(mod) {
+			cands = append(cands, pkgs...)
 		}
 	}
 	for _, c := range cands {
@@ -279,19 +340,58 @@ func pyModuleFile(files func(string) bool, dir, mod string) (string, bool) {
 
 func (p *pyResolver) isFile(f string) bool { return p.files[f] }
 
-// topLevel is the first module-level function or class named name in file
-// (a name defined twice, in the branches of an if, is its first
-// definition), or -1.
+// pyTopLevel is the module-level function or class named name in file,
+// or -1: of a name defined several times (overloads, the branches of an
+// if), the last definition a static condition does not rule out, as the
+// one a call in a function sees (the last one when all are ruled out).
 func (r *resolver) pyTopLevel(file, name string) int {
+	best, dead := -1, -1
 	for _, i := range r.byShort[name] {
 		s := &r.syms[i]
 		if s.Path == file && s.Container == "" && (s.Kind == "function" || s.Kind == "type") {
-			if _, nested := r.py.nest[i]; !nested {
-				return i
+			if _, nested := r.py.nest[i]; nested {
+				continue
+			}
+			if r.pyLive(i) {
+				best = i
+			} else {
+				dead = i
 			}
 		}
 	}
-	return -1
+	if best < 0 && !r.pyVarOf(file, name) {
+		return dead
+	}
+	return best
+}
+
+// pyVarOf reports whether file assigns module variable name where no
+// static condition rules it out (`f = g` in the else of a platform test
+// whose other branches define f).
+func (r *resolver) pyVarOf(file, name string) bool {
+	id, ok := r.pyFileID(file)
+	if !ok {
+		return false
+	}
+	_, v := r.py.vars[id][name]
+	return v
+}
+
+// pyLive reports whether chunk i is not in a branch a static condition
+// rules out (lang.FactDead).
+func (r *resolver) pyLive(i int) bool { return r.pyVisible(i, 0) }
+
+// pyVisible reports whether chunk i is not in a branch a static condition
+// rules out, or is in the one that holds line (a call in it sees its
+// definitions).
+func (r *resolver) pyVisible(i, line int) bool {
+	s := &r.syms[i]
+	for _, d := range r.py.dead[s.FileID] {
+		if s.StartLine >= d[0] && s.StartLine <= d[1] && (line < d[0] || line > d[1]) {
+			return false
+		}
+	}
+	return true
 }
 
 // pyImport is what an import binding denotes.
@@ -322,6 +422,30 @@ func (r *resolver) pyFileID(file string) (int64, bool) {
 		return r.syms[i].FileID, true
 	}
 	return 0, false
+}
+
+// pyNameAt evaluates a name (dotted: a.b.c) as a call at line of file
+// fileID sees it: imported by the innermost function around the line
+// that imports it, else as pyName.
+func (r *resolver) pyNameAt(fileID int64, dotted string, line int) pyEnt {
+	first, rest, _ := strings.Cut(dotted, ".")
+	var best *pyLocalImport
+	for k := range r.py.locals[fileID] {
+		l := &r.py.locals[fileID][k]
+		if l.fact.Name == first && l.from <= line && line <= l.to && (best == nil || l.from >= best.from) {
+			best = l
+		}
+	}
+	if best == nil {
+		return r.pyName(fileID, dotted, 0)
+	}
+	cur := r.pyImport(path.Dir(r.filePath(fileID)), best.fact, 0)
+	for seg := range strings.SplitSeq(rest, ".") {
+		if seg != "" && cur.known() {
+			cur = r.pyMember(cur, seg, 1)
+		}
+	}
+	return cur
 }
 
 // pyName evaluates a name (dotted: a.b.c) as file fileID sees it at module
@@ -385,6 +509,9 @@ func (r *resolver) pyInstance(fileID int64, expr string, self pyEnt, depth int) 
 	if elem, ok := strings.CutPrefix(expr, "*"); ok { // a builtin container of elem
 		return pyEnt{sym: -1, ext: "builtin", inst: true, elem: &pyOf{fileID, elem, self}}
 	}
+	if v, ok := strings.CutPrefix(expr, "%"); ok { // a builtin mapping whose values are v
+		return pyEnt{sym: -1, ext: "builtin", inst: true, vals: &pyOf{fileID, v, self}}
+	}
 	path, ok := strings.CutPrefix(expr, "=")
 	if !ok {
 		path += "()"
@@ -405,13 +532,59 @@ func (r *resolver) pyInstance(fileID int64, expr string, self pyEnt, depth int) 
 // "()" calls ("self.make().node").
 func (r *resolver) pyValue(fileID int64, path string, self pyEnt, depth int) pyEnt {
 	cur, recv := pyUnknown, pyUnknown
+	sup := -1 // super() in a method of class sup: the next name is its bases'
 	for k, seg := range strings.Split(path, ".") {
-		name := strings.TrimRight(seg, "()[]")
-		steps := seg[len(name):] // "()" a call, "[]" an element
+		name := seg
+		if k := strings.IndexAny(seg, "(["); k >= 0 {
+			name = seg[:k]
+		}
+		steps := seg[len(name):] // "()" a call, "[]" an element, "()[k]" an element of the tuple it returns
 		switch {
+		case k == 1 && sup >= 0:
+			// super().m: the first base (depth first, left to right)
+			// that has m, called on self
+			recv, cur = cur, pyUnknown
+			for _, b := range r.pyBases(sup) {
+				if b.sym >= 0 {
+					if m := r.pyMethod(b.sym, name); m >= 0 {
+						cur = pyEnt{sym: m}
+						break
+					}
+				}
+			}
+		case k == 0 && strings.HasPrefix(name, lang.PythonSuperHead):
+			sup = r.pyClassIn(fileID, strings.ReplaceAll(name[len(lang.PythonSuperHead):], ":", "."))
+			if sup < 0 {
+				return pyUnknown
+			}
+			cur, steps = self, ""
+			if cur.sym < 0 {
+				cur = pyEnt{sym: sup, inst: true}
+			}
 		case k > 0:
 			recv = cur
 			cur = r.pyMember(cur, name, depth)
+			if name == "__enter__" && recv.ext == "builtin" && recv.inst && recv.elem == nil && strings.HasPrefix(steps, "()") {
+				// with open(…) as f: a builtin context manager (a
+				// file, a memoryview) enters as itself
+				cur, steps = recv, steps[2:]
+			}
+			if recv.ext == "builtin" && recv.inst && strings.HasPrefix(steps, "()") {
+				switch {
+				case recv.elem != nil && name == "__getitem__": // xs[i]: an element
+					cur, steps = r.pyElem(recv, depth), steps[2:]
+				case recv.vals != nil && lang.PythonMappingValue("."+name+"()"):
+					cur, steps = r.pyInstance(recv.vals.fileID, recv.vals.expr, recv.vals.self, depth+1), steps[2:]
+				case recv.vals != nil && name == "values": // iterating them gives the values
+					cur, steps = pyEnt{sym: -1, ext: "builtin", inst: true, elem: recv.vals}, steps[2:]
+				}
+			}
+			if (name == "__enter__" || name == "__aenter__") && recv.gen && strings.HasPrefix(steps, "()") {
+				// with f() as x, f a @contextmanager generator: what it yields
+				if s := &r.syms[recv.sym]; r.py.enters[key3(s.Path, s.Container, s.Short)] {
+					cur, steps = r.pyElem(recv, depth), steps[2:]
+				}
+			}
 		case name == "self" || name == "cls":
 			cur = pyUnknown
 			if self.sym >= 0 {
@@ -423,11 +596,23 @@ func (r *resolver) pyValue(fileID int64, path string, self pyEnt, depth int) pyE
 				return pyUnknown // eval(…), getattr(…), max(…): any value
 			}
 		}
-		for ; len(steps) >= 2; steps = steps[2:] {
-			if steps[:2] == "[]" {
+		for len(steps) >= 2 {
+			switch {
+			case steps[:2] == "[]":
 				cur = r.pyElem(cur, depth)
-			} else {
+				steps = steps[2:]
+			case strings.HasPrefix(steps, "()[") && len(steps) > 3 && steps[3] >= '0' && steps[3] <= '9':
+				// f()[k]: element k of the tuple f returns
+				end := strings.IndexByte(steps, ']')
+				pos, err := strconv.Atoi(steps[3:max(end, 3)])
+				if end < 0 || err != nil {
+					return pyUnknown
+				}
+				cur = r.pyResultAt(recv, cur, pos, depth)
+				steps = steps[end+1:]
+			default:
 				cur = r.pyResult(recv, cur, depth)
+				steps = steps[2:]
 			}
 			recv = pyUnknown
 		}
@@ -444,10 +629,17 @@ func (r *resolver) pyValue(fileID int64, path string, self pyEnt, depth int) pyE
 // class), what an instance's __call__ returns, the module of something
 // outside the project (a value, inst; calling a builtin value or its
 // method gives a value of unknown type); else unknown.
-func (r *resolver) pyResult(recv, c pyEnt, depth int) pyEnt {
+func (r *resolver) pyResult(recv, c pyEnt, depth int) pyEnt { return r.pyResultAt(recv, c, -1, depth) }
+
+// pyResultAt is pyResult, or with pos >= 0 element pos of the tuple the
+// call returns (a function every return of which is a tuple of that
+// many elements; unknown otherwise).
+func (r *resolver) pyResultAt(recv, c pyEnt, pos, depth int) pyEnt {
 	switch {
 	case c.alts != nil:
-		return pyEach(*c.alts, c.partial, func(a pyEnt) pyEnt { return r.pyResult(pyUnknown, a, depth+1) })
+		return pyEach(*c.alts, c.partial, func(a pyEnt) pyEnt { return r.pyResultAt(pyUnknown, a, pos, depth+1) })
+	case pos >= 0 && (c.ext != "" || c.sym < 0 || r.syms[c.sym].Kind == "type" && !c.inst):
+		return pyUnknown // outside the project, a class's instance: not a tuple we follow
 	case c.ext == "builtin" && c.inst:
 		// a builtin value's method or the value itself (list.pop, a
 		// staticmethod object): pyright types the result through the
@@ -458,7 +650,7 @@ func (r *resolver) pyResult(recv, c pyEnt, depth int) pyEnt {
 	case c.sym >= 0 && c.inst && depth <= 8:
 		// calling an instance: what its class's __call__ returns
 		if m := r.pyMethod(c.sym, "__call__"); m >= 0 {
-			return r.pyResult(c, pyEnt{sym: m}, depth+1)
+			return r.pyResultAt(c, pyEnt{sym: m}, pos, depth+1)
 		}
 		return pyUnknown
 	case c.sym < 0 || c.inst || depth > 8:
@@ -475,9 +667,24 @@ func (r *resolver) pyResult(recv, c pyEnt, depth int) pyEnt {
 		self = pyEnt{sym: ti, inst: true}
 	}
 	if _, gen := r.py.yields[key3(s.Path, s.Container, s.Short)]; gen {
+		if pos >= 0 {
+			return pyUnknown
+		}
 		return pyEnt{sym: c.sym, gen: true, recv: &self}
 	}
-	ty, ok := r.py.results[key3(s.Path, s.Container, s.Short)]
+	key := key3(s.Path, s.Container, s.Short)
+	ty, ok := r.py.results[key]
+	if pos >= 0 {
+		ty, ok = r.py.results[key+"\x00"+strconv.Itoa(pos)]
+		if base := r.py.results[key]; !ok && base != "" && !strings.ContainsAny(base, "|*") {
+			// return g(…): element pos of the tuple g returns
+			if p, isPath := strings.CutPrefix(base, "="); !isPath {
+				ty, ok = "="+base+"()["+strconv.Itoa(pos)+"]", true
+			} else if strings.HasSuffix(p, "()") {
+				ty, ok = "="+p+"["+strconv.Itoa(pos)+"]", true
+			}
+		}
+	}
 	if !ok {
 		return pyUnknown
 	}
@@ -532,6 +739,18 @@ func (r *resolver) pyMember(e pyEnt, name string, depth int) pyEnt {
 		}
 	}
 	return pyUnknown
+}
+
+// pyClassIn is the class of symbol sym ("Outer.Inner") defined in file
+// fileID, or -1.
+func (r *resolver) pyClassIn(fileID int64, sym string) int {
+	short := sym[strings.LastIndexByte(sym, '.')+1:]
+	for _, i := range r.byShort[short] {
+		if s := &r.syms[i]; s.FileID == fileID && s.Symbol == sym && s.Kind == "type" {
+			return i
+		}
+	}
+	return -1
 }
 
 // pyMethod is method (or nested class) m of class ti or of its bases, or -1.
@@ -673,6 +892,15 @@ func (r *resolver) pyCallOn(e pyEnt, target, rule string) edgeOut {
 		case builtinMethods["python"][target] || pyObjectMethods[target]:
 			return external("builtin")
 		}
+		if ty, fid, ok := r.pyAttr(e.sym, target, 0, map[int]bool{}); ok {
+			// a call of the value an attribute holds (a callback, a
+			// class): outside the project when that value is, else
+			// as Go's calls of a function-typed field
+			if v := r.pyInstance(fid, ty, e, 0); v.ext != "" && v.alts == nil {
+				return external(v.ext)
+			}
+			return unresolved("function-typed field")
+		}
 		return unresolved("no such method")
 	}
 	return unresolved("receiver of unknown type")
@@ -718,7 +946,7 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 			ent = r.pySelf(e)
 			ent.inst = ent.sym >= 0 && segs[0] == "self"
 		} else {
-			ent = r.pyName(e.FileID, segs[0], 0)
+			ent = r.pyNameAt(e.FileID, segs[0], e.Line)
 		}
 		for _, seg := range segs[1:] {
 			if ent.known() {
@@ -737,7 +965,7 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 		ent.inst = e.Qualifier == "self"
 		return r.pyCallOn(ent, e.Target, "own type"), true
 	case e.Qualifier != "":
-		ent := r.pyName(e.FileID, e.Qualifier, 0)
+		ent := r.pyNameAt(e.FileID, e.Qualifier, e.Line)
 		if !ent.known() {
 			return unknown(), true
 		}
@@ -747,11 +975,14 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 		}
 		return r.pyCallOn(ent, e.Target, rule), true
 	}
-	// a bare call: a def of an enclosing function, a module-level
-	// definition of the file, an imported name
+	// a bare call: a name the function imports, a def of an enclosing
+	// function, a module-level definition of the file, an imported name
+	if ent, local := r.pyLocalCall(e); local {
+		return ent, true
+	}
 	file := r.filePath(e.FileID)
 	src, hasSrc := r.byID[e.SrcChunk]
-	best, bestDepth := -1, -1
+	best, bestDepth, bestVisible := -1, -1, false
 	for _, i := range r.byShort[e.Target] {
 		s := &r.syms[i]
 		outer, nested := r.py.nest[i]
@@ -766,9 +997,22 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 			}
 			depth = r.pyDepth(outer)
 		}
-		if depth > bestDepth {
+		// a definition a static condition rules out only when no
+		// other is visible from the call
+		visible := r.pyVisible(i, e.Line)
+		if bestVisible && !visible {
+			continue
+		}
+		if visible && !bestVisible {
+			best, bestDepth = -1, -1
+		}
+		bestVisible = visible
+		if depth >= bestDepth { // (of one depth, the last definition)
 			best, bestDepth = i, depth
 		}
+	}
+	if best >= 0 && !bestVisible && bestDepth == 0 && r.pyVarOf(file, e.Target) {
+		best = -1 // only ruled out defs, and a module variable that is not
 	}
 	if best >= 0 {
 		if bestDepth > 0 {
@@ -776,14 +1020,39 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 		}
 		return exact(r.syms[best].ID).with("same file"), true
 	}
-	ent := r.pyName(e.FileID, e.Target, 0)
+	if out, ok := r.pyImported(r.pyName(e.FileID, e.Target, 0)); ok {
+		return out, true
+	}
+	if r.pyVarOf(file, e.Target) {
+		return unresolved("module variable"), true // a function value, a class held (pyright: no callee)
+	}
+	return unresolved("name not bound in the file"), true
+}
+
+// pyLocalCall resolves a bare call of a name an enclosing function
+// imports; false when none does.
+func (r *resolver) pyLocalCall(e store.EdgeRow) (edgeOut, bool) {
+	for _, l := range r.py.locals[e.FileID] {
+		if l.fact.Name == e.Target && l.from <= e.Line && e.Line <= l.to {
+			if out, ok := r.pyImported(r.pyNameAt(e.FileID, e.Target, e.Line)); ok {
+				return out, true
+			}
+			return unresolved("name not bound in the file"), true
+		}
+	}
+	return edgeOut{}, false
+}
+
+// pyImported is the call of an imported name denoting ent: outside the
+// project, or a function or class of it; false otherwise.
+func (r *resolver) pyImported(ent pyEnt) (edgeOut, bool) {
 	switch {
 	case ent.ext != "":
 		return external(ent.ext), true
 	case ent.sym >= 0 && !ent.inst && !ent.val:
 		return exact(r.syms[ent.sym].ID).with("import"), true
 	}
-	return unresolved("name not bound in the file"), true
+	return edgeOut{}, false
 }
 
 // pyAnyBuiltins are the builtin functions whose result may be any value

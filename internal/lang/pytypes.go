@@ -12,15 +12,21 @@ import (
 // and class attributes (`self.x = T(...)`, `self.x: T`, `x: T`, `x = v`),
 // properties and what functions return, as type expressions: "T" (the
 // value of calling T), "=path" (names, attributes and "()" calls:
-// "=self.make().node"), "A|B" (alternatives; "?" one of unknown type:
-// "A|?"); "" unknown. The facts carry names as written; resolution
+// "=self.make().node"; "()[k]" element k of the tuple a call returns;
+// "super:C()" super() in a method of class C), "A|B" (alternatives; "?"
+// one of unknown type: "A|?"), "*E" (a builtin container of E), "%V" (a
+// builtin mapping of V values; x[k] is "=x.__getitem__()"); ""
+// unknown. Branches a static condition rules out (sys.platform,
+// sys.version_info, TYPE_CHECKING) give no facts (FactDead). The facts carry names as written; resolution
 // decides what they denote in the project. A local's or self.x's type at
 // a call is what the statements before it give (pyNarrow), else every
 // assignment's alternatives.
 
 // FactImport is a name a Python import binds: Name is bound to module Type
 // (as written, relative dots kept); Sig is the imported member ("" for
-// `import M` / `import M as N`, "*" for a star import).
+// `import M` / `import M as N`, "*" for a star import); Owner is "" at
+// module level, the lines of the function ("12-30") for an import in a
+// function (a local of it).
 const FactImport = "import"
 
 // FactBase is a base class of Python class Owner as written (Type "mod.Base"),
@@ -31,6 +37,20 @@ const FactBase = "base"
 // attributes, properties and function results as facts.
 func pyPrepare(x *extractor) {
 	t := x.t
+	// branches a static condition rules out: no facts, and resolution
+	// leaves their definitions out
+	deadBlocks := pyDeadBlocks(t)
+	for _, b := range deadBlocks {
+		x.facts = append(x.facts, Fact{Kind: FactDead, Sig: strconv.Itoa(t.line(b)) + "-" + strconv.Itoa(t.endLine(b))})
+	}
+	dead := func(i int32) bool {
+		for _, b := range deadBlocks {
+			if i >= b && i < t.subtreeEnd(b) {
+				return true
+			}
+		}
+		return false
+	}
 	vars := map[string]string{}
 	var varOrder []string
 	type attrKey struct{ owner, name string }
@@ -44,20 +64,22 @@ func pyPrepare(x *extractor) {
 		attrs[k] = ty
 		attrOrder = append(attrOrder, k)
 	}
-	// assign records the value r (annotated ann, or -1) assigned to
-	// target l by assignment node i
-	assign := func(i, l, r, ann int32) {
-		ty := pyValueType(t, r, ann)
-		owner := t.parent(t.parent(i))
+	// assignType records a value of type expression ty (none: None;
+	// annotated: ty is the annotation's) assigned to target l by
+	// assignment node i
+	assignType := func(i, l int32, ty string, none, annotated bool) {
+		// the scope binding the target: an if, try, with or loop at
+		// module level or in a class body binds in that scope
+		owner := pyScopeOf(t, i)
 		switch {
 		case t.kind(l) == "identifier" && (owner >= 0 && t.kind(owner) == "module" || x.pyGlobal(i, t.text(l))):
 			// a module variable: assigned at module level, or in a
 			// function that declares it global; None is a placeholder
 			n := t.text(l)
-			if r >= 0 && t.kind(r) == "none" && ann < 0 {
+			if none {
 				return
 			}
-			if t.kind(owner) != "module" && ann < 0 {
+			if t.kind(owner) != "module" && !annotated {
 				ty = x.pySubstAt(i, ty)
 			}
 			if old, seen := vars[n]; seen {
@@ -66,19 +88,20 @@ func pyPrepare(x *extractor) {
 			}
 			vars[n] = ty
 			varOrder = append(varOrder, n)
-		case owner >= 0 && t.kind(owner) == "block" && t.kind(t.parent(owner)) == "class_definition" && t.kind(l) == "identifier":
+		case owner >= 0 && t.kind(owner) == "class_definition" && t.kind(l) == "identifier":
 			// a class attribute: annotated (x: T), or assigned (x = T(),
 			// x = Name: evaluated at module level, so unknown when the
-			// class body binds the name itself, as in warn = warning)
-			if ann < 0 {
-				if r >= 0 && t.kind(r) == "none" {
+			// class body binds the name before, as in warn = warning;
+			// Process = Process is the module's)
+			if !annotated {
+				if none {
 					return // a placeholder
 				}
-				if pyClassBinds(t, owner, pyHead(ty)) {
+				if pyClassBinds(t, t.field(owner, "body"), pyHead(ty), i) {
 					ty = ""
 				}
 			}
-			setAttr(attrKey{pyClassSymbol(t, t.parent(owner)), t.text(l)}, ty)
+			setAttr(attrKey{pyClassSymbol(t, owner), t.text(l)}, ty)
 		case t.kind(l) == "attribute":
 			// self.x = … inside a method: an instance attribute
 			o := t.field(l, "object")
@@ -89,10 +112,10 @@ func pyPrepare(x *extractor) {
 			if fn < 0 || pyFirstParam(t, fn) != t.text(o) {
 				return
 			}
-			if r >= 0 && t.kind(r) == "none" && ann < 0 {
+			if none {
 				return // a placeholder, typed by the other assignments
 			}
-			if ann < 0 {
+			if !annotated {
 				// self.x = x, self.x = p.make(): through the local's
 				// type, when the function tells
 				ty = x.pySubstAt(i, ty)
@@ -100,7 +123,18 @@ func pyPrepare(x *extractor) {
 			setAttr(attrKey{pyClassSymbol(t, cls), t.text(t.field(l, "attribute"))}, ty)
 		}
 	}
+	// assign records the value r (annotated ann, or -1) assigned to
+	// target l by assignment node i
+	assign := func(i, l, r, ann int32) {
+		assignType(i, l, pyValueType(t, r, ann), r >= 0 && t.kind(r) == "none" && ann < 0, ann >= 0)
+	}
 	for i := int32(0); i < int32(len(t.nodes)); i++ {
+		switch t.kind(i) {
+		case "function_definition", "class_definition", "assignment":
+			if dead(i) {
+				continue // (the imports in it stay: calls in it resolve)
+			}
+		}
 		switch t.kind(i) {
 		case "function_definition":
 			ty := x.pyResult(i)
@@ -111,9 +145,18 @@ func pyPrepare(x *extractor) {
 			if ty != "" {
 				x.facts = append(x.facts, Fact{Kind: FactResult, Owner: owner, Name: t.text(t.field(i, "name")), Type: ty})
 			}
+			for k, et := range x.pyTupleResult(i) {
+				if et != "" { // element k of the tuple it returns
+					x.facts = append(x.facts, Fact{Kind: FactResult, Owner: owner, Name: t.text(t.field(i, "name")), Type: et, Sig: "[" + strconv.Itoa(k) + "]"})
+				}
+			}
 			if y := x.pyYields(i); y != "" {
 				// a generator: what iterating its result gives
 				x.facts = append(x.facts, Fact{Kind: FactResult, Owner: owner, Name: t.text(t.field(i, "name")), Type: y, Sig: "yield"})
+				if pyDecoratedBy(t, i, "contextmanager", "contextlib.contextmanager", "asynccontextmanager", "contextlib.asynccontextmanager") {
+					// @contextmanager: with f() as x is what it yields
+					x.facts = append(x.facts, Fact{Kind: FactResult, Owner: owner, Name: t.text(t.field(i, "name")), Sig: "enter"})
+				}
 			}
 			if owner != "" && pyProperty(t, i) {
 				// reading the attribute calls the method: its value is
@@ -135,30 +178,15 @@ func pyPrepare(x *extractor) {
 					}
 				}
 			}
-		case "import_statement":
-			for c := t.first(i); c >= 0; c = t.next(c) {
-				switch t.kind(c) {
-				case "dotted_name": // import a.b binds a
-					mod := t.text(c)
-					first, _, _ := strings.Cut(mod, ".")
-					x.facts = append(x.facts, Fact{Kind: FactImport, Name: first, Type: first})
-				case "aliased_import":
-					x.facts = append(x.facts, Fact{Kind: FactImport, Name: t.text(t.field(c, "alias")), Type: t.text(t.field(c, "name"))})
-				}
+		case "import_statement", "import_from_statement":
+			owner := ""
+			if fn := pyScopeOf(t, i); fn >= 0 && (t.kind(fn) == "function_definition" || t.kind(fn) == "lambda") {
+				owner = strconv.Itoa(t.line(fn)) + "-" + strconv.Itoa(t.endLine(fn))
 			}
-		case "import_from_statement":
-			mod := t.text(t.field(i, "module_name"))
-			nameF := t.g.field("name")
-			for c := t.first(i); c >= 0; c = t.next(c) {
-				switch {
-				case t.kind(c) == "wildcard_import":
-					x.facts = append(x.facts, Fact{Kind: FactImport, Name: "*", Type: mod, Sig: "*"})
-				case t.nodes[c].field != nameF:
-				case t.kind(c) == "aliased_import":
-					x.facts = append(x.facts, Fact{Kind: FactImport, Name: t.text(t.field(c, "alias")), Type: mod, Sig: t.text(t.field(c, "name"))})
-				default:
-					x.facts = append(x.facts, Fact{Kind: FactImport, Name: t.text(c), Type: mod, Sig: t.text(c)})
-				}
+			n := len(x.facts)
+			x.pyImportFacts(i)
+			for k := n; k < len(x.facts); k++ {
+				x.facts[k].Owner = owner
 			}
 		case "assignment":
 			l, r := t.field(i, "left"), t.field(i, "right")
@@ -172,6 +200,13 @@ func pyPrepare(x *extractor) {
 					for k := range ls {
 						assign(i, ls[k], rs[k], -1)
 					}
+				}
+				continue
+			}
+			if t.kind(l) == "pattern_list" || t.kind(l) == "tuple_pattern" {
+				// a, self.b = f(): the elements of the tuple f returns
+				for k, e := range pyElems(t, l) {
+					assignType(i, e, pyUnpacked(t, r, k), false, false)
 				}
 				continue
 			}
@@ -232,6 +267,99 @@ func (x *extractor) pyResult(fn int32) string {
 	return ty
 }
 
+// pyTupleResult is, when function fn is annotated to return a tuple of
+// known length (`-> tuple[A, B]`) or every return statement of it
+// returns a tuple of one length (`return a, b`; a bare return or None a
+// placeholder), the type expression of each element, alternatives when
+// the returns differ; nil otherwise.
+func (x *extractor) pyTupleResult(fn int32) []string {
+	t := x.t
+	if rt := t.field(fn, "return_type"); rt >= 0 {
+		// -> tuple[A, B]: A, B (not tuple[A, ...])
+		name, args, ok := strings.Cut(strings.Trim(strings.TrimSpace(t.text(rt)), `"'`), "[")
+		if short := name[strings.LastIndexByte(name, '.')+1:]; !ok || short != "tuple" && short != "Tuple" || !strings.HasSuffix(args, "]") {
+			return nil
+		}
+		elems := pyTypeArgs(strings.TrimSuffix(args, "]"))
+		if len(elems) == 0 || slices.Contains(elems, "...") {
+			return nil
+		}
+		out := make([]string, len(elems))
+		for k, e := range elems {
+			out[k] = pyAnnotation(e)
+		}
+		return out
+	}
+	body := t.field(fn, "body")
+	if body < 0 {
+		return nil
+	}
+	var out []string
+	for j, end := body, t.subtreeEnd(body); j < end; j++ {
+		switch t.kind(j) {
+		case "function_definition", "class_definition", "lambda":
+			j = t.subtreeEnd(j) - 1
+		case "yield":
+			return nil
+		case "return_statement":
+			v := t.firstNamed(j)
+			for v >= 0 && t.kind(v) == "parenthesized_expression" {
+				v = t.firstNamed(v)
+			}
+			if v < 0 || t.kind(v) == "none" {
+				continue
+			}
+			if t.kind(v) != "expression_list" && t.kind(v) != "tuple" {
+				return nil
+			}
+			es := pyElems(t, v)
+			if out != nil && len(es) != len(out) || len(es) == 0 {
+				return nil
+			}
+			first := out == nil
+			if first {
+				out = make([]string, len(es))
+			}
+			for k, e := range es {
+				et := ""
+				if t.kind(e) != "list_splat" {
+					et = x.pySubstAt(e, pyValueType(t, e, -1))
+				}
+				if !first {
+					et = pyMerge(out[k], et)
+				}
+				out[k] = et
+			}
+		}
+	}
+	return out
+}
+
+// pyUnpacked is the type expression of element k of a tuple assignment
+// whose value is r: of a call, element k of the tuple it returns
+// ("=f()[k]"); "" otherwise.
+func pyUnpacked(t *tree, r int32, k int) string {
+	for r >= 0 && (t.kind(r) == "await" || t.kind(r) == "parenthesized_expression") {
+		r = t.firstNamed(r)
+	}
+	if r < 0 || t.kind(r) != "call" {
+		return ""
+	}
+	vt := pyValueType(t, r, -1)
+	if vt == "" || strings.ContainsAny(vt, "|*") || !strings.HasSuffix(pyPath(vt), "()") {
+		return ""
+	}
+	return "=" + pyPath(vt) + "[" + strconv.Itoa(k) + "]"
+}
+
+// pyMappingValue are the calls of a mapping that give one of its values
+// (`d[k]` is `d.__getitem__()`).
+var pyMappingValue = []string{".__getitem__()", ".get()", ".pop()", ".setdefault()"}
+
+// PythonMappingValue reports whether call (".get()") of a builtin mapping
+// gives one of its values.
+func PythonMappingValue(call string) bool { return slices.Contains(pyMappingValue, call) }
+
 // pyHead is the first name of type expression expr.
 func pyHead(expr string) string {
 	p := strings.TrimPrefix(expr, "=")
@@ -242,12 +370,12 @@ func pyHead(expr string) string {
 }
 
 // pyClassBinds reports whether class body block binds name (a def, a
-// class, an assignment).
-func pyClassBinds(t *tree, block int32, name string) bool {
+// class, an assignment) in a statement before node i.
+func pyClassBinds(t *tree, block int32, name string, i int32) bool {
 	if name == "" {
 		return false
 	}
-	for c := t.first(block); c >= 0; c = t.next(c) {
+	for c := t.first(block); c >= 0 && t.subtreeEnd(c) <= i; c = t.next(c) {
 		d := c
 		if t.kind(d) == "decorated_definition" {
 			d = t.field(d, "definition")
@@ -304,16 +432,18 @@ func (x *extractor) pyYields(fn int32) string {
 // pyProperty reports whether function fn is decorated as a property
 // (`@property`, `@functools.cached_property`).
 func pyProperty(t *tree, fn int32) bool {
+	return pyDecoratedBy(t, fn, "property", "cached_property", "functools.cached_property")
+}
+
+// pyDecoratedBy reports whether function fn has one of decorators names
+// (as written, without arguments).
+func pyDecoratedBy(t *tree, fn int32, names ...string) bool {
 	p := t.parent(fn)
 	if p < 0 || t.kind(p) != "decorated_definition" {
 		return false
 	}
 	for c := t.first(p); c >= 0; c = t.next(c) {
-		if t.kind(c) != "decorator" {
-			continue
-		}
-		switch d := t.text(t.firstNamed(c)); d {
-		case "property", "cached_property", "functools.cached_property":
+		if t.kind(c) == "decorator" && slices.Contains(names, t.text(t.firstNamed(c))) {
 			return true
 		}
 	}
@@ -408,6 +538,12 @@ func pyValueType(t *tree, r, ann int32) string {
 				return "=" + t.text(args[0]) + "()"
 			}
 		}
+		if f := t.field(r, "function"); pyTypingCast(t, f) {
+			// typing.cast(T, v): a T
+			if args := pyElems(t, t.field(r, "arguments")); len(args) == 2 {
+				return pyAnnotation(t.text(args[0]))
+			}
+		}
 		if f := t.field(r, "function"); f >= 0 && (t.kind(f) == "identifier" || t.kind(f) == "attribute") && pyDotted(t, f) {
 			return t.text(f)
 		}
@@ -499,13 +635,34 @@ func pyElems(t *tree, n int32) []int32 {
 func pyAppend(expr, suffix string) string {
 	return pyAlts(expr, func(a string) string {
 		if e, ok := strings.CutPrefix(a, "*"); ok { // a builtin container
-			if rest, ok := strings.CutPrefix(suffix, "[]"); ok {
+			rest, ok := strings.CutPrefix(suffix, "[]")
+			if !ok {
+				rest, ok = strings.CutPrefix(suffix, ".__getitem__()") // xs[i]
+			}
+			if ok {
 				if rest == "" {
 					return e // an element
 				}
 				return pyAppend(e, rest)
 			}
 			return "" // its methods' results: pyright types them through generic stubs
+		}
+		if v, ok := strings.CutPrefix(a, "%"); ok { // a mapping's values
+			for _, m := range pyMappingValue {
+				if rest, ok := strings.CutPrefix(suffix, m); ok {
+					if rest == "" {
+						return v
+					}
+					return pyAppend(v, rest)
+				}
+			}
+			if rest, ok := strings.CutPrefix(suffix, ".values()"); ok {
+				if rest == "" {
+					return pyContainer(v)
+				}
+				return pyAppend(pyContainer(v), rest)
+			}
+			return "" // keys, items, other methods
 		}
 		return "=" + pyPath(a) + suffix
 	})
@@ -530,8 +687,9 @@ func pyAlts(expr string, f func(string) string) string {
 }
 
 // pyRaw is the path of expression n: names and attributes joined by dots,
-// "()" after each call (arguments dropped): "self.make().node"; "" for
-// anything else (a literal, an operator, super()).
+// "()" after each call (arguments dropped): "self.make().node"; super()
+// in a method: "super:C()"; "" for anything else (a literal, an operator,
+// super(T, x)).
 func pyRaw(t *tree, n int32) string {
 	switch t.kind(n) {
 	case "identifier":
@@ -543,6 +701,12 @@ func pyRaw(t *tree, n int32) string {
 	case "call":
 		f := t.field(n, "function")
 		if t.kind(f) == "identifier" && t.text(f) == "super" {
+			// super() in a method of class C: "super:C()" (":" for
+			// the dots of a nested class), whose members are C's
+			// bases', self staying the instance
+			if _, cls := pyMethodOf(t, n); cls >= 0 && len(pyElems(t, t.field(n, "arguments"))) == 0 {
+				return PythonSuperHead + strings.ReplaceAll(pyClassSymbol(t, cls), ".", ":") + "()"
+			}
 			return ""
 		}
 		if a := t.field(n, "arguments"); t.kind(f) == "identifier" && t.text(f) == "type" && t.kind(a) == "argument_list" {
@@ -559,9 +723,22 @@ func pyRaw(t *tree, n int32) string {
 		}
 	case "parenthesized_expression", "await":
 		return pyRaw(t, t.firstNamed(n))
+	case "subscript":
+		// x[k]: what x.__getitem__(k) returns (not T[int](): a
+		// generic alias called)
+		if p := t.parent(n); p >= 0 && t.kind(p) == "call" && t.field(p, "function") == n {
+			return ""
+		}
+		if o := pyRaw(t, t.field(n, "value")); o != "" {
+			return o + ".__getitem__()"
+		}
 	}
 	return ""
 }
+
+// PythonSuperHead starts the head of a path that is super() in a method of a
+// class: "super:C()".
+const PythonSuperHead = "super:"
 
 // pyPath is type expression expr as a path ("T": the value of T(), so
 // "T()"; "=p": p).
@@ -644,39 +821,63 @@ func (x *extractor) pySubstAt(i int32, expr string) string {
 }
 
 // pyAnnotation reduces an annotation to the class it names: "T", "mod.T",
-// "Optional[T]", "T | None", a string "T", or to a container of such
-// ("list[T]", "Iterable[T]", "tuple[A, B]": "*T", "*A|*B"); "" for
-// anything else (a dict, a union of classes).
+// "Optional[T]", "T | None", a string "T", a generic class "T[X]",
+// "ClassVar[T]", "Annotated[T, …]"; to alternatives ("A | B",
+// "Union[A, B]": "A|B"); to the class itself ("type[T]": "=T"); or to a
+// container of such ("list[T]", "Iterable[T]", "tuple[A, B]": "*T",
+// "*A|*B"); "" for anything else (a dict, a callable, a literal).
 func pyAnnotation(s string) string {
 	s = strings.Trim(strings.TrimSpace(s), `"'`)
-	if in, ok := strings.CutPrefix(s, "Optional["); ok && strings.HasSuffix(in, "]") {
-		s = strings.TrimSuffix(in, "]")
-	} else if in, ok := strings.CutPrefix(s, "typing.Optional["); ok && strings.HasSuffix(in, "]") {
-		s = strings.TrimSuffix(in, "]")
-	}
-	if a, b, ok := strings.Cut(s, "|"); ok {
-		a, b = strings.TrimSpace(a), strings.TrimSpace(b)
-		switch {
-		case b == "None":
-			s = a
-		case a == "None":
-			s = b
-		default:
-			return ""
+	if alts := pyUnion(s); len(alts) > 1 {
+		// A | B | None, Union[A, B], Optional[A]: the alternatives (None
+		// left out, as a placeholder); one unknown, all unknown
+		var out []string
+		for _, a := range alts {
+			if a == "None" {
+				continue
+			}
+			at := pyAnnotation(a)
+			if at == "" {
+				return ""
+			}
+			out = append(out, at)
 		}
+		ty := ""
+		for k, a := range out {
+			if k == 0 {
+				ty = a
+				continue
+			}
+			if ty = pyMerge(ty, a); ty == "" {
+				return ""
+			}
+		}
+		return ty
 	}
-	s = strings.Trim(strings.TrimSpace(s), `"'`)
 	if name, args, ok := strings.Cut(s, "["); ok && strings.HasSuffix(args, "]") {
-		// list[T], Iterable[T], tuple[T, ...], tuple[A, B]: a container
-		name = strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(name, "typing."), "collections.abc."), "collections.")
-		if !pyContainerTypes[name] {
-			return ""
-		}
+		name = strings.TrimSpace(name)
+		short := name[strings.LastIndexByte(name, '.')+1:] // (typing., collections.abc., an alias of them)
 		elems := pyTypeArgs(strings.TrimSuffix(args, "]"))
 		switch {
 		case len(elems) == 0:
 			return ""
-		case name != "tuple" && name != "Tuple" || len(elems) == 2 && elems[1] == "...":
+		case short == "Annotated" || short == "ClassVar" || short == "Final":
+			return pyAnnotation(elems[0]) // the annotated type
+		case short == "type" || short == "Type":
+			// type[T]: the class itself
+			if c := pyAnnotation(elems[0]); c != "" && !strings.ContainsAny(c, "*|=") {
+				return "=" + c
+			}
+			return ""
+		case pyMappingTypes[short] && len(elems) == 2:
+			// dict[K, V]: a mapping whose values are V
+			return pyAlts(pyAnnotation(elems[1]), func(a string) string { return "%" + a })
+		case pyTypingForms[short]:
+			return "" // a callable, a literal, an awaitable …
+		case !pyContainerTypes[short]:
+			// a generic class (Node[T], mod.Box[int]): its instance
+			return pyAnnotation(name)
+		case short != "tuple" && short != "Tuple" || len(elems) == 2 && elems[1] == "...":
 			elems = elems[:1] // Generator[Y, S, R]: what it yields
 		}
 		elem := ""
@@ -697,9 +898,58 @@ func pyAnnotation(s string) string {
 	return s
 }
 
-// pyContainerTypes are the builtin, typing and collections.abc generic
-// types whose iteration gives their first type argument (a tuple's: any
-// of them).
+// pyUnion splits annotation s into the alternatives of a union: "A | B"
+// at the top level, Union[A, B], Optional[A] (A and None); one element
+// when it is none.
+func pyUnion(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for k, c := range s {
+		switch c {
+		case '[', '(':
+			depth++
+		case ']', ')':
+			depth--
+		case '|':
+			if depth == 0 {
+				out = append(out, strings.TrimSpace(s[start:k]))
+				start = k + 1
+			}
+		}
+	}
+	if len(out) > 0 {
+		return append(out, strings.TrimSpace(s[start:]))
+	}
+	if name, args, ok := strings.Cut(s, "["); ok && strings.HasSuffix(args, "]") {
+		name = strings.TrimSpace(name)
+		switch name[strings.LastIndexByte(name, '.')+1:] {
+		case "Union":
+			return pyTypeArgs(strings.TrimSuffix(args, "]"))
+		case "Optional":
+			return []string{strings.TrimSuffix(args, "]"), "None"}
+		}
+	}
+	return []string{s}
+}
+
+// pyMappingTypes are the builtin and typing mappings an annotation
+// gives the values of ("%V").
+var pyMappingTypes = map[string]bool{"dict": true, "Dict": true, "Mapping": true, "MutableMapping": true,
+	"defaultdict": true, "DefaultDict": true, "OrderedDict": true}
+
+// pyTypingForms are the generic forms of typing and collections.abc whose
+// value is neither an instance of the class they name nor a container
+// of their argument that codectx follows: mappings (iterating gives
+// keys), callables, literals, awaitables, context managers, unions.
+var pyTypingForms = map[string]bool{"dict": true, "Dict": true, "Mapping": true, "MutableMapping": true,
+	"DefaultDict": true, "defaultdict": true, "OrderedDict": true, "Counter": true, "ChainMap": true,
+	"Callable": true, "Literal": true, "Awaitable": true, "Coroutine": true, "AsyncIterable": true,
+	"AsyncIterator": true, "AsyncGenerator": true, "ContextManager": true, "AsyncContextManager": true,
+	"Union": true, "Optional": true, "TypeGuard": true, "TypeIs": true, "Unpack": true, "Required": true,
+	"NotRequired": true, "ReadOnly": true, "Concatenate": true, "Generic": true, "Protocol": true,
+	"KeysView": true, "ValuesView": true, "ItemsView": true, "MappingView": true, "Pattern": true, "Match": true,
+	"IO": true}
+
 var pyContainerTypes = map[string]bool{"list": true, "List": true, "set": true, "Set": true, "frozenset": true,
 	"FrozenSet": true, "tuple": true, "Tuple": true, "Sequence": true, "MutableSequence": true, "Iterable": true,
 	"Iterator": true, "Collection": true, "AbstractSet": true, "MutableSet": true, "Reversible": true,
@@ -756,26 +1006,30 @@ func pyClassSymbol(t *tree, c int32) string {
 }
 
 // pyMethodOf returns the function enclosing node i and, when that function
-// is a method (directly in a class body), its class; -1s otherwise.
+// is a method (in a class body, or in an if or try of it), its class; -1s
+// otherwise.
 func pyMethodOf(t *tree, i int32) (fn, cls int32) {
-	fn = t.parent(i)
-	for fn >= 0 && t.kind(fn) != "function_definition" {
-		if t.kind(fn) == "class_definition" || t.kind(fn) == "lambda" {
-			return -1, -1
+	fn = pyScopeOf(t, i)
+	if fn < 0 || t.kind(fn) != "function_definition" {
+		return -1, -1
+	}
+	if cls = pyScopeOf(t, fn); cls < 0 || t.kind(cls) != "class_definition" {
+		return -1, -1
+	}
+	return fn, cls
+}
+
+// pyScopeOf is the node of the scope node i is in: the innermost
+// function, lambda or class enclosing it, else the module (an if, try,
+// with or loop is no scope of its own); -1 when none.
+func pyScopeOf(t *tree, i int32) int32 {
+	for p := t.parent(i); p >= 0; p = t.parent(p) {
+		switch t.kind(p) {
+		case "function_definition", "lambda", "class_definition", "module":
+			return p
 		}
-		fn = t.parent(fn)
 	}
-	if fn < 0 {
-		return -1, -1
-	}
-	p := t.parent(fn)
-	if p >= 0 && t.kind(p) == "decorated_definition" {
-		p = t.parent(p)
-	}
-	if p < 0 || t.kind(p) != "block" || t.kind(t.parent(p)) != "class_definition" {
-		return -1, -1
-	}
-	return fn, t.parent(p)
+	return -1
 }
 
 // pyFirstParam is the name of function fn's first parameter ("self").
@@ -897,6 +1151,15 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 							setAll(ls[k])
 						}
 					}
+				case t.kind(l) == "pattern_list" || t.kind(l) == "tuple_pattern":
+					// a, b = f(): the elements of the tuple f returns
+					for k, e := range pyElems(t, l) {
+						if t.kind(e) == "identifier" {
+							set(e, pyUnpacked(t, r, k))
+						} else {
+							setAll(e)
+						}
+					}
 				case t.kind(l) == "attribute" && pyDotted(t, l):
 					bound[t.text(l)]++ // self.x = …: narrows self.x after it
 				default:
@@ -923,7 +1186,7 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 					v := t.firstNamed(ap)
 					switch t.kind(t.parent(ap)) {
 					case "with_item":
-						ty = pyAppend(pyValueType(t, v, -1), ".__enter__()")
+						ty = pyAppend(pyValueType(t, v, -1), pyEnter(t, ap))
 					case "except_clause":
 						if t.kind(v) == "identifier" || t.kind(v) == "attribute" && pyDotted(t, v) {
 							ty = t.text(v)
@@ -1195,7 +1458,7 @@ func (x *extractor) pyFlow(i int32, name string) (string, bool) {
 					if ap := t.firstNamed(items[0]); t.kind(ap) == "as_pattern" {
 						v, tg := t.firstNamed(ap), t.field(ap, "alias")
 						if tg >= 0 && t.text(tg) == name && t.kind(t.firstNamed(tg)) == "identifier" {
-							return x.pySubstAt(p, pyAppend(pyValueType(t, v, -1), ".__enter__()")), true
+							return x.pySubstAt(p, pyAppend(pyValueType(t, v, -1), pyEnter(t, ap))), true
 						}
 					}
 				}
@@ -1252,6 +1515,9 @@ func (x *extractor) pyAssigned(st int32, name string) (string, bool) {
 				if t.text(e) != name {
 					continue
 				}
+				if (t.kind(e) == "identifier" || t.kind(e) == "attribute") && t.kind(r) != "expression_list" && t.kind(r) != "tuple" {
+					return x.pySubstAt(a, pyUnpacked(t, r, k)), true // a, x = f()
+				}
 				if t.kind(e) != "identifier" && t.kind(e) != "attribute" || len(ls) != len(rs) || t.kind(r) != "expression_list" && t.kind(r) != "tuple" {
 					return "", true
 				}
@@ -1289,10 +1555,18 @@ func (x *extractor) pyAssigned(st int32, name string) (string, bool) {
 						return pyMerge(ty, v), true
 					}
 				} else if ty := pyIsinstance(t, cond, name); ty != "" {
-					if v == pyNoneT {
-						return "", true
+					// v, or the value before but a T
+					rest, ok := x.pyFlow(st, name)
+					if !ok {
+						rest = ""
 					}
-					return pyMerge("", v), true
+					if rest = pyWithout(rest, []string{ty}); v == pyNoneT {
+						return rest, true
+					}
+					if rest == pyNoneT {
+						return v, true
+					}
+					return pyMerge(rest, v), true
 				}
 			}
 		}
@@ -1331,7 +1605,7 @@ func (x *extractor) pyBranches(st int32, name string) (string, bool) {
 			}
 		}
 		var parts []string
-		before := !hasElse
+		before := false
 		for _, b := range blocks {
 			ty, ok, on, binds := x.pyBlockEnd(b, name)
 			switch {
@@ -1344,8 +1618,49 @@ func (x *extractor) pyBranches(st int32, name string) (string, bool) {
 				before = true
 			}
 		}
+		if !hasElse && !before {
+			// no condition held: `not isinstance(x, T)` false leaves a
+			// T, `isinstance(x, T)` false the value before but T
+			var is, not []string
+			for _, c := range conds {
+				if t.kind(c) == "not_operator" {
+					if ty := pyIsinstance(t, t.field(c, "argument"), name); ty != "" {
+						not = append(not, ty)
+					}
+				} else if ty := pyIsinstance(t, c, name); ty != "" {
+					is = append(is, ty)
+				}
+			}
+			switch {
+			case len(not) > 0:
+				parts = append(parts, not[len(not)-1])
+			case len(is) > 0:
+				v, ok := x.pyFlow(st, name)
+				if !ok {
+					return "", false
+				}
+				parts = append(parts, pyWithout(v, is))
+			default:
+				before = true
+			}
+		}
 		return x.pyJoin(st, name, parts, before)
 	})
+}
+
+// pyWithout is type expression v without its alternatives in drop (as
+// written: "A|str" without "str" is "A"); unknown when none is left.
+func pyWithout(v string, drop []string) string {
+	if v == pyNoneT {
+		return v
+	}
+	var keep []string
+	for _, a := range strings.Split(v, "|") {
+		if !slices.Contains(drop, a) {
+			keep = append(keep, a)
+		}
+	}
+	return strings.Join(keep, "|")
 }
 
 // pyTry is the type a try statement that binds name leaves it: what the
@@ -1612,7 +1927,262 @@ func pyIsinstance(t *tree, cond int32, name string) string {
 	return ""
 }
 
+// PythonStdlib reports whether absolute module name mod ("http.client") is
+// in Python's standard library.
+func PythonStdlib(mod string) bool { return pythonSpec.stdlib(mod) }
+
 // PythonBuiltin reports whether name is one of Python's builtins (a
 // function, a type, an exception): a qualifier naming one (`str.join`,
 // `ValueError.__init__`) is outside the project.
 func PythonBuiltin(name string) bool { return pythonSpec.builtins[name] || name == "object" }
+
+// FactDead is a range of lines (Sig "start-end") of a Python file in a
+// branch that a static condition rules out (pyStatic): resolution leaves
+// the definitions in it out, as pyright does.
+const FactDead = "dead"
+
+// The platform and version static conditions are evaluated for: pyright
+// evaluates them for the configured platform and Python version (by
+// default the machine's: Linux, and the version of the standard library
+// pythonStdlib lists).
+const (
+	pyPlatform = "linux"
+	pyOSName   = "posix"
+	pyMajor    = 3
+	pyMinor    = 11
+)
+
+// pyStatic evaluates condition n as pyright does statically:
+// TYPE_CHECKING, sys.platform == / != "…", sys.platform.startswith("…"),
+// os.name == / != "…", sys.version_info compared with a tuple of
+// integers, and not / and / or of those; known false when it is none of
+// them.
+func pyStatic(t *tree, n int32) (val, known bool) {
+	for n >= 0 && t.kind(n) == "parenthesized_expression" {
+		n = t.firstNamed(n)
+	}
+	if n < 0 {
+		return false, false
+	}
+	switch t.kind(n) {
+	case "identifier", "attribute":
+		if s := t.text(n); s == "TYPE_CHECKING" || strings.HasSuffix(s, ".TYPE_CHECKING") {
+			return true, true
+		}
+	case "not_operator":
+		v, ok := pyStatic(t, t.field(n, "argument"))
+		return !v, ok
+	case "boolean_operator":
+		l, lok := pyStatic(t, t.field(n, "left"))
+		r, rok := pyStatic(t, t.field(n, "right"))
+		and := t.kind(t.field(n, "operator")) == "and"
+		switch {
+		case lok && rok && and:
+			return l && r, true
+		case lok && rok:
+			return l || r, true
+		case and && (lok && !l || rok && !r):
+			return false, true
+		case !and && (lok && l || rok && r):
+			return true, true
+		}
+	case "call":
+		f, args := t.field(n, "function"), pyElems(t, t.field(n, "arguments"))
+		if t.text(f) == "sys.platform.startswith" && len(args) == 1 && t.kind(args[0]) == "string" {
+			return strings.HasPrefix(pyPlatform, pyString(t, args[0])), true
+		}
+	case "comparison_operator":
+		var ops []string
+		for c := t.first(n); c >= 0; c = t.next(c) {
+			if !t.named(c) {
+				ops = append(ops, t.text(c))
+			}
+		}
+		l, r := t.firstNamed(n), int32(-1)
+		for c := t.first(n); c >= 0; c = t.next(c) {
+			if t.named(c) {
+				r = c
+			}
+		}
+		if len(ops) != 1 || l == r {
+			return false, false
+		}
+		cmp := 2 // l compared with r: -1, 0, 1
+		switch lt := t.text(l); {
+		case (lt == "sys.platform" || lt == "os.name") && t.kind(r) == "string":
+			v := pyPlatform
+			if lt == "os.name" {
+				v = pyOSName
+			}
+			cmp = strings.Compare(v, pyString(t, r))
+			if ops[0] != "==" && ops[0] != "!=" {
+				return false, false
+			}
+		case lt == "sys.version_info" && t.kind(r) == "tuple":
+			var want []int
+			for _, e := range pyElems(t, r) {
+				k, err := strconv.Atoi(t.text(e))
+				if err != nil || t.kind(e) != "integer" {
+					return false, false
+				}
+				want = append(want, k)
+			}
+			if len(want) == 0 || len(want) > 2 {
+				return false, false
+			}
+			have := []int{pyMajor, pyMinor}[:len(want)]
+			cmp = slices.Compare(have, want)
+		}
+		switch ops[0] {
+		case "==":
+			return cmp == 0, cmp != 2
+		case "!=":
+			return cmp != 0, cmp != 2
+		case "<":
+			return cmp < 0, cmp != 2
+		case "<=":
+			return cmp <= 0, cmp != 2
+		case ">":
+			return cmp > 0 && cmp != 2, cmp != 2
+		case ">=":
+			return cmp >= 0 && cmp != 2, cmp != 2
+		}
+	}
+	return false, false
+}
+
+// pyDeadBlocks are the blocks of the if statements (anywhere in the
+// file) that a static condition rules out: the body of a false
+// condition, the elif and else clauses after a true one.
+func pyDeadBlocks(t *tree) []int32 {
+	var dead []int32
+	for i := int32(0); i < int32(len(t.nodes)); i++ {
+		if t.kind(i) != "if_statement" {
+			continue
+		}
+		v, ok := pyStatic(t, t.field(i, "condition"))
+		if !ok {
+			continue
+		}
+		decided := v // a branch was taken: the rest are dead
+		if !v {
+			dead = append(dead, t.field(i, "consequence"))
+		}
+	clauses:
+		for c := t.first(i); c >= 0; c = t.next(c) {
+			switch t.kind(c) {
+			case "elif_clause":
+				if decided {
+					dead = append(dead, t.field(c, "consequence"))
+					continue
+				}
+				v, ok := pyStatic(t, t.field(c, "condition"))
+				if !ok {
+					break clauses // the rest may run
+				}
+				if v {
+					decided = true
+				} else {
+					dead = append(dead, t.field(c, "consequence"))
+				}
+			case "else_clause":
+				if decided {
+					dead = append(dead, t.field(c, "body"))
+				}
+			}
+		}
+	}
+	return dead
+}
+
+// pyImportFacts records the names import statement i binds.
+func (x *extractor) pyImportFacts(i int32) {
+	t := x.t
+	if t.kind(i) == "import_statement" {
+		for c := t.first(i); c >= 0; c = t.next(c) {
+			switch t.kind(c) {
+			case "dotted_name": // import a.b binds a
+				mod := t.text(c)
+				first, _, _ := strings.Cut(mod, ".")
+				x.facts = append(x.facts, Fact{Kind: FactImport, Name: first, Type: first})
+			case "aliased_import":
+				x.facts = append(x.facts, Fact{Kind: FactImport, Name: t.text(t.field(c, "alias")), Type: t.text(t.field(c, "name"))})
+			}
+		}
+		return
+	}
+	mod := t.text(t.field(i, "module_name"))
+	nameF := t.g.field("name")
+	for c := t.first(i); c >= 0; c = t.next(c) {
+		switch {
+		case t.kind(c) == "wildcard_import":
+			x.facts = append(x.facts, Fact{Kind: FactImport, Name: "*", Type: mod, Sig: "*"})
+		case t.nodes[c].field != nameF:
+		case t.kind(c) == "aliased_import":
+			x.facts = append(x.facts, Fact{Kind: FactImport, Name: t.text(t.field(c, "alias")), Type: mod, Sig: t.text(t.field(c, "name"))})
+		default:
+			x.facts = append(x.facts, Fact{Kind: FactImport, Name: t.text(c), Type: mod, Sig: t.text(c)})
+		}
+	}
+}
+
+// pyTypingCast reports whether call target f is typing's cast as the
+// file imports it: `cast` from `from typing import cast`, `M.cast` where
+// M is typing (`import typing`, `import typing as M`); typing_extensions'
+// too.
+func pyTypingCast(t *tree, f int32) bool {
+	name := ""
+	switch {
+	case f < 0:
+		return false
+	case t.kind(f) == "identifier" && t.text(f) == "cast":
+		name = "cast" // bound by from typing import cast
+	case t.kind(f) == "attribute" && t.text(t.field(f, "attribute")) == "cast" && t.kind(t.field(f, "object")) == "identifier":
+		name = t.text(t.field(f, "object")) + "." // a module bound to name
+	default:
+		return false
+	}
+	typing := func(mod string) bool { return mod == "typing" || mod == "typing_extensions" }
+	for i := int32(0); i < int32(len(t.nodes)); i++ {
+		switch t.kind(i) {
+		case "import_from_statement":
+			if !typing(t.text(t.field(i, "module_name"))) || strings.HasSuffix(name, ".") {
+				continue
+			}
+			nameF := t.g.field("name")
+			for c := t.first(i); c >= 0; c = t.next(c) {
+				switch {
+				case t.nodes[c].field != nameF:
+				case t.kind(c) == "dotted_name" && t.text(c) == "cast":
+					return true
+				}
+			}
+		case "import_statement":
+			for c := t.first(i); c >= 0; c = t.next(c) {
+				switch t.kind(c) {
+				case "dotted_name":
+					if typing(t.text(c)) && name == t.text(c)+"." {
+						return true
+					}
+				case "aliased_import":
+					if typing(t.text(t.field(c, "name"))) && name == t.text(t.field(c, "alias"))+"." {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// pyEnter is the call that gives a with statement's target, for node n in
+// it: ".__enter__()", or ".__aenter__()" in an async with (awaited: what
+// the coroutine returns).
+func pyEnter(t *tree, n int32) string {
+	for ; n >= 0 && t.kind(n) != "with_statement"; n = t.parent(n) {
+	}
+	if n >= 0 && t.kind(t.first(n)) == "async" {
+		return ".__aenter__()"
+	}
+	return ".__enter__()"
+}

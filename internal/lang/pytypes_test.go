@@ -153,21 +153,34 @@ class Box(Base):
 
 func TestPyAnnotation(t *testing.T) {
 	for in, want := range map[string]string{
-		"Foo":                      "Foo",
-		"mod.Foo":                  "mod.Foo",
-		`"Foo"`:                    "Foo",
-		"Optional[Foo]":            "Foo",
-		"Foo | None":               "Foo",
-		"None | mod.Foo":           "mod.Foo",
-		"list[Foo]":                "*Foo", // a container: iterating gives Foo
-		"typing.Iterable[mod.Foo]": "*mod.Foo",
-		"tuple[Foo, ...]":          "*Foo",
-		"tuple[Foo, Bar]":          "*Foo|*Bar",
-		"Optional[List[Foo]]":      "*Foo",
-		"dict[str, Foo]":           "",
-		"list[Foo | Bar]":          "",
-		"Foo | Bar":                "",
-		"Callable[[], Foo]":        "",
+		"Foo":                       "Foo",
+		"mod.Foo":                   "mod.Foo",
+		`"Foo"`:                     "Foo",
+		"Optional[Foo]":             "Foo",
+		"Foo | None":                "Foo",
+		"None | mod.Foo":            "mod.Foo",
+		"list[Foo]":                 "*Foo", // a container: iterating gives Foo
+		"typing.Iterable[mod.Foo]":  "*mod.Foo",
+		"tuple[Foo, ...]":           "*Foo",
+		"tuple[Foo, Bar]":           "*Foo|*Bar",
+		"Optional[List[Foo]]":       "*Foo",
+		"dict[str, Foo]":            "%Foo", // a mapping: its values are Foo
+		"list[Foo | Bar]":           "*Foo|*Bar",
+		"Foo | Bar":                 "Foo|Bar", // a union: the alternatives
+		"Union[Foo, mod.Bar, None]": "Foo|mod.Bar",
+		"dict[str, Foo] | None":     "%Foo",
+		"t.Mapping[str, list[Foo]]": "%*Foo",
+		"Dict[str, Foo | Bar]":      "%Foo|%Bar",
+		"Foo | Callable[[], Bar]":   "",
+		"Callable[[], Foo]":         "",
+		"Node[T]":                   "Node", // a generic class's instance
+		"mod.Box[int, str]":         "mod.Box",
+		"t.ClassVar[Foo]":           "Foo",
+		"Annotated[Foo, 1]":         "Foo",
+		"type[Foo]":                 "=Foo", // the class itself
+		"typing.Type[mod.Foo]":      "=mod.Foo",
+		"Callable[[Foo], Bar]":      "",
+		"Awaitable[Foo]":            "",
 	} {
 		if got := pyAnnotation(in); got != want {
 			t.Errorf("pyAnnotation(%q) = %q, want %q", in, got, want)
@@ -330,6 +343,44 @@ class Box:
 	for _, f := range facts {
 		if strings.HasPrefix(f, "result||neither") {
 			t.Errorf("unknown result recorded: %q", f)
+		}
+	}
+}
+
+// Annotations as pyright reads them (generic classes, unions, ClassVar,
+// type[T]) and typing.cast as the file imports it.
+func TestPythonCastAndAnnotationFacts(t *testing.T) {
+	src := []byte(`import typing as t
+from typing import cast, Union
+
+
+class Box:
+    kind: t.ClassVar["Node[int]"]
+
+    def __init__(self, v):
+        self.node: "Node[int]" = make()
+        self.either: Union[Node, Leaf] = v
+        self.cls: type[Node] = Node
+        self.a = cast(Node, v)
+        self.b = t.cast("Optional[Leaf]", v)
+        self.c = other.cast(Node, v)
+`)
+	res := strictParse(t, "pkg/cast.py", "python", src)
+	var facts []string
+	for _, f := range res.Facts {
+		facts = append(facts, strings.Join([]string{f.Kind, f.Owner, f.Name, f.Type}, "|"))
+	}
+	for _, w := range []string{
+		"field|Box|kind|Node",
+		"field|Box|node|Node",
+		"field|Box|either|Node|Leaf",
+		"field|Box|cls|=Node",
+		"field|Box|a|Node",
+		"field|Box|b|Leaf",
+		"field|Box|c|other.cast", // not typing's: the call's result
+	} {
+		if !slices.Contains(facts, w) {
+			t.Errorf("missing fact %q in %v", w, facts)
 		}
 	}
 }
