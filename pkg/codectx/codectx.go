@@ -30,7 +30,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"codectx/internal/embed"
@@ -403,19 +402,8 @@ func (p *Project) Index(ctx context.Context, opt IndexOptions) (*IndexSummary, e
 		Root: p.root, DB: p.db, Embedder: p.emb, Threads: p.cfg.Threads, FTS: query.IndexOptions{WholeCJK: p.cfg.WholeCJK},
 		Rebuild: opt.Rebuild, NoWait: opt.NoWait, Logger: p.log,
 	}
-	// The grep index reads the tree, not the database: it is brought up to
-	// date beside resolution (which keeps one core busy), from the moment
-	// every file is written.
-	var grep sync.WaitGroup
-	var grepOnce sync.Once
-	startGrep := func() { grepOnce.Do(func() { grep.Go(func() { p.updateGrepIndex(ctx) }) }) }
-	io.Progress = func(pr index.Progress) {
-		if pr.Phase == "resolve" {
-			startGrep()
-		}
-		if opt.Progress != nil {
-			opt.Progress(IndexProgress(pr))
-		}
+	if opt.Progress != nil {
+		io.Progress = func(pr index.Progress) { opt.Progress(IndexProgress(pr)) }
 	}
 	if opt.OnWait != nil {
 		io.OnWait = func(h store.Holder) { opt.OnWait(WriterHolder(h)) }
@@ -425,9 +413,8 @@ func (p *Project) Index(ctx context.Context, opt IndexOptions) (*IndexSummary, e
 		err = (*InterruptedError)(ie)
 	}
 	if err == nil {
-		startGrep()
+		p.updateGrepIndex(ctx)
 	}
-	grep.Wait()
 	var sum *IndexSummary
 	if s != nil {
 		sum = newIndexSummary(s) // what was done before an error, too
