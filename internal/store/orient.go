@@ -51,11 +51,24 @@ func (db *DB) ResolvedEdges(ctx context.Context, projectID int64) ([]Edge, error
 func scanEdges(rows *sql.Rows, db *DB) ([]Edge, error) {
 	defer rows.Close()
 	var out []Edge
+	// Kinds and resolutions are a handful of words repeated on every row:
+	// one string each, not one per row.
+	words := map[string]string{}
+	word := func(b sql.RawBytes) string {
+		w, ok := words[string(b)]
+		if !ok {
+			w = string(b)
+			words[w] = w
+		}
+		return w
+	}
+	var kind, res sql.RawBytes
 	for rows.Next() {
 		var e Edge
-		if err := rows.Scan(&e.Kind, &e.Src, &e.Dst, &e.Line, &e.Resolution); err != nil {
+		if err := rows.Scan(&kind, &e.Src, &e.Dst, &e.Line, &res); err != nil {
 			return nil, db.classify("read edges", err)
 		}
+		e.Kind, e.Resolution = word(kind), word(res)
 		out = append(out, e)
 	}
 	return out, db.classify("read edges", rows.Err())
