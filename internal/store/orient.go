@@ -48,27 +48,30 @@ func (db *DB) ResolvedEdges(ctx context.Context, projectID int64) ([]Edge, error
 	return scanEdges(rows, db)
 }
 
+// words keeps one string per distinct value of a column that repeats a
+// handful of words on every row (a relation's kind and resolution).
+type words map[string]string
+
+func (w words) of(b sql.RawBytes) string {
+	s, ok := w[string(b)]
+	if !ok {
+		s = string(b)
+		w[s] = s
+	}
+	return s
+}
+
 func scanEdges(rows *sql.Rows, db *DB) ([]Edge, error) {
 	defer rows.Close()
 	var out []Edge
-	// Kinds and resolutions are a handful of words repeated on every row:
-	// one string each, not one per row.
-	words := map[string]string{}
-	word := func(b sql.RawBytes) string {
-		w, ok := words[string(b)]
-		if !ok {
-			w = string(b)
-			words[w] = w
-		}
-		return w
-	}
+	w := words{} // one string per kind and resolution, not one per row
 	var kind, res sql.RawBytes
 	for rows.Next() {
 		var e Edge
 		if err := rows.Scan(&kind, &e.Src, &e.Dst, &e.Line, &res); err != nil {
 			return nil, db.classify("read edges", err)
 		}
-		e.Kind, e.Resolution = word(kind), word(res)
+		e.Kind, e.Resolution = w.of(kind), w.of(res)
 		out = append(out, e)
 	}
 	return out, db.classify("read edges", rows.Err())
