@@ -575,6 +575,8 @@ func (r *resolver) pyValue(fileID int64, path string, self pyEnt, depth int) pyE
 					cur, steps = r.pyElem(recv, depth), steps[2:]
 				case recv.vals != nil && lang.PythonMappingValue("."+name+"()"):
 					cur, steps = r.pyInstance(recv.vals.fileID, recv.vals.expr, recv.vals.self, depth+1), steps[2:]
+				case recv.vals != nil && strings.HasPrefix("."+name+steps, lang.PythonItemValue): // for k, v in d.items(): v is a value
+					cur, steps = r.pyInstance(recv.vals.fileID, recv.vals.expr, recv.vals.self, depth+1), steps[len(lang.PythonItemValue)-len(name)-1:]
 				case recv.vals != nil && name == "values": // iterating them gives the values
 					cur, steps = pyEnt{sym: -1, ext: "builtin", inst: true, elem: recv.vals}, steps[2:]
 				}
@@ -601,6 +603,8 @@ func (r *resolver) pyValue(fileID int64, path string, self pyEnt, depth int) pyE
 			case steps[:2] == "[]":
 				cur = r.pyElem(cur, depth)
 				steps = steps[2:]
+			case steps[0] == '[':
+				return pyUnknown // [k] of anything but a call's tuple (d.items()[][1] of a project class)
 			case strings.HasPrefix(steps, "()[") && len(steps) > 3 && steps[3] >= '0' && steps[3] <= '9':
 				// f()[k]: element k of the tuple f returns
 				end := strings.IndexByte(steps, ']')

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"testing"
@@ -1376,4 +1377,64 @@ func TestPythonResolutionIsAFunctionOfTheTree(t *testing.T) {
 	_, _, want := cleanSets(t, tree)
 	shuffledArrivals(t, tree, 2, 3, want)
 	deleteAndReadd(t, tree, []string{"pkg/nodes.py", "lib/core.py"}, want)
+}
+
+// Python tuples unpacked in for targets: enumerate(v) and zip(v, w) give
+// elements of their arguments, a mapping's items() its values (through
+// an annotated attribute, resolved after the run, or a local); items()
+// of a project class is not followed.
+func TestPythonLoopTupleTargets(t *testing.T) {
+	tree := map[string]string{"loop/tuples.py": `class Session:
+    def ping(self):
+        return 1
+
+
+class Maker:
+    def __call__(self):
+        return Session()
+
+
+class Bag:
+    def items(self):
+        return self
+
+    def __iter__(self):
+        yield Maker()
+
+
+class Registry:
+    def __init__(self):
+        self.by_name: "dict[str, Session]" = {}
+        self.sessions: "list[Session]" = []
+
+    def use(self, m: "dict[str, Session]", bag: Bag):
+        for k, s in self.by_name.items():
+            s.ping()
+        for k, s in m.items():
+            s.ping()
+        for i, s in enumerate(self.sessions):
+            s.ping()
+        for a, b in zip(self.sessions, m.values()):
+            b.ping()
+        for k, s in bag.items():
+            s.ping()
+        return [s.ping() for k, s in self.by_name.items()]
+`}
+	got := pyCalls(t, tree, "loop/tuples.py")
+	for _, c := range []struct {
+		line int
+		want string
+	}{
+		{26, "Session.ping | exact | receiver type"},
+		{28, "Session.ping | exact | receiver type"},
+		{30, "Session.ping | exact | receiver type"},
+		{32, "Session.ping | exact | receiver type"},
+		{34, " | unresolved | receiver of unknown type"},
+		{35, "Session.ping | exact | receiver type"},
+	} {
+		want := fmt.Sprintf("loop/tuples.py | Registry.use | ping | %d | %s", c.line, c.want)
+		if !slices.Contains(got, want) {
+			t.Errorf("missing %q in %v", want, got)
+		}
+	}
 }

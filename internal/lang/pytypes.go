@@ -352,6 +352,13 @@ func pyUnpacked(t *tree, r int32, k int) string {
 	return "=" + pyPath(vt) + "[" + strconv.Itoa(k) + "]"
 }
 
+// pyItemValue is the path suffix of the value in the pairs a mapping's
+// items() yields (`for k, v in d.items()`: v is `=d.items()[][1]`).
+const pyItemValue = ".items()[][1]"
+
+// PythonItemValue is pyItemValue for resolution.
+const PythonItemValue = pyItemValue
+
 // pyMappingValue are the calls of a mapping that give one of its values
 // (`d[k]` is `d.__getitem__()`).
 var pyMappingValue = []string{".__getitem__()", ".get()", ".pop()", ".setdefault()"}
@@ -583,16 +590,60 @@ func pyComprehension(t *tree, r int32) string {
 	for k := len(clauses) - 1; k >= 0; k-- { // inner clauses first: their iterables may name outer variables
 		l := t.field(clauses[k], "left")
 		ty = pySubst(ty, func(h string) (string, bool) {
-			switch {
-			case t.kind(l) == "identifier" && t.text(l) == h:
-				return pyAppend(pyValueType(t, t.field(clauses[k], "right"), -1), "[]"), true
-			case pyBinds(t, l, h):
-				return "", true // a tuple target: unknown
-			}
-			return "", false
+			return pyLoopVar(t, l, t.field(clauses[k], "right"), h)
 		})
 	}
 	return ty
+}
+
+// pyLoopVar is the type for target l, iterating right, gives name, as
+// pyright types it through the builtins' generic stubs; !ok when l does
+// not bind name. A name alone is an element of right; in a tuple of
+// names (`for a, b in …`), the name at position k is the k-th element of
+// the tuples right yields when they are known: `enumerate(v)` (an
+// element of v second), `zip(v, w, …)` (an element of each in turn),
+// `d.items()` (a mapping's value second); anything else, and a nested
+// or starred target, is unknown ("").
+func pyLoopVar(t *tree, l, right int32, name string) (string, bool) {
+	if t.kind(l) == "identifier" {
+		if t.text(l) != name {
+			return "", false
+		}
+		return pyAppend(pyValueType(t, right, -1), "[]"), true
+	}
+	if !pyBinds(t, l, name) {
+		return "", false
+	}
+	if t.kind(l) != "pattern_list" && t.kind(l) != "tuple_pattern" {
+		return "", true
+	}
+	ls := pyElems(t, l)
+	k := slices.IndexFunc(ls, func(e int32) bool { return t.kind(e) == "identifier" && t.text(e) == name })
+	if k < 0 || t.kind(right) != "call" {
+		return "", true
+	}
+	var args []int32
+	for _, a := range pyElems(t, t.field(right, "arguments")) {
+		if t.kind(a) == "keyword_argument" {
+			continue // enumerate(v, start=1), zip(v, w, strict=True)
+		}
+		if t.kind(a) == "list_splat" || t.kind(a) == "dictionary_splat" {
+			return "", true
+		}
+		args = append(args, a)
+	}
+	f := t.field(right, "function")
+	switch {
+	case t.kind(f) == "identifier" && t.text(f) == "enumerate" && len(ls) == 2 && len(args) >= 1 && len(args) <= 2:
+		if k == 1 {
+			return pyAppend(pyValueType(t, args[0], -1), "[]"), true
+		}
+	case t.kind(f) == "identifier" && t.text(f) == "zip" && len(ls) == len(args):
+		return pyAppend(pyValueType(t, args[k], -1), "[]"), true
+	case t.kind(f) == "attribute" && t.text(t.field(f, "attribute")) == "items" && len(ls) == 2 && len(args) == 0 && k == 1:
+		return pyAppend(pyValueType(t, t.field(f, "object"), -1), pyItemValue), true
+	}
+	return "", true
 }
 
 // pyBinds reports whether target l (a name, a tuple or list pattern)
@@ -655,6 +706,12 @@ func pyAppend(expr, suffix string) string {
 					}
 					return pyAppend(v, rest)
 				}
+			}
+			if rest, ok := strings.CutPrefix(suffix, pyItemValue); ok {
+				if rest == "" {
+					return v
+				}
+				return pyAppend(v, rest)
 			}
 			if rest, ok := strings.CutPrefix(suffix, ".values()"); ok {
 				if rest == "" {
@@ -1172,10 +1229,23 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 				}
 			case "for_statement", "for_in_clause":
 				// for x in v: an element of v ("[]": what iterating
-				// it yields, known for the project's generators)
-				if l := t.field(j, "left"); t.kind(l) == "identifier" {
-					set(l, pyAppend(pyValueType(t, t.field(j, "right"), -1), "[]"))
-				} else {
+				// it yields, known for the project's generators); for
+				// a, b in v: pyLoopVar
+				l, r := t.field(j, "left"), t.field(j, "right")
+				switch t.kind(l) {
+				case "identifier":
+					ty, _ := pyLoopVar(t, l, r, t.text(l))
+					set(l, ty)
+				case "pattern_list", "tuple_pattern":
+					for _, e := range pyElems(t, l) {
+						if t.kind(e) == "identifier" {
+							ty, _ := pyLoopVar(t, l, r, t.text(e))
+							set(e, ty)
+						} else {
+							setAll(e)
+						}
+					}
+				default:
 					setAll(l)
 				}
 			case "as_pattern_target":
@@ -1435,8 +1505,10 @@ func (x *extractor) pyFlow(i int32, name string) (string, bool) {
 			if !flow {
 				break
 			}
-			if l := t.field(p, "left"); c == t.field(p, "body") && t.kind(l) == "identifier" && t.text(l) == name {
-				return x.pySubstAt(p, pyAppend(pyValueType(t, t.field(p, "right"), -1), "[]")), true
+			if c == t.field(p, "body") {
+				if ty, ok := pyLoopVar(t, t.field(p, "left"), t.field(p, "right"), name); ok {
+					return x.pySubstAt(p, ty), true
+				}
 			}
 			if c != t.field(p, "right") && pyAssigns(t, p, name) {
 				return "", false
@@ -1477,8 +1549,8 @@ func (x *extractor) pyFlow(i int32, name string) (string, bool) {
 					break // the first iterable: evaluated outside
 				}
 				first = false
-				if l := t.field(f, "left"); t.kind(l) == "identifier" && t.text(l) == name {
-					return x.pySubstAt(p, pyAppend(pyValueType(t, t.field(f, "right"), -1), "[]")), true
+				if ty, ok := pyLoopVar(t, t.field(f, "left"), t.field(f, "right"), name); ok {
+					return x.pySubstAt(p, ty), true
 				}
 				if pyAssigns(t, f, name) {
 					return "", false

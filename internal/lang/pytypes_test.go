@@ -384,3 +384,40 @@ class Box:
 		}
 	}
 }
+
+// Tuples unpacked in for targets, as pyright types them through the
+// builtins' generic stubs: enumerate, zip and a mapping's items().
+func TestPythonLoopTupleTargets(t *testing.T) {
+	for _, c := range []struct{ name, body, want string }{
+		{"enumerate", "for i, x in enumerate(xs):\n        x.m()", ":Node"},
+		{"enumerate with start", "for i, x in enumerate(xs, 1):\n        x.m()", ":Node"},
+		{"enumerate index", "for x, i in enumerate(xs):\n        x.m()", "?"},
+		{"zip", "for a, x in zip(ys, xs):\n        x.m()", ":Node"},
+		{"zip strict", "for x, a in zip(xs, ys, strict=True):\n        x.m()", ":Node"},
+		{"zip of fewer targets", "for x in zip(xs, ys):\n        x.m()", ":=zip()[]"}, // a builtin's result: unknown at resolution
+		{"mapping items", "for k, x in by_name.items():\n        x.m()", ":Node"},
+		{"mapping key", "for x, v in by_name.items():\n        x.m()", "?"},
+		{"items of an unknown", "for k, x in ys.items():\n        x.m()", "?"},
+		{"parenthesised", "for (i, x) in enumerate(xs):\n        x.m()", ":Node"},
+		{"nested target", "for i, (x, y) in enumerate(xs):\n        x.m()", "?"},
+		{"other call", "for i, x in pairs(xs):\n        x.m()", "?"},
+		{"comprehension", "[x.m() for i, x in enumerate(xs)]", ":Node"},
+		{"bound twice", "for i, x in enumerate(xs):\n        pass\n    x = Leaf()\n    for i, x in enumerate(xs):\n        x.m()", ":Node"},
+	} {
+		src := "def f(ys, xs: list[Node], by_name: dict[str, Node]):\n    " + c.body + "\n"
+		res := strictParse(t, "pkg/loops.py", "python", []byte(src))
+		got, found := "", false
+		for _, r := range res.Relations {
+			if r.Kind == RelCalls && r.Target == "m" {
+				got, found = r.Recv, true
+			}
+		}
+		if !found {
+			t.Errorf("%s: no call of m", c.name)
+			continue
+		}
+		if got != c.want {
+			t.Errorf("%s: Recv %q, want %q", c.name, got, c.want)
+		}
+	}
+}
