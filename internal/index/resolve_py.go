@@ -1022,7 +1022,11 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 		if bestDepth > 0 {
 			return exact(r.syms[best].ID).with("enclosing function"), true
 		}
-		return exact(r.syms[best].ID).with("same file"), true
+		out := exact(r.syms[best].ID).with("same file")
+		if bestVisible {
+			out.also = r.pyOtherDefs(best, e.Line)
+		}
+		return out, true
 	}
 	if out, ok := r.pyImported(r.pyName(e.FileID, e.Target, 0)); ok {
 		return out, true
@@ -1031,6 +1035,28 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 		return unresolved("module variable"), true // a function value, a class held (pyright: no callee)
 	}
 	return unresolved("name not bound in the file"), true
+}
+
+// pyOtherDefs are the module-level functions of module-level function
+// best's name in its file, other than best, that a call at line sees (not
+// ruled out by a static condition): as pyright, whose call hierarchy
+// lists every declaration of the name a call in a function reaches (a
+// def in both branches of an if whose condition is not static, the
+// overloads of an @overload'ed function, a redefinition).
+func (r *resolver) pyOtherDefs(best, line int) []int {
+	b := &r.syms[best]
+	if b.Kind != "function" {
+		return nil
+	}
+	var out []int
+	for _, i := range r.byShort[b.Short] {
+		s := &r.syms[i]
+		if _, nested := r.py.nest[i]; i == best || nested || s.Path != b.Path || s.Container != "" || s.Kind != "function" || !r.pyVisible(i, line) {
+			continue
+		}
+		out = append(out, i)
+	}
+	return out
 }
 
 // pyLocalCall resolves a bare call of a name an enclosing function

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -1435,6 +1436,77 @@ class Registry:
 		want := fmt.Sprintf("loop/tuples.py | Registry.use | ping | %d | %s", c.line, c.want)
 		if !slices.Contains(got, want) {
 			t.Errorf("missing %q in %v", want, got)
+		}
+	}
+}
+
+// Python calls of a name a module defines several times: a calls edge to
+// every definition the call sees (a def in both branches of an if whose
+// condition is not static, overloads), not to one ruled out by a static
+// condition, and one edge for a name defined once.
+func TestPythonCallsOfSeveralDefinitions(t *testing.T) {
+	tree := map[string]string{"defs/m.py": `import sys
+from typing import overload
+if hasattr(sys, "x"):
+    def pick(v):
+        return 1
+else:
+    def pick(v):
+        return 2
+
+if sys.platform == "win32":
+    def plat():
+        return 1
+else:
+    def plat():
+        return 2
+
+
+@overload
+def conv(v: int) -> int: ...
+@overload
+def conv(v: str) -> str: ...
+def conv(v):
+    return v
+
+
+def once():
+    return 0
+
+
+def use():
+    pick(1)
+    plat()
+    once()
+    conv(1)
+`}
+	root := t.TempDir()
+	writeFiles(t, root, tree)
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target, r.line, dc.start_line, r.resolution, r.detail, r.derived
+		FROM relations r JOIN chunks dc ON dc.id = r.dst_chunk
+		WHERE r.kind = 'calls' AND r.src_symbol = 'use'`, 7)
+	for _, c := range []struct {
+		name  string
+		edges []string
+	}{
+		{"both branches", []string{"use | pick | 31 | 7 | exact | same file | 0", "use | pick | 31 | 4 | exact | another definition | 1"}},
+		{"the live branch only", []string{"use | plat | 32 | 14 | exact | same file | 0"}},
+		{"defined once", []string{"use | once | 33 | 26 | exact | same file | 0"}},
+		{"overloads", []string{"use | conv | 34 | 22 | exact | same file | 0", "use | conv | 34 | 18 | exact | another definition | 1", "use | conv | 34 | 20 | exact | another definition | 1"}},
+	} {
+		target := strings.Split(c.edges[0], " | ")[1]
+		var of []string
+		for _, g := range got {
+			if strings.Split(g, " | ")[1] == target {
+				of = append(of, g)
+			}
+		}
+		slices.Sort(of)
+		want := slices.Sorted(slices.Values(c.edges))
+		if !slices.Equal(of, want) {
+			t.Errorf("%s: edges %q, want %q", c.name, of, want)
 		}
 	}
 }
