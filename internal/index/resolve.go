@@ -121,7 +121,7 @@ func Resolve(ctx context.Context, db *store.DB, projectID int64, root string) (i
 		if src, ok := r.byID[e.SrcChunk]; ok && e.SrcChunk != 0 {
 			for _, d := range out.also {
 				derived = append(derived, store.DerivedRelation{FileID: e.FileID, Kind: "calls", SrcChunk: e.SrcChunk, SrcSymbol: r.syms[src].Symbol,
-					Target: e.Target, Line: e.Line, DstChunk: r.syms[d].ID, Resolution: store.ResExact, Detail: "another definition"})
+					Target: e.Target, Line: e.Line, DstChunk: r.syms[d].ID, Resolution: out.res, Detail: "another definition"})
 			}
 		}
 		// one dispatch edge per caller and implementation, for interfaces

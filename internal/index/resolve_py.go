@@ -873,7 +873,7 @@ func (r *resolver) pyCallOn(e pyEnt, target, rule string) edgeOut {
 		return external(e.ext)
 	case e.file != "":
 		if i := r.pyTopLevel(e.file, target); i >= 0 {
-			return exact(r.syms[i].ID).with("module member")
+			return r.pyExact(i, "module member")
 		}
 		if m := r.pyMember(e, target, 0); m.sym >= 0 {
 			return exact(r.syms[m.sym].ID).with("module member")
@@ -883,12 +883,12 @@ func (r *resolver) pyCallOn(e pyEnt, target, rule string) edgeOut {
 		return unresolved("not in the module")
 	case e.sym >= 0 && r.syms[e.sym].Kind == "type":
 		if k := r.member(e.sym, target); k >= 0 {
-			return exact(r.syms[k].ID).with(rule)
+			return r.pyExact(k, rule)
 		}
 		k, outside := r.pyLookup(e.sym, target)
 		switch {
 		case k >= 0:
-			return exact(r.syms[k].ID).with("base class")
+			return r.pyExact(k, "base class")
 		case outside == "?":
 			return unresolved("base class of unknown origin")
 		case outside != "":
@@ -1037,25 +1037,37 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 	return unresolved("name not bound in the file"), true
 }
 
-// pyOtherDefs are the module-level functions of module-level function
-// best's name in its file, other than best, that a call at line sees (not
-// ruled out by a static condition): as pyright, whose call hierarchy
-// lists every declaration of the name a call in a function reaches (a
-// def in both branches of an if whose condition is not static, the
-// overloads of an @overload'ed function, a redefinition).
+// pyOtherDefs are the definitions of best's name in its scope (a
+// module-level function's file, a method's class), other than best, that
+// a call at line sees (not ruled out by a static condition; line 0: any
+// live one): as pyright, whose call hierarchy lists every declaration of
+// the name a call in a function reaches (a def in both branches of an if
+// whose condition is not static, the overloads of an @overload'ed
+// function or method, a redefinition). Nil for a class or a nested def.
 func (r *resolver) pyOtherDefs(best, line int) []int {
 	b := &r.syms[best]
-	if b.Kind != "function" {
+	if b.Kind == "type" || !r.pyVisible(best, line) {
+		return nil
+	}
+	if _, nested := r.py.nest[best]; nested {
 		return nil
 	}
 	var out []int
 	for _, i := range r.byShort[b.Short] {
 		s := &r.syms[i]
-		if _, nested := r.py.nest[i]; i == best || nested || s.Path != b.Path || s.Container != "" || s.Kind != "function" || !r.pyVisible(i, line) {
+		if _, nested := r.py.nest[i]; i == best || nested || s.FileID != b.FileID || s.Container != b.Container || s.Kind != b.Kind || !r.pyVisible(i, line) {
 			continue
 		}
 		out = append(out, i)
 	}
+	return out
+}
+
+// pyExact is an exact edge to definition i by rule, with the other
+// definitions of its name a call sees (pyOtherDefs).
+func (r *resolver) pyExact(i int, rule string) edgeOut {
+	out := exact(r.syms[i].ID).with(rule)
+	out.also = r.pyOtherDefs(i, 0)
 	return out
 }
 
@@ -1080,7 +1092,7 @@ func (r *resolver) pyImported(ent pyEnt) (edgeOut, bool) {
 	case ent.ext != "":
 		return external(ent.ext), true
 	case ent.sym >= 0 && !ent.inst && !ent.val:
-		return exact(r.syms[ent.sym].ID).with("import"), true
+		return r.pyExact(ent.sym, "import"), true
 	}
 	return edgeOut{}, false
 }

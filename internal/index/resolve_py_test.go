@@ -1479,34 +1479,60 @@ def use():
     plat()
     once()
     conv(1)
+
+
+class Box:
+    @overload
+    def get(self, k: int) -> int: ...
+    @overload
+    def get(self, k: str) -> str: ...
+    def get(self, k):
+        return k
+
+    def put(self):
+        return self.get(1)
+`,
+		"defs/use.py": `from . import m
+from .m import pick
+
+
+def use():
+    m.pick(1)
+    pick(2)
+    m.Box().get(3)
 `}
 	root := t.TempDir()
 	writeFiles(t, root, tree)
 	db := openDB(t)
 	run(t, db, root, &fakeEmbedder{model: "fake:a"})
-	got := querySet(t, db, `SELECT r.src_symbol, r.target, r.line, dc.start_line, r.resolution, r.detail, r.derived
+	got := querySet(t, db, `SELECT f.path, r.src_symbol, r.target, r.line, dc.start_line, r.resolution, r.detail, r.derived
 		FROM relations r JOIN chunks dc ON dc.id = r.dst_chunk
-		WHERE r.kind = 'calls' AND r.src_symbol = 'use'`, 7)
+		JOIN files f ON f.id = r.file_id
+		WHERE r.kind = 'calls' AND r.src_symbol IN ('use', 'Box.put')`, 8)
 	for _, c := range []struct {
 		name  string
 		edges []string
 	}{
-		{"both branches", []string{"use | pick | 31 | 7 | exact | same file | 0", "use | pick | 31 | 4 | exact | another definition | 1"}},
-		{"the live branch only", []string{"use | plat | 32 | 14 | exact | same file | 0"}},
-		{"defined once", []string{"use | once | 33 | 26 | exact | same file | 0"}},
-		{"overloads", []string{"use | conv | 34 | 22 | exact | same file | 0", "use | conv | 34 | 18 | exact | another definition | 1", "use | conv | 34 | 20 | exact | another definition | 1"}},
+		{"both branches", []string{"defs/m.py | use | pick | 31 | 7 | exact | same file | 0", "defs/m.py | use | pick | 31 | 4 | exact | another definition | 1"}},
+		{"the live branch only", []string{"defs/m.py | use | plat | 32 | 14 | exact | same file | 0"}},
+		{"defined once", []string{"defs/m.py | use | once | 33 | 26 | exact | same file | 0"}},
+		{"method overloads", []string{"defs/m.py | Box.put | get | 46 | 42 | exact | own type | 0", "defs/m.py | Box.put | get | 46 | 38 | exact | another definition | 1", "defs/m.py | Box.put | get | 46 | 40 | exact | another definition | 1"}},
+		{"module member", []string{"defs/use.py | use | pick | 6 | 7 | exact | module member | 0", "defs/use.py | use | pick | 6 | 4 | exact | another definition | 1"}},
+		{"imported", []string{"defs/use.py | use | pick | 7 | 7 | exact | import | 0", "defs/use.py | use | pick | 7 | 4 | exact | another definition | 1"}},
+		{"method of an instance", []string{"defs/use.py | use | get | 8 | 42 | exact | receiver type | 0", "defs/use.py | use | get | 8 | 38 | exact | another definition | 1", "defs/use.py | use | get | 8 | 40 | exact | another definition | 1"}},
+		{"overloads", []string{"defs/m.py | use | conv | 34 | 22 | exact | same file | 0", "defs/m.py | use | conv | 34 | 18 | exact | another definition | 1", "defs/m.py | use | conv | 34 | 20 | exact | another definition | 1"}},
 	} {
-		target := strings.Split(c.edges[0], " | ")[1]
+		site := strings.Join(strings.Split(c.edges[0], " | ")[:4], " | ") + " | "
 		var of []string
 		for _, g := range got {
-			if strings.Split(g, " | ")[1] == target {
+			if strings.HasPrefix(g, site) {
 				of = append(of, g)
 			}
 		}
 		slices.Sort(of)
 		want := slices.Sorted(slices.Values(c.edges))
 		if !slices.Equal(of, want) {
-			t.Errorf("%s: edges %q, want %q", c.name, of, want)
+			t.Errorf("%s: edges %q, want %q (all: %q)", c.name, of, want, got)
 		}
 	}
 }
