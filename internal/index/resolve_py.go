@@ -50,6 +50,7 @@ type pyResolver struct {
 	props   map[string]string                   // file\x00class\x00method → a property's value (its result)
 	nest    map[int]int                         // chunk → innermost function chunk enclosing it
 	dead    map[int64][][2]int                  // file → line ranges a static condition rules out
+	ovl     map[int64][][2]int                  // file → line ranges of @overload declarations
 	locals  map[int64][]pyLocalImport           // file → the imports in its functions
 	enters  map[string]bool                     // file\x00owner\x00generator → decorated @contextmanager
 	budget  int                                 // type expressions left to evaluate for the current call
@@ -178,7 +179,7 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 	p := &pyResolver{paths: files, files: map[string]bool{}, binds: map[int64]map[string]*store.FactRow{},
 		stars: map[int64][]*store.FactRow{}, vars: map[int64]map[string]string{}, attrs: map[string]*string{}, nest: map[int]int{},
 		bases: map[string][]pyBase{}, results: map[string]string{}, props: map[string]string{}, yields: map[string]string{},
-		dead: map[int64][][2]int{}, locals: map[int64][]pyLocalImport{}, enters: map[string]bool{}}
+		dead: map[int64][][2]int{}, ovl: map[int64][][2]int{}, locals: map[int64][]pyLocalImport{}, enters: map[string]bool{}}
 	for id, f := range files {
 		if r.fileLang[id] == "python" || strings.HasSuffix(f, ".py") {
 			p.files[f] = true
@@ -236,11 +237,15 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 				continue
 			}
 			p.results[key3(files[f.FileID], f.Owner, f.Name)] = f.Type
-		case lang.FactDead:
+		case lang.FactDead, lang.FactOverload:
 			a, b, _ := strings.Cut(f.Sig, "-")
 			from, _ := strconv.Atoi(a)
 			to, _ := strconv.Atoi(b)
-			p.dead[f.FileID] = append(p.dead[f.FileID], [2]int{from, to})
+			if f.Kind == lang.FactDead {
+				p.dead[f.FileID] = append(p.dead[f.FileID], [2]int{from, to})
+			} else {
+				p.ovl[f.FileID] = append(p.ovl[f.FileID], [2]int{from, to})
+			}
 		case lang.FactBase:
 			k := key2(files[f.FileID], f.Owner)
 			line, _ := strconv.Atoi(f.Sig)
@@ -1042,8 +1047,9 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 // a call at line sees (not ruled out by a static condition; line 0: any
 // live one): as pyright, whose call hierarchy lists every declaration of
 // the name a call in a function reaches (a def in both branches of an if
-// whose condition is not static, the overloads of an @overload'ed
-// function or method, a redefinition). Nil for a class or a nested def.
+// whose condition is not static, the overloads of an @overload'ed method,
+// a redefinition; of an overloaded function pyright lists the
+// implementation alone). Nil for a class or a nested def.
 func (r *resolver) pyOtherDefs(best, line int) []int {
 	b := &r.syms[best]
 	if b.Kind == "type" || !r.pyVisible(best, line) {
@@ -1057,6 +1063,9 @@ func (r *resolver) pyOtherDefs(best, line int) []int {
 		s := &r.syms[i]
 		if _, nested := r.py.nest[i]; i == best || nested || s.FileID != b.FileID || s.Container != b.Container || s.Kind != b.Kind || !r.pyVisible(i, line) {
 			continue
+		}
+		if s.Container == "" && slices.ContainsFunc(r.py.ovl[s.FileID], func(o [2]int) bool { return s.StartLine >= o[0] && s.StartLine <= o[1] }) {
+			continue // an overload of a module-level function
 		}
 		out = append(out, i)
 	}

@@ -142,6 +142,14 @@ func pyPrepare(x *extractor) {
 			if _, cls := pyMethodOf(t, t.field(i, "body")); cls >= 0 {
 				owner = pyClassSymbol(t, cls)
 			}
+			if p := t.parent(i); t.kind(p) == "decorated_definition" {
+				for c := t.first(p); c >= 0; c = t.next(c) {
+					if t.kind(c) == "decorator" && pyTyping(t, t.firstNamed(c), "overload") {
+						// an @overload declaration
+						x.facts = append(x.facts, Fact{Kind: FactOverload, Owner: owner, Name: t.text(t.field(i, "name")), Sig: strconv.Itoa(t.line(p)) + "-" + strconv.Itoa(t.endLine(p))})
+					}
+				}
+			}
 			if ty != "" {
 				x.facts = append(x.facts, Fact{Kind: FactResult, Owner: owner, Name: t.text(t.field(i, "name")), Type: ty})
 			}
@@ -545,7 +553,7 @@ func pyValueType(t *tree, r, ann int32) string {
 				return "=" + t.text(args[0]) + "()"
 			}
 		}
-		if f := t.field(r, "function"); pyTypingCast(t, f) {
+		if f := t.field(r, "function"); pyTyping(t, f, "cast") {
 			// typing.cast(T, v): a T
 			if args := pyElems(t, t.field(r, "arguments")); len(args) == 2 {
 				return pyAnnotation(t.text(args[0]))
@@ -2008,6 +2016,11 @@ func PythonStdlib(mod string) bool { return pythonSpec.stdlib(mod) }
 // `ValueError.__init__`) is outside the project.
 func PythonBuiltin(name string) bool { return pythonSpec.builtins[name] || name == "object" }
 
+// FactOverload is the range of lines (Sig "start-end") of a Python
+// function or method (Owner, Name) declared @overload (typing's, as the
+// file imports it).
+const FactOverload = "overload"
+
 // FactDead is a range of lines (Sig "start-end") of a Python file in a
 // branch that a static condition rules out (pyStatic): resolution leaves
 // the definitions in it out, as pyright does.
@@ -2198,18 +2211,18 @@ func (x *extractor) pyImportFacts(i int32) {
 	}
 }
 
-// pyTypingCast reports whether call target f is typing's cast as the
-// file imports it: `cast` from `from typing import cast`, `M.cast` where
-// M is typing (`import typing`, `import typing as M`); typing_extensions'
-// too.
-func pyTypingCast(t *tree, f int32) bool {
+// pyTyping reports whether expression f is typing's member as the file
+// imports it (`cast`, `overload`): member from `from typing import
+// member`, `M.member` where M is typing (`import typing`, `import typing
+// as M`); typing_extensions' too.
+func pyTyping(t *tree, f int32, member string) bool {
 	name := ""
 	switch {
 	case f < 0:
 		return false
-	case t.kind(f) == "identifier" && t.text(f) == "cast":
-		name = "cast" // bound by from typing import cast
-	case t.kind(f) == "attribute" && t.text(t.field(f, "attribute")) == "cast" && t.kind(t.field(f, "object")) == "identifier":
+	case t.kind(f) == "identifier" && t.text(f) == member:
+		name = member // bound by from typing import member
+	case t.kind(f) == "attribute" && t.text(t.field(f, "attribute")) == member && t.kind(t.field(f, "object")) == "identifier":
 		name = t.text(t.field(f, "object")) + "." // a module bound to name
 	default:
 		return false
@@ -2225,7 +2238,7 @@ func pyTypingCast(t *tree, f int32) bool {
 			for c := t.first(i); c >= 0; c = t.next(c) {
 				switch {
 				case t.nodes[c].field != nameF:
-				case t.kind(c) == "dotted_name" && t.text(c) == "cast":
+				case t.kind(c) == "dotted_name" && t.text(c) == member:
 					return true
 				}
 			}

@@ -421,3 +421,25 @@ func TestPythonLoopTupleTargets(t *testing.T) {
 		}
 	}
 }
+
+// @overload declarations, typing's as the file imports it.
+func TestPythonOverloadFacts(t *testing.T) {
+	for _, c := range []struct{ name, src, want string }{
+		{"from typing", "from typing import overload\n\n@overload\ndef f(v: int) -> int: ...\ndef f(v): return v\n", "overload||f|3-4"},
+		{"module alias", "import typing as ty\n\nclass C:\n    @ty.overload\n    def m(self, v: int) -> int: ...\n    def m(self, v): return v\n", "overload|C|m|4-5"},
+		{"typing_extensions", "import typing_extensions\n\n@typing_extensions.overload\ndef f(v: int) -> int: ...\n", "overload||f|3-4"},
+		{"not typing's", "from lib import overload\n\n@overload\ndef f(v: int) -> int: ...\n", ""},
+		{"undecorated", "def f(v): return v\n", ""},
+	} {
+		res := strictParse(t, "pkg/ovl.py", "python", []byte(c.src))
+		got := ""
+		for _, f := range res.Facts {
+			if f.Kind == FactOverload {
+				got = strings.Join([]string{f.Kind, f.Owner, f.Name, f.Sig}, "|")
+			}
+		}
+		if got != c.want {
+			t.Errorf("%s: fact %q, want %q", c.name, got, c.want)
+		}
+	}
+}
