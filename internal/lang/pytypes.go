@@ -242,11 +242,14 @@ func pyPrepare(x *extractor) {
 func (x *extractor) pyResult(fn int32) string {
 	t := x.t
 	if rt := t.field(fn, "return_type"); rt >= 0 {
-		a := pyAnnotation(t.text(rt))
-		if a == "Self" || a == "typing.Self" {
-			return "=self"
-		}
-		return a
+		// -> Self (typing's, as the file imports it, or bare): the
+		// instance it is called on
+		return pyAlts(pyAnnotation(t.text(rt)), func(a string) string {
+			if a == "Self" || a == "typing.Self" || pyTypingRef(t, a, "Self") {
+				return "=self"
+			}
+			return a
+		})
 	}
 	body := t.field(fn, "body")
 	if body < 0 {
@@ -2216,14 +2219,26 @@ func (x *extractor) pyImportFacts(i int32) {
 // member`, `M.member` where M is typing (`import typing`, `import typing
 // as M`); typing_extensions' too.
 func pyTyping(t *tree, f int32, member string) bool {
-	name := ""
 	switch {
 	case f < 0:
 		return false
 	case t.kind(f) == "identifier" && t.text(f) == member:
-		name = member // bound by from typing import member
 	case t.kind(f) == "attribute" && t.text(t.field(f, "attribute")) == member && t.kind(t.field(f, "object")) == "identifier":
-		name = t.text(t.field(f, "object")) + "." // a module bound to name
+	default:
+		return false
+	}
+	return pyTypingRef(t, t.text(f), member)
+}
+
+// pyTypingRef reports whether ref, "member" or "M.member" as written, is
+// typing's member as the file imports it (pyTyping).
+func pyTypingRef(t *tree, ref, member string) bool {
+	name := ""
+	switch {
+	case ref == member:
+		name = member // bound by from typing import member
+	case strings.HasSuffix(ref, "."+member) && !strings.Contains(strings.TrimSuffix(ref, "."+member), "."):
+		name = strings.TrimSuffix(ref, member) // a module bound to name, with its dot
 	default:
 		return false
 	}

@@ -443,3 +443,28 @@ func TestPythonOverloadFacts(t *testing.T) {
 		}
 	}
 }
+
+// -> Self, typing's as the file imports it: the instance a method is
+// called on.
+func TestPythonSelfResultFacts(t *testing.T) {
+	for _, c := range []struct{ name, ann, want string }{
+		{"bare", "Self", "=self"},
+		{"typing_extensions alias", "te.Self", "=self"},
+		{"a string", `"te.Self"`, "=self"},
+		{"with None", "te.Self | None", "=self"},
+		{"typing alias", "ty.Self", "=self"},
+		{"another module's", "other.Self", "other.Self"},
+	} {
+		src := "import typing as ty\nimport other\nfrom typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import typing_extensions as te\n\n\nclass C:\n    def m(self) -> " + c.ann + ":\n        return self\n"
+		res := strictParse(t, "pkg/self.py", "python", []byte(src))
+		got := ""
+		for _, f := range res.Facts {
+			if f.Kind == FactResult && f.Owner == "C" && f.Name == "m" && f.Sig == "" {
+				got = f.Type
+			}
+		}
+		if got != c.want {
+			t.Errorf("%s: result %q, want %q", c.name, got, c.want)
+		}
+	}
+}
