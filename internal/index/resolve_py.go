@@ -856,15 +856,24 @@ func (r *resolver) pyCallOn(e pyEnt, target, rule string) edgeOut {
 	case e.alts != nil:
 		// a value of several types: the method they all resolve to, or
 		// outside the project when every one is (list or tuple, two
-		// modules' file objects: the outside names joined)
+		// modules' file objects: the outside names joined); methods of
+		// the project that differ are each a definition the call reaches
+		// (pyright lists the declaration of each member of a union: two
+		// modules' functions, two classes' methods)
 		var out edgeOut
 		for k, a := range *e.alts {
 			o := r.pyCallOn(a, target, rule)
 			switch {
-			case o.res != store.ResExact && o.res != store.ResExternal || k > 0 && (o.dst != out.dst || o.res != out.res):
+			case o.res != store.ResExact && o.res != store.ResExternal || k > 0 && o.res != out.res:
 				return unresolved("receiver of several types")
 			case k == 0:
 				out = o
+			case o.res == store.ResExact:
+				for _, d := range append([]int{r.byID[o.dst]}, o.also...) {
+					if r.syms[d].ID != out.dst && !slices.Contains(out.also, d) {
+						out.also = append(out.also, d)
+					}
+				}
 			case o.res == store.ResExternal && !slices.Contains(strings.Split(out.detail, "|"), o.detail):
 				out.detail += "|" + o.detail
 			}

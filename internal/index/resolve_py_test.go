@@ -1537,3 +1537,70 @@ def use():
 		}
 	}
 }
+
+// Python calls on a value of several types whose members define the
+// method apart (two classes' methods): an edge to each, as pyright lists
+// the declaration of each member of a union; a member lacking the method
+// leaves the call unresolved.
+func TestPythonCallsOnUnions(t *testing.T) {
+	tree := map[string]string{
+		"u/a.py": "def enc():\n    return 1\n",
+		"u/b.py": "def enc():\n    return 2\n",
+		"u/use.py": `from . import a, b
+
+
+class A:
+    def run(self):
+        return 1
+
+
+class B:
+    def run(self):
+        return 2
+
+
+class C:
+    pass
+
+
+def pick(flag):
+    if flag:
+        return a
+    return b
+
+
+def use(flag):
+    pick(flag).enc()
+    x = A() if flag else B()
+    x.run()
+    y = A() if flag else C()
+    y.run()
+`}
+	root := t.TempDir()
+	writeFiles(t, root, tree)
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.target, r.line, COALESCE(dc.path || ':' || dc.start_line, ''), r.resolution, r.detail, r.derived
+		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk
+		WHERE r.kind = 'calls' AND r.src_symbol = 'use'`, 6)
+	for _, c := range []struct {
+		name  string
+		edges []string
+	}{
+		{"two classes", []string{"run | 27 | u/use.py:5 | exact | receiver type | 0", "run | 27 | u/use.py:10 | exact | another definition | 1"}},
+		{"a member lacking it", []string{"run | 29 |  | unresolved | receiver of several types | 0"}},
+	} {
+		site := strings.Join(strings.Split(c.edges[0], " | ")[:2], " | ") + " | "
+		var of []string
+		for _, g := range got {
+			if strings.HasPrefix(g, site) {
+				of = append(of, g)
+			}
+		}
+		slices.Sort(of)
+		want := slices.Sorted(slices.Values(c.edges))
+		if !slices.Equal(of, want) {
+			t.Errorf("%s: edges %q, want %q (all: %q)", c.name, of, want, got)
+		}
+	}
+}
