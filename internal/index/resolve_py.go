@@ -523,8 +523,8 @@ func (r *resolver) pyInstance(fileID int64, expr string, self pyEnt, depth int) 
 	}
 	e := r.pyValue(fileID, path, self, depth+1)
 	switch {
-	case e.inst || e.ext != "" || e.alts != nil || e.gen:
-		return e
+	case e.inst || e.ext != "" || e.alts != nil || e.gen || e.file != "":
+		return e // (a project module held or returned: pyright's Module type)
 	case e.sym >= 0 && r.syms[e.sym].Kind == "type":
 		e.val = true // a class held by a variable, an attribute, a parameter
 		return e

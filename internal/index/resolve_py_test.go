@@ -1539,9 +1539,9 @@ def use():
 }
 
 // Python calls on a value of several types whose members define the
-// method apart (two classes' methods): an edge to each, as pyright lists
-// the declaration of each member of a union; a member lacking the method
-// leaves the call unresolved.
+// method apart (two project modules returned, two classes' methods): an
+// edge to each, as pyright lists the declaration of each member of a
+// union; a member lacking the method leaves the call unresolved.
 func TestPythonCallsOnUnions(t *testing.T) {
 	tree := map[string]string{
 		"u/a.py": "def enc():\n    return 1\n",
@@ -1587,6 +1587,7 @@ def use(flag):
 		name  string
 		edges []string
 	}{
+		{"two modules", []string{"enc | 25 | u/a.py:1 | exact | module member | 0", "enc | 25 | u/b.py:1 | exact | another definition | 1"}},
 		{"two classes", []string{"run | 27 | u/use.py:5 | exact | receiver type | 0", "run | 27 | u/use.py:10 | exact | another definition | 1"}},
 		{"a member lacking it", []string{"run | 29 |  | unresolved | receiver of several types | 0"}},
 	} {
