@@ -34,7 +34,10 @@ import (
 // The facts hold type expressions too (module variables, attributes,
 // properties, what functions return). A call on a value whose type is not
 // known is unresolved, never guessed by name; a call on a module or class
-// outside the project is external.
+// outside the project is external. A call of a name defined several
+// times in its scope, or on a union whose members define the method
+// apart, also reaches the other definitions (edgeOut.also: derived calls
+// rows).
 
 // pyResolver holds the Python tables.
 type pyResolver struct {
