@@ -115,6 +115,15 @@ func Resolve(ctx context.Context, db *store.DB, projectID int64, root string) (i
 				updates = make([]store.EdgeResolution, 0, updateBatch)
 			}
 		}
+		// a call of a name defined several times: a calls edge to each
+		// other definition, at the call's line
+		// (in a function: a call at module level has no source chunk)
+		if src, ok := r.byID[e.SrcChunk]; ok && e.SrcChunk != 0 {
+			for _, d := range out.also {
+				derived = append(derived, store.DerivedRelation{FileID: e.FileID, Kind: "calls", SrcChunk: e.SrcChunk, SrcSymbol: r.syms[src].Symbol,
+					Target: e.Target, Line: e.Line, DstChunk: r.syms[d].ID, Resolution: out.res, Detail: "another definition"})
+			}
+		}
 		// one dispatch edge per caller and implementation, for interfaces
 		// with at most maxDispatch implementations
 		if len(out.dispatch) > maxDispatch {
@@ -220,6 +229,7 @@ type edgeOut struct {
 	res      string
 	detail   string
 	dispatch []int // symbol indexes of the implementations of an interface method
+	also     []int // symbol indexes of the other definitions the call reaches (Python: a def in several branches)
 }
 
 func exact(id int64) edgeOut        { return edgeOut{dst: id, res: store.ResExact} }

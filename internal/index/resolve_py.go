@@ -34,7 +34,10 @@ import (
 // The facts hold type expressions too (module variables, attributes,
 // properties, what functions return). A call on a value whose type is not
 // known is unresolved, never guessed by name; a call on a module or class
-// outside the project is external.
+// outside the project is external. A call of a name defined several
+// times in its scope, or on a union whose members define the method
+// apart, also reaches the other definitions (edgeOut.also: derived calls
+// rows).
 
 // pyResolver holds the Python tables.
 type pyResolver struct {
@@ -50,6 +53,7 @@ type pyResolver struct {
 	props   map[string]string                   // file\x00class\x00method → a property's value (its result)
 	nest    map[int]int                         // chunk → innermost function chunk enclosing it
 	dead    map[int64][][2]int                  // file → line ranges a static condition rules out
+	ovl     map[int64][][2]int                  // file → line ranges of @overload declarations
 	locals  map[int64][]pyLocalImport           // file → the imports in its functions
 	enters  map[string]bool                     // file\x00owner\x00generator → decorated @contextmanager
 	budget  int                                 // type expressions left to evaluate for the current call
@@ -178,7 +182,7 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 	p := &pyResolver{paths: files, files: map[string]bool{}, binds: map[int64]map[string]*store.FactRow{},
 		stars: map[int64][]*store.FactRow{}, vars: map[int64]map[string]string{}, attrs: map[string]*string{}, nest: map[int]int{},
 		bases: map[string][]pyBase{}, results: map[string]string{}, props: map[string]string{}, yields: map[string]string{},
-		dead: map[int64][][2]int{}, locals: map[int64][]pyLocalImport{}, enters: map[string]bool{}}
+		dead: map[int64][][2]int{}, ovl: map[int64][][2]int{}, locals: map[int64][]pyLocalImport{}, enters: map[string]bool{}}
 	for id, f := range files {
 		if r.fileLang[id] == "python" || strings.HasSuffix(f, ".py") {
 			p.files[f] = true
@@ -236,11 +240,15 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 				continue
 			}
 			p.results[key3(files[f.FileID], f.Owner, f.Name)] = f.Type
-		case lang.FactDead:
+		case lang.FactDead, lang.FactOverload:
 			a, b, _ := strings.Cut(f.Sig, "-")
 			from, _ := strconv.Atoi(a)
 			to, _ := strconv.Atoi(b)
-			p.dead[f.FileID] = append(p.dead[f.FileID], [2]int{from, to})
+			if f.Kind == lang.FactDead {
+				p.dead[f.FileID] = append(p.dead[f.FileID], [2]int{from, to})
+			} else {
+				p.ovl[f.FileID] = append(p.ovl[f.FileID], [2]int{from, to})
+			}
 		case lang.FactBase:
 			k := key2(files[f.FileID], f.Owner)
 			line, _ := strconv.Atoi(f.Sig)
@@ -518,8 +526,8 @@ func (r *resolver) pyInstance(fileID int64, expr string, self pyEnt, depth int) 
 	}
 	e := r.pyValue(fileID, path, self, depth+1)
 	switch {
-	case e.inst || e.ext != "" || e.alts != nil || e.gen:
-		return e
+	case e.inst || e.ext != "" || e.alts != nil || e.gen || e.file != "":
+		return e // (a project module held or returned: pyright's Module type)
 	case e.sym >= 0 && r.syms[e.sym].Kind == "type":
 		e.val = true // a class held by a variable, an attribute, a parameter
 		return e
@@ -575,6 +583,8 @@ func (r *resolver) pyValue(fileID int64, path string, self pyEnt, depth int) pyE
 					cur, steps = r.pyElem(recv, depth), steps[2:]
 				case recv.vals != nil && lang.PythonMappingValue("."+name+"()"):
 					cur, steps = r.pyInstance(recv.vals.fileID, recv.vals.expr, recv.vals.self, depth+1), steps[2:]
+				case recv.vals != nil && strings.HasPrefix("."+name+steps, lang.PythonItemValue): // for k, v in d.items(): v is a value
+					cur, steps = r.pyInstance(recv.vals.fileID, recv.vals.expr, recv.vals.self, depth+1), steps[len(lang.PythonItemValue)-len(name)-1:]
 				case recv.vals != nil && name == "values": // iterating them gives the values
 					cur, steps = pyEnt{sym: -1, ext: "builtin", inst: true, elem: recv.vals}, steps[2:]
 				}
@@ -601,6 +611,8 @@ func (r *resolver) pyValue(fileID int64, path string, self pyEnt, depth int) pyE
 			case steps[:2] == "[]":
 				cur = r.pyElem(cur, depth)
 				steps = steps[2:]
+			case steps[0] == '[':
+				return pyUnknown // [k] of anything but a call's tuple (d.items()[][1] of a project class)
 			case strings.HasPrefix(steps, "()[") && len(steps) > 3 && steps[3] >= '0' && steps[3] <= '9':
 				// f()[k]: element k of the tuple f returns
 				end := strings.IndexByte(steps, ']')
@@ -847,15 +859,24 @@ func (r *resolver) pyCallOn(e pyEnt, target, rule string) edgeOut {
 	case e.alts != nil:
 		// a value of several types: the method they all resolve to, or
 		// outside the project when every one is (list or tuple, two
-		// modules' file objects: the outside names joined)
+		// modules' file objects: the outside names joined); methods of
+		// the project that differ are each a definition the call reaches
+		// (pyright lists the declaration of each member of a union: two
+		// modules' functions, two classes' methods)
 		var out edgeOut
 		for k, a := range *e.alts {
 			o := r.pyCallOn(a, target, rule)
 			switch {
-			case o.res != store.ResExact && o.res != store.ResExternal || k > 0 && (o.dst != out.dst || o.res != out.res):
+			case o.res != store.ResExact && o.res != store.ResExternal || k > 0 && o.res != out.res:
 				return unresolved("receiver of several types")
 			case k == 0:
 				out = o
+			case o.res == store.ResExact:
+				for _, d := range append([]int{r.byID[o.dst]}, o.also...) {
+					if r.syms[d].ID != out.dst && !slices.Contains(out.also, d) {
+						out.also = append(out.also, d)
+					}
+				}
 			case o.res == store.ResExternal && !slices.Contains(strings.Split(out.detail, "|"), o.detail):
 				out.detail += "|" + o.detail
 			}
@@ -869,7 +890,7 @@ func (r *resolver) pyCallOn(e pyEnt, target, rule string) edgeOut {
 		return external(e.ext)
 	case e.file != "":
 		if i := r.pyTopLevel(e.file, target); i >= 0 {
-			return exact(r.syms[i].ID).with("module member")
+			return r.pyExact(i, "module member")
 		}
 		if m := r.pyMember(e, target, 0); m.sym >= 0 {
 			return exact(r.syms[m.sym].ID).with("module member")
@@ -879,12 +900,12 @@ func (r *resolver) pyCallOn(e pyEnt, target, rule string) edgeOut {
 		return unresolved("not in the module")
 	case e.sym >= 0 && r.syms[e.sym].Kind == "type":
 		if k := r.member(e.sym, target); k >= 0 {
-			return exact(r.syms[k].ID).with(rule)
+			return r.pyExact(k, rule)
 		}
 		k, outside := r.pyLookup(e.sym, target)
 		switch {
 		case k >= 0:
-			return exact(r.syms[k].ID).with("base class")
+			return r.pyExact(k, "base class")
 		case outside == "?":
 			return unresolved("base class of unknown origin")
 		case outside != "":
@@ -1018,7 +1039,11 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 		if bestDepth > 0 {
 			return exact(r.syms[best].ID).with("enclosing function"), true
 		}
-		return exact(r.syms[best].ID).with("same file"), true
+		out := exact(r.syms[best].ID).with("same file")
+		if bestVisible {
+			out.also = r.pyOtherDefs(best, e.Line)
+		}
+		return out, true
 	}
 	if out, ok := r.pyImported(r.pyName(e.FileID, e.Target, 0)); ok {
 		return out, true
@@ -1027,6 +1052,44 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 		return unresolved("module variable"), true // a function value, a class held (pyright: no callee)
 	}
 	return unresolved("name not bound in the file"), true
+}
+
+// pyOtherDefs are the definitions of best's name in its scope (a
+// module-level function's file, a method's class), other than best, that
+// a call at line sees (not ruled out by a static condition; line 0: any
+// live one): as pyright, whose call hierarchy lists every declaration of
+// the name a call in a function reaches (a def in both branches of an if
+// whose condition is not static, the overloads of an @overload'ed method,
+// a redefinition; of an overloaded function pyright lists the
+// implementation alone). Nil for a class or a nested def.
+func (r *resolver) pyOtherDefs(best, line int) []int {
+	b := &r.syms[best]
+	if b.Kind == "type" || !r.pyVisible(best, line) {
+		return nil
+	}
+	if _, nested := r.py.nest[best]; nested {
+		return nil
+	}
+	var out []int
+	for _, i := range r.byShort[b.Short] {
+		s := &r.syms[i]
+		if _, nested := r.py.nest[i]; i == best || nested || s.FileID != b.FileID || s.Container != b.Container || s.Kind != b.Kind || !r.pyVisible(i, line) {
+			continue
+		}
+		if s.Container == "" && slices.ContainsFunc(r.py.ovl[s.FileID], func(o [2]int) bool { return s.StartLine >= o[0] && s.StartLine <= o[1] }) {
+			continue // an overload of a module-level function
+		}
+		out = append(out, i)
+	}
+	return out
+}
+
+// pyExact is an exact edge to definition i by rule, with the other
+// definitions of its name a call sees (pyOtherDefs).
+func (r *resolver) pyExact(i int, rule string) edgeOut {
+	out := exact(r.syms[i].ID).with(rule)
+	out.also = r.pyOtherDefs(i, 0)
+	return out
 }
 
 // pyLocalCall resolves a bare call of a name an enclosing function
@@ -1050,7 +1113,7 @@ func (r *resolver) pyImported(ent pyEnt) (edgeOut, bool) {
 	case ent.ext != "":
 		return external(ent.ext), true
 	case ent.sym >= 0 && !ent.inst && !ent.val:
-		return exact(r.syms[ent.sym].ID).with("import"), true
+		return r.pyExact(ent.sym, "import"), true
 	}
 	return edgeOut{}, false
 }

@@ -1,8 +1,10 @@
 package index
 
 import (
+	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -1376,4 +1378,230 @@ func TestPythonResolutionIsAFunctionOfTheTree(t *testing.T) {
 	_, _, want := cleanSets(t, tree)
 	shuffledArrivals(t, tree, 2, 3, want)
 	deleteAndReadd(t, tree, []string{"pkg/nodes.py", "lib/core.py"}, want)
+}
+
+// Python tuples unpacked in for targets: enumerate(v) and zip(v, w) give
+// elements of their arguments, a mapping's items() its values (through
+// an annotated attribute, resolved after the run, or a local); items()
+// of a project class is not followed.
+func TestPythonLoopTupleTargets(t *testing.T) {
+	tree := map[string]string{"loop/tuples.py": `class Session:
+    def ping(self):
+        return 1
+
+
+class Maker:
+    def __call__(self):
+        return Session()
+
+
+class Bag:
+    def items(self):
+        return self
+
+    def __iter__(self):
+        yield Maker()
+
+
+class Registry:
+    def __init__(self):
+        self.by_name: "dict[str, Session]" = {}
+        self.sessions: "list[Session]" = []
+
+    def use(self, m: "dict[str, Session]", bag: Bag):
+        for k, s in self.by_name.items():
+            s.ping()
+        for k, s in m.items():
+            s.ping()
+        for i, s in enumerate(self.sessions):
+            s.ping()
+        for a, b in zip(self.sessions, m.values()):
+            b.ping()
+        for k, s in bag.items():
+            s.ping()
+        return [s.ping() for k, s in self.by_name.items()]
+`}
+	got := pyCalls(t, tree, "loop/tuples.py")
+	for _, c := range []struct {
+		line int
+		want string
+	}{
+		{26, "Session.ping | exact | receiver type"},
+		{28, "Session.ping | exact | receiver type"},
+		{30, "Session.ping | exact | receiver type"},
+		{32, "Session.ping | exact | receiver type"},
+		{34, " | unresolved | receiver of unknown type"},
+		{35, "Session.ping | exact | receiver type"},
+	} {
+		want := fmt.Sprintf("loop/tuples.py | Registry.use | ping | %d | %s", c.line, c.want)
+		if !slices.Contains(got, want) {
+			t.Errorf("missing %q in %v", want, got)
+		}
+	}
+}
+
+// Python calls of a name a module or class defines several times: a
+// calls edge to every definition the call sees (a def in both branches of
+// an if whose condition is not static, a method's overloads), not to one
+// ruled out by a static condition nor to a function's overloads (pyright
+// lists the implementation), and one edge for a name defined once.
+func TestPythonCallsOfSeveralDefinitions(t *testing.T) {
+	tree := map[string]string{"defs/m.py": `import sys
+from typing import overload
+if hasattr(sys, "x"):
+    def pick(v):
+        return 1
+else:
+    def pick(v):
+        return 2
+
+if sys.platform == "win32":
+    def plat():
+        return 1
+else:
+    def plat():
+        return 2
+
+
+@overload
+def conv(v: int) -> int: ...
+@overload
+def conv(v: str) -> str: ...
+def conv(v):
+    return v
+
+
+def once():
+    return 0
+
+
+def use():
+    pick(1)
+    plat()
+    once()
+    conv(1)
+
+
+class Box:
+    @overload
+    def get(self, k: int) -> int: ...
+    @overload
+    def get(self, k: str) -> str: ...
+    def get(self, k):
+        return k
+
+    def put(self):
+        return self.get(1)
+`,
+		"defs/use.py": `from . import m
+from .m import pick
+
+
+def use():
+    m.pick(1)
+    pick(2)
+    m.Box().get(3)
+`}
+	root := t.TempDir()
+	writeFiles(t, root, tree)
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT f.path, r.src_symbol, r.target, r.line, dc.start_line, r.resolution, r.detail, r.derived
+		FROM relations r JOIN chunks dc ON dc.id = r.dst_chunk
+		JOIN files f ON f.id = r.file_id
+		WHERE r.kind = 'calls' AND r.src_symbol IN ('use', 'Box.put')`, 8)
+	for _, c := range []struct {
+		name  string
+		edges []string
+	}{
+		{"both branches", []string{"defs/m.py | use | pick | 31 | 7 | exact | same file | 0", "defs/m.py | use | pick | 31 | 4 | exact | another definition | 1"}},
+		{"the live branch only", []string{"defs/m.py | use | plat | 32 | 14 | exact | same file | 0"}},
+		{"defined once", []string{"defs/m.py | use | once | 33 | 26 | exact | same file | 0"}},
+		{"method overloads", []string{"defs/m.py | Box.put | get | 46 | 42 | exact | own type | 0", "defs/m.py | Box.put | get | 46 | 38 | exact | another definition | 1", "defs/m.py | Box.put | get | 46 | 40 | exact | another definition | 1"}},
+		{"module member", []string{"defs/use.py | use | pick | 6 | 7 | exact | module member | 0", "defs/use.py | use | pick | 6 | 4 | exact | another definition | 1"}},
+		{"imported", []string{"defs/use.py | use | pick | 7 | 7 | exact | import | 0", "defs/use.py | use | pick | 7 | 4 | exact | another definition | 1"}},
+		{"method of an instance", []string{"defs/use.py | use | get | 8 | 42 | exact | receiver type | 0", "defs/use.py | use | get | 8 | 38 | exact | another definition | 1", "defs/use.py | use | get | 8 | 40 | exact | another definition | 1"}},
+		{"function overloads: the implementation", []string{"defs/m.py | use | conv | 34 | 22 | exact | same file | 0"}},
+	} {
+		site := strings.Join(strings.Split(c.edges[0], " | ")[:4], " | ") + " | "
+		var of []string
+		for _, g := range got {
+			if strings.HasPrefix(g, site) {
+				of = append(of, g)
+			}
+		}
+		slices.Sort(of)
+		want := slices.Sorted(slices.Values(c.edges))
+		if !slices.Equal(of, want) {
+			t.Errorf("%s: edges %q, want %q (all: %q)", c.name, of, want, got)
+		}
+	}
+}
+
+// Python calls on a value of several types whose members define the
+// method apart (two project modules returned, two classes' methods): an
+// edge to each, as pyright lists the declaration of each member of a
+// union; a member lacking the method leaves the call unresolved.
+func TestPythonCallsOnUnions(t *testing.T) {
+	tree := map[string]string{
+		"u/a.py": "def enc():\n    return 1\n",
+		"u/b.py": "def enc():\n    return 2\n",
+		"u/use.py": `from . import a, b
+
+
+class A:
+    def run(self):
+        return 1
+
+
+class B:
+    def run(self):
+        return 2
+
+
+class C:
+    pass
+
+
+def pick(flag):
+    if flag:
+        return a
+    return b
+
+
+def use(flag):
+    pick(flag).enc()
+    x = A() if flag else B()
+    x.run()
+    y = A() if flag else C()
+    y.run()
+`}
+	root := t.TempDir()
+	writeFiles(t, root, tree)
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.target, r.line, COALESCE(dc.path || ':' || dc.start_line, ''), r.resolution, r.detail, r.derived
+		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk
+		WHERE r.kind = 'calls' AND r.src_symbol = 'use'`, 6)
+	for _, c := range []struct {
+		name  string
+		edges []string
+	}{
+		{"two modules", []string{"enc | 25 | u/a.py:1 | exact | module member | 0", "enc | 25 | u/b.py:1 | exact | another definition | 1"}},
+		{"two classes", []string{"run | 27 | u/use.py:5 | exact | receiver type | 0", "run | 27 | u/use.py:10 | exact | another definition | 1"}},
+		{"a member lacking it", []string{"run | 29 |  | unresolved | receiver of several types | 0"}},
+	} {
+		site := strings.Join(strings.Split(c.edges[0], " | ")[:2], " | ") + " | "
+		var of []string
+		for _, g := range got {
+			if strings.HasPrefix(g, site) {
+				of = append(of, g)
+			}
+		}
+		slices.Sort(of)
+		want := slices.Sorted(slices.Values(c.edges))
+		if !slices.Equal(of, want) {
+			t.Errorf("%s: edges %q, want %q (all: %q)", c.name, of, want, got)
+		}
+	}
 }

@@ -15,9 +15,11 @@ import (
 // "=self.make().node"; "()[k]" element k of the tuple a call returns;
 // "super:C()" super() in a method of class C), "A|B" (alternatives; "?"
 // one of unknown type: "A|?"), "*E" (a builtin container of E), "%V" (a
-// builtin mapping of V values; x[k] is "=x.__getitem__()"); ""
-// unknown. Branches a static condition rules out (sys.platform,
-// sys.version_info, TYPE_CHECKING) give no facts (FactDead). The facts carry names as written; resolution
+// builtin mapping of V values; x[k] is "=x.__getitem__()"; the v of
+// `for k, v in d.items()` "=d.items()[][1]"); "" unknown. Branches a
+// static condition rules out (sys.platform, sys.version_info,
+// TYPE_CHECKING) give no facts (FactDead); @overload declarations are
+// FactOverload. The facts carry names as written; resolution
 // decides what they denote in the project. A local's or self.x's type at
 // a call is what the statements before it give (pyNarrow), else every
 // assignment's alternatives.
@@ -142,6 +144,14 @@ func pyPrepare(x *extractor) {
 			if _, cls := pyMethodOf(t, t.field(i, "body")); cls >= 0 {
 				owner = pyClassSymbol(t, cls)
 			}
+			if p := t.parent(i); t.kind(p) == "decorated_definition" {
+				for c := t.first(p); c >= 0; c = t.next(c) {
+					if t.kind(c) == "decorator" && pyTyping(t, t.firstNamed(c), "overload") {
+						// an @overload declaration
+						x.facts = append(x.facts, Fact{Kind: FactOverload, Owner: owner, Name: t.text(t.field(i, "name")), Sig: strconv.Itoa(t.line(p)) + "-" + strconv.Itoa(t.endLine(p))})
+					}
+				}
+			}
 			if ty != "" {
 				x.facts = append(x.facts, Fact{Kind: FactResult, Owner: owner, Name: t.text(t.field(i, "name")), Type: ty})
 			}
@@ -234,11 +244,14 @@ func pyPrepare(x *extractor) {
 func (x *extractor) pyResult(fn int32) string {
 	t := x.t
 	if rt := t.field(fn, "return_type"); rt >= 0 {
-		a := pyAnnotation(t.text(rt))
-		if a == "Self" || a == "typing.Self" {
-			return "=self"
-		}
-		return a
+		// -> Self (typing's, as the file imports it, or bare): the
+		// instance it is called on
+		return pyAlts(pyAnnotation(t.text(rt)), func(a string) string {
+			if a == "Self" || a == "typing.Self" || pyTypingRef(t, a, "Self") {
+				return "=self"
+			}
+			return a
+		})
 	}
 	body := t.field(fn, "body")
 	if body < 0 {
@@ -351,6 +364,13 @@ func pyUnpacked(t *tree, r int32, k int) string {
 	}
 	return "=" + pyPath(vt) + "[" + strconv.Itoa(k) + "]"
 }
+
+// pyItemValue is the path suffix of the value in the pairs a mapping's
+// items() yields (`for k, v in d.items()`: v is `=d.items()[][1]`).
+const pyItemValue = ".items()[][1]"
+
+// PythonItemValue is pyItemValue for resolution.
+const PythonItemValue = pyItemValue
 
 // pyMappingValue are the calls of a mapping that give one of its values
 // (`d[k]` is `d.__getitem__()`).
@@ -538,7 +558,7 @@ func pyValueType(t *tree, r, ann int32) string {
 				return "=" + t.text(args[0]) + "()"
 			}
 		}
-		if f := t.field(r, "function"); pyTypingCast(t, f) {
+		if f := t.field(r, "function"); pyTyping(t, f, "cast") {
 			// typing.cast(T, v): a T
 			if args := pyElems(t, t.field(r, "arguments")); len(args) == 2 {
 				return pyAnnotation(t.text(args[0]))
@@ -583,16 +603,60 @@ func pyComprehension(t *tree, r int32) string {
 	for k := len(clauses) - 1; k >= 0; k-- { // inner clauses first: their iterables may name outer variables
 		l := t.field(clauses[k], "left")
 		ty = pySubst(ty, func(h string) (string, bool) {
-			switch {
-			case t.kind(l) == "identifier" && t.text(l) == h:
-				return pyAppend(pyValueType(t, t.field(clauses[k], "right"), -1), "[]"), true
-			case pyBinds(t, l, h):
-				return "", true // a tuple target: unknown
-			}
-			return "", false
+			return pyLoopVar(t, l, t.field(clauses[k], "right"), h)
 		})
 	}
 	return ty
+}
+
+// pyLoopVar is the type for target l, iterating right, gives name, as
+// pyright types it through the builtins' generic stubs; !ok when l does
+// not bind name. A name alone is an element of right; in a tuple of
+// names (`for a, b in …`), the name at position k is the k-th element of
+// the tuples right yields when they are known: `enumerate(v)` (an
+// element of v second), `zip(v, w, …)` (an element of each in turn),
+// `d.items()` (a mapping's value second); anything else, and a nested
+// or starred target, is unknown ("").
+func pyLoopVar(t *tree, l, right int32, name string) (string, bool) {
+	if t.kind(l) == "identifier" {
+		if t.text(l) != name {
+			return "", false
+		}
+		return pyAppend(pyValueType(t, right, -1), "[]"), true
+	}
+	if !pyBinds(t, l, name) {
+		return "", false
+	}
+	if t.kind(l) != "pattern_list" && t.kind(l) != "tuple_pattern" {
+		return "", true
+	}
+	ls := pyElems(t, l)
+	k := slices.IndexFunc(ls, func(e int32) bool { return t.kind(e) == "identifier" && t.text(e) == name })
+	if k < 0 || t.kind(right) != "call" {
+		return "", true
+	}
+	var args []int32
+	for _, a := range pyElems(t, t.field(right, "arguments")) {
+		if t.kind(a) == "keyword_argument" {
+			continue // enumerate(v, start=1), zip(v, w, strict=True)
+		}
+		if t.kind(a) == "list_splat" || t.kind(a) == "dictionary_splat" {
+			return "", true
+		}
+		args = append(args, a)
+	}
+	f := t.field(right, "function")
+	switch {
+	case t.kind(f) == "identifier" && t.text(f) == "enumerate" && len(ls) == 2 && len(args) >= 1 && len(args) <= 2:
+		if k == 1 {
+			return pyAppend(pyValueType(t, args[0], -1), "[]"), true
+		}
+	case t.kind(f) == "identifier" && t.text(f) == "zip" && len(ls) == len(args):
+		return pyAppend(pyValueType(t, args[k], -1), "[]"), true
+	case t.kind(f) == "attribute" && t.text(t.field(f, "attribute")) == "items" && len(ls) == 2 && len(args) == 0 && k == 1:
+		return pyAppend(pyValueType(t, t.field(f, "object"), -1), pyItemValue), true
+	}
+	return "", true
 }
 
 // pyBinds reports whether target l (a name, a tuple or list pattern)
@@ -655,6 +719,12 @@ func pyAppend(expr, suffix string) string {
 					}
 					return pyAppend(v, rest)
 				}
+			}
+			if rest, ok := strings.CutPrefix(suffix, pyItemValue); ok {
+				if rest == "" {
+					return v
+				}
+				return pyAppend(v, rest)
 			}
 			if rest, ok := strings.CutPrefix(suffix, ".values()"); ok {
 				if rest == "" {
@@ -1172,10 +1242,23 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 				}
 			case "for_statement", "for_in_clause":
 				// for x in v: an element of v ("[]": what iterating
-				// it yields, known for the project's generators)
-				if l := t.field(j, "left"); t.kind(l) == "identifier" {
-					set(l, pyAppend(pyValueType(t, t.field(j, "right"), -1), "[]"))
-				} else {
+				// it yields, known for the project's generators); for
+				// a, b in v: pyLoopVar
+				l, r := t.field(j, "left"), t.field(j, "right")
+				switch t.kind(l) {
+				case "identifier":
+					ty, _ := pyLoopVar(t, l, r, t.text(l))
+					set(l, ty)
+				case "pattern_list", "tuple_pattern":
+					for _, e := range pyElems(t, l) {
+						if t.kind(e) == "identifier" {
+							ty, _ := pyLoopVar(t, l, r, t.text(e))
+							set(e, ty)
+						} else {
+							setAll(e)
+						}
+					}
+				default:
 					setAll(l)
 				}
 			case "as_pattern_target":
@@ -1435,8 +1518,10 @@ func (x *extractor) pyFlow(i int32, name string) (string, bool) {
 			if !flow {
 				break
 			}
-			if l := t.field(p, "left"); c == t.field(p, "body") && t.kind(l) == "identifier" && t.text(l) == name {
-				return x.pySubstAt(p, pyAppend(pyValueType(t, t.field(p, "right"), -1), "[]")), true
+			if c == t.field(p, "body") {
+				if ty, ok := pyLoopVar(t, t.field(p, "left"), t.field(p, "right"), name); ok {
+					return x.pySubstAt(p, ty), true
+				}
 			}
 			if c != t.field(p, "right") && pyAssigns(t, p, name) {
 				return "", false
@@ -1477,8 +1562,8 @@ func (x *extractor) pyFlow(i int32, name string) (string, bool) {
 					break // the first iterable: evaluated outside
 				}
 				first = false
-				if l := t.field(f, "left"); t.kind(l) == "identifier" && t.text(l) == name {
-					return x.pySubstAt(p, pyAppend(pyValueType(t, t.field(f, "right"), -1), "[]")), true
+				if ty, ok := pyLoopVar(t, t.field(f, "left"), t.field(f, "right"), name); ok {
+					return x.pySubstAt(p, ty), true
 				}
 				if pyAssigns(t, f, name) {
 					return "", false
@@ -1936,6 +2021,11 @@ func PythonStdlib(mod string) bool { return pythonSpec.stdlib(mod) }
 // `ValueError.__init__`) is outside the project.
 func PythonBuiltin(name string) bool { return pythonSpec.builtins[name] || name == "object" }
 
+// FactOverload is the range of lines (Sig "start-end") of a Python
+// function or method (Owner, Name) declared @overload (typing's, as the
+// file imports it).
+const FactOverload = "overload"
+
 // FactDead is a range of lines (Sig "start-end") of a Python file in a
 // branch that a static condition rules out (pyStatic): resolution leaves
 // the definitions in it out, as pyright does.
@@ -2126,19 +2216,31 @@ func (x *extractor) pyImportFacts(i int32) {
 	}
 }
 
-// pyTypingCast reports whether call target f is typing's cast as the
-// file imports it: `cast` from `from typing import cast`, `M.cast` where
-// M is typing (`import typing`, `import typing as M`); typing_extensions'
-// too.
-func pyTypingCast(t *tree, f int32) bool {
-	name := ""
+// pyTyping reports whether expression f is typing's member as the file
+// imports it (`cast`, `overload`): member from `from typing import
+// member`, `M.member` where M is typing (`import typing`, `import typing
+// as M`); typing_extensions' too.
+func pyTyping(t *tree, f int32, member string) bool {
 	switch {
 	case f < 0:
 		return false
-	case t.kind(f) == "identifier" && t.text(f) == "cast":
-		name = "cast" // bound by from typing import cast
-	case t.kind(f) == "attribute" && t.text(t.field(f, "attribute")) == "cast" && t.kind(t.field(f, "object")) == "identifier":
-		name = t.text(t.field(f, "object")) + "." // a module bound to name
+	case t.kind(f) == "identifier" && t.text(f) == member:
+	case t.kind(f) == "attribute" && t.text(t.field(f, "attribute")) == member && t.kind(t.field(f, "object")) == "identifier":
+	default:
+		return false
+	}
+	return pyTypingRef(t, t.text(f), member)
+}
+
+// pyTypingRef reports whether ref, "member" or "M.member" as written, is
+// typing's member as the file imports it (pyTyping).
+func pyTypingRef(t *tree, ref, member string) bool {
+	name := ""
+	switch {
+	case ref == member:
+		name = member // bound by from typing import member
+	case strings.HasSuffix(ref, "."+member) && !strings.Contains(strings.TrimSuffix(ref, "."+member), "."):
+		name = strings.TrimSuffix(ref, member) // a module bound to name, with its dot
 	default:
 		return false
 	}
@@ -2153,7 +2255,7 @@ func pyTypingCast(t *tree, f int32) bool {
 			for c := t.first(i); c >= 0; c = t.next(c) {
 				switch {
 				case t.nodes[c].field != nameF:
-				case t.kind(c) == "dotted_name" && t.text(c) == "cast":
+				case t.kind(c) == "dotted_name" && t.text(c) == member:
 					return true
 				}
 			}

@@ -384,3 +384,87 @@ class Box:
 		}
 	}
 }
+
+// Tuples unpacked in for targets, as pyright types them through the
+// builtins' generic stubs: enumerate, zip and a mapping's items().
+func TestPythonLoopTupleTargets(t *testing.T) {
+	for _, c := range []struct{ name, body, want string }{
+		{"enumerate", "for i, x in enumerate(xs):\n        x.m()", ":Node"},
+		{"enumerate with start", "for i, x in enumerate(xs, 1):\n        x.m()", ":Node"},
+		{"enumerate index", "for x, i in enumerate(xs):\n        x.m()", "?"},
+		{"zip", "for a, x in zip(ys, xs):\n        x.m()", ":Node"},
+		{"zip strict", "for x, a in zip(xs, ys, strict=True):\n        x.m()", ":Node"},
+		{"zip of fewer targets", "for x in zip(xs, ys):\n        x.m()", ":=zip()[]"}, // a builtin's result: unknown at resolution
+		{"mapping items", "for k, x in by_name.items():\n        x.m()", ":Node"},
+		{"mapping key", "for x, v in by_name.items():\n        x.m()", "?"},
+		{"items of an unknown", "for k, x in ys.items():\n        x.m()", "?"},
+		{"parenthesised", "for (i, x) in enumerate(xs):\n        x.m()", ":Node"},
+		{"nested target", "for i, (x, y) in enumerate(xs):\n        x.m()", "?"},
+		{"other call", "for i, x in pairs(xs):\n        x.m()", "?"},
+		{"comprehension", "[x.m() for i, x in enumerate(xs)]", ":Node"},
+		{"bound twice", "for i, x in enumerate(xs):\n        pass\n    x = Leaf()\n    for i, x in enumerate(xs):\n        x.m()", ":Node"},
+	} {
+		src := "def f(ys, xs: list[Node], by_name: dict[str, Node]):\n    " + c.body + "\n"
+		res := strictParse(t, "pkg/loops.py", "python", []byte(src))
+		got, found := "", false
+		for _, r := range res.Relations {
+			if r.Kind == RelCalls && r.Target == "m" {
+				got, found = r.Recv, true
+			}
+		}
+		if !found {
+			t.Errorf("%s: no call of m", c.name)
+			continue
+		}
+		if got != c.want {
+			t.Errorf("%s: Recv %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// @overload declarations, typing's as the file imports it.
+func TestPythonOverloadFacts(t *testing.T) {
+	for _, c := range []struct{ name, src, want string }{
+		{"from typing", "from typing import overload\n\n@overload\ndef f(v: int) -> int: ...\ndef f(v): return v\n", "overload||f|3-4"},
+		{"module alias", "import typing as ty\n\nclass C:\n    @ty.overload\n    def m(self, v: int) -> int: ...\n    def m(self, v): return v\n", "overload|C|m|4-5"},
+		{"typing_extensions", "import typing_extensions\n\n@typing_extensions.overload\ndef f(v: int) -> int: ...\n", "overload||f|3-4"},
+		{"not typing's", "from lib import overload\n\n@overload\ndef f(v: int) -> int: ...\n", ""},
+		{"undecorated", "def f(v): return v\n", ""},
+	} {
+		res := strictParse(t, "pkg/ovl.py", "python", []byte(c.src))
+		got := ""
+		for _, f := range res.Facts {
+			if f.Kind == FactOverload {
+				got = strings.Join([]string{f.Kind, f.Owner, f.Name, f.Sig}, "|")
+			}
+		}
+		if got != c.want {
+			t.Errorf("%s: fact %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// -> Self, typing's as the file imports it: the instance a method is
+// called on.
+func TestPythonSelfResultFacts(t *testing.T) {
+	for _, c := range []struct{ name, ann, want string }{
+		{"bare", "Self", "=self"},
+		{"typing_extensions alias", "te.Self", "=self"},
+		{"a string", `"te.Self"`, "=self"},
+		{"with None", "te.Self | None", "=self"},
+		{"typing alias", "ty.Self", "=self"},
+		{"another module's", "other.Self", "other.Self"},
+	} {
+		src := "import typing as ty\nimport other\nfrom typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import typing_extensions as te\n\n\nclass C:\n    def m(self) -> " + c.ann + ":\n        return self\n"
+		res := strictParse(t, "pkg/self.py", "python", []byte(src))
+		got := ""
+		for _, f := range res.Facts {
+			if f.Kind == FactResult && f.Owner == "C" && f.Name == "m" && f.Sig == "" {
+				got = f.Type
+			}
+		}
+		if got != c.want {
+			t.Errorf("%s: result %q, want %q", c.name, got, c.want)
+		}
+	}
+}

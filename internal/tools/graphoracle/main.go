@@ -760,11 +760,12 @@ func run(root, dbPath string, srv server, n, nIfaces int, seed int64, verbose bo
 		}
 	}
 
-	// in-project call edges left unresolved or at name level
+	// in-project call edges left unresolved or at name level (call sites:
+	// not the derived edges to the other definitions a call reaches)
 	var total, open, ext, local, openDefined int
 	q := `SELECT resolution, detail, EXISTS (SELECT 1 FROM chunks c WHERE c.project_id = r.project_id AND c.short = r.target AND c.kind IN ('function','method','type')), count(*)
 		FROM relations r JOIN files f ON f.id = r.file_id
-		WHERE r.project_id = ? AND r.kind = 'calls' AND f.lang = ? GROUP BY 1, 2, 3`
+		WHERE r.project_id = ? AND r.kind = 'calls' AND r.derived = 0 AND f.lang = ? GROUP BY 1, 2, 3`
 	rows, err = ix.db.SQL().QueryContext(ctx, q, ix.projID, srv.lang)
 	if err != nil {
 		return err
