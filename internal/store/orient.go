@@ -10,10 +10,34 @@ import (
 // non-text chunk of a project and every resolved edge between two chunks.
 // They cost one pass over the project's rows, done once per answer.
 
+// projectFilter is the condition on project_id (one ? parameter) of a read
+// of all a project's rows. Through an index (the tables' indexes lead with
+// project_id) SQLite fetches the rows one lookup at a time, in the index's
+// order, and sorts them again; a scan of the whole table reads them in
+// order at about a seventh of the cost per row (on $GOROOT/src's 470k
+// relations, 0.10 s against 0.70 s, warm). So a project that holds more
+// than a quarter of the database (chunks counted from the full-text
+// statistics, one read) is read by a scan ("+project_id" keeps SQLite off
+// the index); a smaller one through the index. PostgreSQL plans it itself.
+func (db *DB) projectFilter(ctx context.Context, projectID int64) string {
+	if db.pg {
+		return "project_id = ?"
+	}
+	total, err := db.FTSRowCount(ctx)
+	if err != nil || total == 0 {
+		return "project_id = ?"
+	}
+	n, err := db.ChunkCount(ctx, projectID)
+	if err != nil || n*4 < total {
+		return "project_id = ?"
+	}
+	return "+project_id = ?"
+}
+
 // ProjectChunks returns every non-text chunk of a project (no content), in
 // path and source order.
 func (db *DB) ProjectChunks(ctx context.Context, projectID int64) ([]GraphChunk, error) {
-	rows, err := db.sql.QueryContext(ctx, "SELECT "+graphChunkCols+" FROM chunks WHERE project_id = ? AND kind != 'text' ORDER BY path, start_line, id", projectID)
+	rows, err := db.sql.QueryContext(ctx, "SELECT "+graphChunkCols+" FROM chunks WHERE "+db.projectFilter(ctx, projectID)+" AND kind != 'text' ORDER BY path, start_line, id", projectID)
 	if err != nil {
 		return nil, db.classify("read chunks", err)
 	}
@@ -41,7 +65,7 @@ const resolvedEdgeCond = "src_chunk IS NOT NULL AND dst_chunk IS NOT NULL"
 // ResolvedEdges returns every relation of a project whose source and target
 // chunks are both known, ordered by id.
 func (db *DB) ResolvedEdges(ctx context.Context, projectID int64) ([]Edge, error) {
-	rows, err := db.sql.QueryContext(ctx, "SELECT kind, src_chunk, dst_chunk, line, resolution FROM relations WHERE project_id = ? AND "+resolvedEdgeCond+" ORDER BY id", projectID)
+	rows, err := db.sql.QueryContext(ctx, "SELECT kind, src_chunk, dst_chunk, line, resolution FROM relations WHERE "+db.projectFilter(ctx, projectID)+" AND "+resolvedEdgeCond+" ORDER BY id", projectID)
 	if err != nil {
 		return nil, db.classify("read edges", err)
 	}
