@@ -730,7 +730,7 @@ func (db *DB) ApplyResolution(ctx context.Context, projectID int64, updates []Ed
 // fn is reused between calls.
 func (db *DB) ForEachEdge(ctx context.Context, projectID int64, fn func(*EdgeRow) error) error {
 	rows, err := db.sql.QueryContext(ctx, `SELECT id, file_id, kind, COALESCE(src_chunk,0), target, qualifier, recv, line,
-		COALESCE(dst_chunk,0), resolution, detail FROM relations WHERE project_id = ? AND derived = 0 ORDER BY id`, projectID)
+		COALESCE(dst_chunk,0), resolution, detail FROM relations WHERE `+db.projectFilter(ctx, projectID)+` AND derived = 0 ORDER BY id`, projectID)
 	if err != nil {
 		return db.classify("read relations", err)
 	}

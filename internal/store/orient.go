@@ -11,7 +11,8 @@ import (
 // They cost one pass over the project's rows, done once per answer.
 
 // projectFilter is the condition on project_id (one ? parameter) of a read
-// of all a project's rows. Through an index (the tables' indexes lead with
+// of all a project's rows (orientation's chunks and edges, resolution's
+// symbols and edges). Through an index (the tables' indexes lead with
 // project_id) SQLite fetches the rows one lookup at a time, in the index's
 // order, and sorts them again; a scan of the whole table reads them in
 // order at about a seventh of the cost per row (on $GOROOT/src's 470k

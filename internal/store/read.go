@@ -75,7 +75,7 @@ type SymbolRow struct {
 // Symbols loads every chunk's symbol data of a project (methods, functions,
 // types and file-level declarations).
 func (db *DB) Symbols(ctx context.Context, projectID int64) ([]SymbolRow, error) {
-	rows, err := db.sql.QueryContext(ctx, "SELECT id, file_id, path, lang, kind, symbol, short, container, CASE WHEN kind = 'type' THEN extends ELSE '' END, start_line, end_line FROM chunks WHERE project_id = ? AND kind != 'text' ORDER BY path, start_line, id", projectID)
+	rows, err := db.sql.QueryContext(ctx, "SELECT id, file_id, path, lang, kind, symbol, short, container, CASE WHEN kind = 'type' THEN extends ELSE '' END, start_line, end_line FROM chunks WHERE "+db.projectFilter(ctx, projectID)+" AND kind != 'text' ORDER BY path, start_line, id", projectID)
 	if err != nil {
 		return nil, db.classify("read symbols", err)
 	}
