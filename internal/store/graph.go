@@ -594,21 +594,14 @@ func (db *DB) TypeFacts(ctx context.Context, projectID int64) ([]FactRow, error)
 	}
 	defer rows.Close()
 	var out []FactRow
-	// kinds, owners, names and types repeat a lot: one copy of each
-	seen := map[string]string{}
-	intern := func(s string) string {
-		if v, ok := seen[s]; ok {
-			return v
-		}
-		seen[s] = s
-		return s
-	}
+	w := words{} // kinds, owners, names and types repeat a lot: one copy of each
+	var kind, owner, name, typ, sig sql.RawBytes
 	for rows.Next() {
-		var f FactRow
-		if err := rows.Scan(&f.FileID, &f.Kind, &f.Owner, &f.Name, &f.Type, &f.Sig); err != nil {
+		f := FactRow{}
+		if err := rows.Scan(&f.FileID, &kind, &owner, &name, &typ, &sig); err != nil {
 			return nil, db.classify("read type facts", err)
 		}
-		f.Kind, f.Owner, f.Name, f.Type, f.Sig = intern(f.Kind), intern(f.Owner), intern(f.Name), intern(f.Type), intern(f.Sig)
+		f.Kind, f.Owner, f.Name, f.Type, f.Sig = w.of(kind), w.of(owner), w.of(name), w.of(typ), w.of(sig)
 		out = append(out, f)
 	}
 	return out, db.classify("read type facts", rows.Err())

@@ -73,8 +73,8 @@ func (db *DB) ResolvedEdges(ctx context.Context, projectID int64) ([]Edge, error
 	return scanEdges(rows, db)
 }
 
-// words keeps one string per distinct value of a column that repeats a
-// handful of words on every row (a relation's kind and resolution).
+// words keeps one string per distinct value of columns whose values repeat
+// from row to row (a relation's kind and resolution, a type fact's names).
 type words map[string]string
 
 func (w words) of(b sql.RawBytes) string {
