@@ -236,10 +236,10 @@ func (p *Project) Impact(ctx context.Context, opt ImpactOptions) (*ImpactResult,
 			names = append(names[:10], fmt.Sprintf("… %d more", stale-10))
 		}
 		io.Notes = append(io.Notes, fmt.Sprintf("the index was stale for %d files (%s); re-indexed them first", stale, strings.Join(names, ", ")))
-	}
-	// The re-index above moved the generation: read it again.
-	if pr, err = p.project(ctx); err != nil {
-		return nil, err
+		// The re-index moved the generation: read it again.
+		if pr, err = p.project(ctx); err != nil {
+			return nil, err
+		}
 	}
 	g, err := orient.LoadAt(ctx, p.db, pr.ID, pr.Generation)
 	if err != nil {
