@@ -49,7 +49,7 @@ func indexCmd() *cobra.Command {
 			onWait := func(h codectx.WriterHolder) {
 				fmt.Fprintf(cmd.ErrOrStderr(), "codectx: %s is indexing %s; waiting for it to finish (Ctrl-C stops)\n", h, p.Root())
 			}
-			sum, err := p.Index(cmd.Context(), codectx.IndexOptions{Rebuild: rebuild, Progress: prog.update, OnWait: onWait, NoWait: noWait})
+			sum, err := p.Index(cmd.Context(), codectx.IndexOptions{Rebuild: rebuild, Progress: prog.update, OnWait: onWait, NoWait: noWait, PrepareSearch: true})
 			prog.finish()
 			var intr *codectx.InterruptedError
 			if errors.As(err, &intr) {
@@ -61,9 +61,9 @@ func indexCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			// Best effort: without the file the next search reads every vector.
-			if err := p.PrepareSearch(cmd.Context()); err != nil {
-				fmt.Fprintf(cmd.ErrOrStderr(), "codectx: warning: %v\n", err)
+			// Best effort: without the files the next search reads every vector.
+			if sum.SearchFilesError != "" {
+				fmt.Fprintf(cmd.ErrOrStderr(), "codectx: warning: %s\n", sum.SearchFilesError)
 			}
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), sum)

@@ -48,7 +48,14 @@ type Options struct {
 	// NoWait makes the run return a *store.BusyError instead of waiting
 	// when another process is writing this project.
 	NoWait bool
-	Logger *slog.Logger
+	// AfterCommit, when set, runs once the run's results are committed
+	// (before Run returns, only on success), concurrently with what is
+	// left of the run: the deferred index builds of a first index. Work
+	// that reads the committed state and need not wait for those indexes
+	// (side files for search, the grep index) goes here to use a core the
+	// single SQLite writer leaves idle.
+	AfterCommit func(ctx context.Context)
+	Logger      *slog.Logger
 }
 
 // Progress is a snapshot of a run.
@@ -198,11 +205,24 @@ func Run(ctx context.Context, opt Options) (sum *Summary, err error) {
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
+	// finishBulk ends a bulk load (on every return: a run that failed after
+	// writing still leaves a usable database) and waits for AfterCommit.
+	var after chan struct{}
+	finishBulk := func() error {
+		var ierr error
 		if bulk && ctx.Err() == nil {
-			if ierr := opt.DB.EnsureIndexes(ctx); err == nil {
-				err = ierr
-			}
+			bulk = false
+			ierr = opt.DB.EnsureIndexes(ctx)
+		}
+		if after != nil {
+			<-after
+			after = nil
+		}
+		return ierr
+	}
+	defer func() {
+		if ierr := finishBulk(); err == nil {
+			err = ierr
 		}
 	}()
 
@@ -232,8 +252,18 @@ func Run(ctx context.Context, opt Options) (sum *Summary, err error) {
 	if err := opt.DB.FinishRun(ctx, pl.proj.ID, model); err != nil {
 		return sum, err
 	}
+	if opt.AfterCommit != nil {
+		after = make(chan struct{})
+		go func() {
+			defer close(after)
+			opt.AfterCommit(ctx)
+		}()
+	}
 	if n, err := opt.DB.ChunkCount(ctx, pl.proj.ID); err == nil {
 		sum.TotalChunks = n
+	}
+	if err := finishBulk(); err != nil {
+		return sum, err
 	}
 	sort.SliceStable(sum.Warnings, func(i, j int) bool { return sum.Warnings[i].Path < sum.Warnings[j].Path })
 	sum.ElapsedSec = time.Since(start).Seconds()

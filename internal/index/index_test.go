@@ -406,3 +406,56 @@ func TestCacheHitsWithoutLookups(t *testing.T) {
 		t.Errorf("remembered hashes: %s; cache look-ups: %s", got[0], got[1])
 	}
 }
+
+// TestAfterCommit: the hook runs once per successful run, sees the run's
+// committed state (its generation and chunks) and has finished when Run
+// returns; a run that fails before committing does not call it.
+func TestAfterCommit(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, repo)
+	db := openDB(t)
+	emb := &fakeEmbedder{model: "fake:a"}
+	for _, name := range []string{"first index (bulk load)", "no-change run"} {
+		t.Run(name, func(t *testing.T) {
+			calls, finished := 0, false
+			var gen int64
+			var chunks int
+			s, err := Run(context.Background(), Options{Root: root, DB: db, Embedder: emb, Threads: 2,
+				AfterCommit: func(ctx context.Context) {
+					calls++
+					p, err := db.Project(ctx, root)
+					if err != nil {
+						t.Errorf("project in AfterCommit: %v", err)
+						return
+					}
+					gen = p.Generation
+					if chunks, err = db.ChunkCount(ctx, p.ID); err != nil {
+						t.Errorf("chunks in AfterCommit: %v", err)
+					}
+					finished = true
+				}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if calls != 1 || !finished {
+				t.Fatalf("AfterCommit called %d times, finished %v when Run returned", calls, finished)
+			}
+			p, err := db.Project(context.Background(), root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if gen != p.Generation || chunks != s.TotalChunks || chunks == 0 {
+				t.Fatalf("AfterCommit saw generation %d and %d chunks; the run left %d and %d", gen, chunks, p.Generation, s.TotalChunks)
+			}
+		})
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	called := false
+	if _, err := Run(ctx, Options{Root: root, DB: db, Embedder: emb, AfterCommit: func(context.Context) { called = true }}); err == nil {
+		t.Fatal("a cancelled run succeeded")
+	}
+	if called {
+		t.Fatal("AfterCommit called for a run that did not commit")
+	}
+}

@@ -30,6 +30,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"codectx/internal/embed"
@@ -64,6 +65,9 @@ type IndexSummary struct {
 	TotalChunks int            `json:"total_chunks"` // chunks in the project after the run
 	ElapsedSec  float64        `json:"elapsed_seconds"`
 	Warnings    []IndexWarning `json:"warnings,omitempty"`
+	// SearchFilesError says why the search side files were not written
+	// (IndexOptions.PrepareSearch); searches then read every vector.
+	SearchFilesError string `json:"search_files_error,omitempty"`
 }
 
 func newIndexSummary(s *index.Summary) *IndexSummary {
@@ -388,6 +392,13 @@ type IndexOptions struct {
 	// NoWait returns an error matching ErrBusy, naming the other process,
 	// instead of waiting for it.
 	NoWait bool
+	// PrepareSearch also writes what makes a search in a new process cheap
+	// (see Project.PrepareSearch), while the end of the run (the deferred
+	// indexes of a first index, the grep index) still works. A short-lived
+	// indexing command sets it; long-lived processes need not, as their
+	// first search writes the files. A failure there costs only speed: it
+	// is reported in IndexSummary.SearchFilesError, not as Index's error.
+	PrepareSearch bool
 }
 
 // ErrBusy is matched by Index's error under NoWait when another process is
@@ -408,16 +419,27 @@ func (p *Project) Index(ctx context.Context, opt IndexOptions) (*IndexSummary, e
 	if opt.OnWait != nil {
 		io.OnWait = func(h store.Holder) { opt.OnWait(WriterHolder(h)) }
 	}
+	// The grep index and the search side files read only the committed
+	// state: they are written beside the end of the run.
+	var prepErr error
+	io.AfterCommit = func(ctx context.Context) {
+		var wg sync.WaitGroup
+		wg.Go(func() { p.updateGrepIndex(ctx) })
+		if opt.PrepareSearch {
+			wg.Go(func() { prepErr = p.PrepareSearch(ctx) })
+		}
+		wg.Wait()
+	}
 	s, err := index.Run(ctx, io)
 	if ie, ok := errors.AsType[*index.InterruptedError](err); ok {
 		err = (*InterruptedError)(ie)
 	}
-	if err == nil {
-		p.updateGrepIndex(ctx)
-	}
 	var sum *IndexSummary
 	if s != nil {
 		sum = newIndexSummary(s) // what was done before an error, too
+		if prepErr != nil {
+			sum.SearchFilesError = prepErr.Error()
+		}
 	}
 	return sum, err
 }
