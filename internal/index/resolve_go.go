@@ -32,10 +32,28 @@ type goResolver struct {
 	imethods map[string][]*store.FactRow
 	iembeds  map[string][]*store.FactRow
 	vars     map[string]*store.FactRow
-	under    map[string]*store.FactRow // dir\x00Type → underlying type of a named non-struct type
+	under    map[string]*store.FactRow  // dir\x00Type → underlying type of a named non-struct type
+	aliases  map[string]*store.FactRow  // dir\x00Type → the type an alias (type T = U) names
+	tparams  map[string]map[string]bool // dir\x00Iface → a generic interface's type parameters
 	factDir  map[*store.FactRow]string
 	goFiles  map[int64]bool
+	xtest    map[int64]bool      // files of a directory's external test package (package x_test)
 	impls    map[string][]string // iface key → implementing type keys
+}
+
+// xtestSuffix marks the package key of a directory's external test package
+// (its _test.go files in package x_test): a package of its own, which sees
+// the directory's package only through its import. It cannot occur in a
+// path.
+const xtestSuffix = "\x01test"
+
+// pkgKey is the package a Go file belongs to: its directory, or the
+// directory's external test package.
+func (g *goResolver) pkgKey(fileID int64, dir string) string {
+	if g.xtest[fileID] {
+		return dir + xtestSuffix
+	}
+	return dir
 }
 
 // gtype is an evaluated Go type: a project type (dir, name), an external
@@ -64,18 +82,24 @@ func (r *resolver) goInit(root string, facts []store.FactRow) {
 		types: map[string]int{}, funcs: map[string]int{}, methods: map[string]int{},
 		fields: map[string][]*store.FactRow{}, results: map[string]*store.FactRow{},
 		imethods: map[string][]*store.FactRow{}, iembeds: map[string][]*store.FactRow{},
-		vars: map[string]*store.FactRow{}, under: map[string]*store.FactRow{},
-		factDir: map[*store.FactRow]string{}, goFiles: map[int64]bool{},
+		vars: map[string]*store.FactRow{}, under: map[string]*store.FactRow{}, aliases: map[string]*store.FactRow{},
+		tparams: map[string]map[string]bool{},
+		factDir: map[*store.FactRow]string{}, goFiles: map[int64]bool{}, xtest: map[int64]bool{},
 	}
 	r.g = g
+	for i := range facts {
+		if facts[i].Kind == lang.FactPackage {
+			g.xtest[facts[i].FileID] = true
+		}
+	}
 	for i := range r.syms {
 		s := &r.syms[i]
 		if s.Lang != "go" {
 			continue
 		}
 		g.goFiles[s.FileID] = true
-		dir := path.Dir(s.Path)
-		g.dirs[dir] = true
+		g.dirs[path.Dir(s.Path)] = true
+		dir := g.pkgKey(s.FileID, path.Dir(s.Path))
 		var k string
 		var m map[string]int
 		switch s.Kind {
@@ -100,13 +124,16 @@ func (r *resolver) goInit(root string, facts []store.FactRow) {
 		if !g.goFiles[f.FileID] {
 			continue
 		}
-		dir := r.fileDir[f.FileID]
+		dir := g.pkgKey(f.FileID, r.fileDir[f.FileID])
 		g.factDir[f] = dir
 		switch f.Kind {
 		case lang.FactField:
-			if f.Sig == "underlying" {
+			if alias := strings.HasPrefix(f.Sig, "alias:"); alias || f.Sig == "underlying" {
 				if _, dup := g.under[key2(dir, f.Owner)]; !dup {
 					g.under[key2(dir, f.Owner)] = f
+				}
+				if _, dup := g.aliases[key2(dir, f.Owner)]; !dup && alias {
+					g.aliases[key2(dir, f.Owner)] = f
 				}
 				continue
 			}
@@ -119,6 +146,12 @@ func (r *resolver) goInit(root string, facts []store.FactRow) {
 			g.imethods[key2(dir, f.Owner)] = append(g.imethods[key2(dir, f.Owner)], f)
 		case lang.FactIEmbed:
 			g.iembeds[key2(dir, f.Owner)] = append(g.iembeds[key2(dir, f.Owner)], f)
+		case lang.FactTypeParams:
+			set := map[string]bool{}
+			for _, n := range strings.Split(f.Name, ",") {
+				set[n] = true
+			}
+			g.tparams[key2(dir, f.Owner)] = set
 		case lang.FactVar:
 			if _, dup := g.vars[key2(dir, f.Name)]; !dup {
 				g.vars[key2(dir, f.Name)] = f
@@ -459,7 +492,7 @@ func (g *goResolver) findMethod(t gtype, m string, depth int) (int, string) {
 // rules should decide (extends of a name the facts do not know).
 func (r *resolver) goResolve(e store.EdgeRow) (edgeOut, bool) {
 	g := r.g
-	dir := r.fileDir[e.FileID]
+	dir := g.pkgKey(e.FileID, r.fileDir[e.FileID])
 	switch e.Kind {
 	case "calls":
 		return r.goCall(e, dir), true
@@ -585,12 +618,16 @@ func (r *resolver) goCall(e store.EdgeRow, dir string) edgeOut {
 // signature; an unexported method must be implemented in the same package.
 func (g *goResolver) computeImplements(r *resolver) {
 	g.impls = map[string][]string{}
-	type sigs map[string]string
+	// a method's signature and the package that declares it (an
+	// unexported method is implemented only by its own package's methods,
+	// promoted ones included)
+	type msig struct{ sig, dir string }
+	type sigs map[string]msig
 	// method sets of interfaces
 	var ifaceSet func(t gtype, depth int, out sigs) bool
 	ifaceSet = func(t gtype, depth int, out sigs) bool {
 		for _, f := range g.imethods[t.key()] {
-			out[f.Name] = g.canonSig(f.Sig, g.factDir[f])
+			out[f.Name] = msig{g.canonSig(f.Sig, g.factDir[f]), g.factDir[f]}
 		}
 		for _, f := range g.iembeds[t.key()] {
 			et := g.eval(f.Type, g.factDir[f], 0)
@@ -620,7 +657,7 @@ func (g *goResolver) computeImplements(r *resolver) {
 				if f := g.results[key3(t.dir, t.name, m)]; f != nil {
 					sig = g.canonSig(f.Sig, g.factDir[f])
 				}
-				out[m] = sig
+				out[m] = msig{sig, t.dir}
 			}
 		}
 		for _, f := range g.fields[t.key()] {
@@ -694,13 +731,21 @@ func (g *goResolver) computeImplements(r *resolver) {
 				seed = m
 			}
 		}
+		params := g.tparams[ik]
 		for _, tk := range byMethod[seed] {
 			have := concreteSets[tk]
-			td, _, _ := strings.Cut(tk, "\x00")
 			ok := true
+			var bound map[string]string // a generic interface's parameters, as the type's methods bind them
+			if params != nil {
+				bound = map[string]string{}
+			}
 			for _, m := range names {
-				sig, found := have[m]
-				if !found || sig != want[m] || (!exported(m) && td != d) {
+				got, found := have[m]
+				same := found && got.sig == want[m].sig
+				if found && !same && params != nil {
+					same = matchGeneric(want[m].sig, got.sig, params, bound)
+				}
+				if !same || (!exported(m) && got.dir != want[m].dir) {
 					ok = false
 					break
 				}
@@ -712,20 +757,91 @@ func (g *goResolver) computeImplements(r *resolver) {
 	}
 }
 
+// matchGeneric reports whether signature have is signature want with
+// want's type parameters (params) replaced by types, each parameter by the
+// same type wherever it occurs (bound, shared across an interface's
+// methods, records the types).
+func matchGeneric(want, have string, params map[string]bool, bound map[string]string) bool {
+	i, j := 0, 0
+	for i < len(want) {
+		c := want[i]
+		if isPathByte(c) && (i == 0 || !isPathByte(want[i-1]) && want[i-1] != ':' && want[i-1] != '#') {
+			k := i
+			for k < len(want) && isPathByte(want[k]) {
+				k++
+			}
+			if tok := want[i:k]; params[tok] && (k == len(want) || want[k] != ':' && want[k] != '#') {
+				// the type at have[j:]: up to a separator outside brackets
+				e, depth := j, 0
+				for ; e < len(have); e++ {
+					b := have[e]
+					if depth == 0 && (b == ',' || b == ')' || b == ']') {
+						break
+					}
+					switch b {
+					case '(', '[', '{':
+						depth++
+					case ')', ']', '}':
+						depth--
+					}
+				}
+				if e == j {
+					return false
+				}
+				if prev, ok := bound[tok]; ok && prev != have[j:e] {
+					return false
+				}
+				bound[tok] = have[j:e]
+				i, j = k, e
+				continue
+			}
+		}
+		if j >= len(have) || have[j] != c {
+			return false
+		}
+		i++
+		j++
+	}
+	return j == len(have)
+}
+
 // canonSig rewrites a signature's package-independent names ("@T" of the
 // declaring file's package dir, "PATH#T" of an imported package) to
-// "DIR#T" for project packages, so signatures compare across packages.
+// "DIR#T" for project packages, so signatures compare across packages. A
+// project alias (type T = U) is written as the type it names.
 func (g *goResolver) canonSig(sig, dir string) string {
+	return g.canonSigDepth(sig, dir, 0)
+}
+
+func (g *goResolver) canonSigDepth(sig, dir string, depth int) string {
 	if !strings.ContainsAny(sig, "@#") {
 		return sig
 	}
 	var b strings.Builder
+	// named writes the type name of package directory d (ok) or of the
+	// package path word (not in the project) that starts at sig[i].
+	named := func(word string, d string, ok bool, i int) int {
+		j := i
+		for j < len(sig) && isPathByte(sig[j]) {
+			j++
+		}
+		name := sig[i:j]
+		if ok {
+			if a := g.aliases[key2(d, name)]; a != nil && depth < 4 {
+				b.WriteString(g.canonSigDepth(strings.TrimPrefix(a.Sig, "alias:"), g.factDir[a], depth+1))
+				return j
+			}
+			b.WriteString("dir:" + d + "#" + name)
+			return j
+		}
+		b.WriteString(word + "#" + name)
+		return j
+	}
 	for i := 0; i < len(sig); {
 		c := sig[i]
 		switch {
 		case c == '@':
-			b.WriteString("dir:" + dir + "#")
-			i++
+			i = named("", dir, true, i+1)
 		case isPathByte(c):
 			j := i
 			for j < len(sig) && isPathByte(sig[j]) {
@@ -733,9 +849,9 @@ func (g *goResolver) canonSig(sig, dir string) string {
 			}
 			word := sig[i:j]
 			if j < len(sig) && sig[j] == '#' {
-				if d, ok := g.dirOf(word); ok {
-					word = "dir:" + d
-				}
+				d, ok := g.dirOf(word)
+				i = named(word, d, ok, j+1)
+				continue
 			}
 			b.WriteString(word)
 			i = j

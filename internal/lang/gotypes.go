@@ -71,12 +71,21 @@ func goPrepare(x *extractor) {
 	}
 	for c := t.first(0); c >= 0; c = t.next(c) {
 		switch t.kind(c) {
+		case "package_clause":
+			for n := t.first(c); n >= 0; n = t.next(n) {
+				// only a _test.go file can be in the external test package
+				if name := t.text(n); t.kind(n) == "package_identifier" && strings.HasSuffix(name, "_test") && strings.HasSuffix(x.path, "_test.go") {
+					x.facts = append(x.facts, Fact{Kind: FactPackage, Name: name})
+				}
+			}
 		case "type_declaration":
 			for s := t.first(c); s >= 0; s = t.next(s) {
 				if k := t.kind(s); k == "type_spec" || k == "type_alias" {
+					g.tparams = x.goTypeParams(s)
 					x.goTypeFacts(s)
 				}
 			}
+			g.tparams = nil
 		case "var_declaration":
 			end := t.subtreeEnd(c)
 			for j := c; j < end; j++ {
@@ -86,7 +95,9 @@ func goPrepare(x *extractor) {
 				}
 			}
 		case "function_declaration", "method_declaration":
+			g.tparams = x.goTypeParams(c)
 			x.goFuncFact(c)
+			g.tparams = nil
 		}
 	}
 }
@@ -134,6 +145,23 @@ func (x *extractor) goTypeFacts(spec int32) {
 			}
 		}
 	case "interface_type":
+		if tp := t.field(spec, "type_parameters"); tp >= 0 {
+			// a generic interface: its type parameters, in order
+			var names []string
+			end := t.subtreeEnd(tp)
+			for j := tp; j < end; j++ {
+				if t.kind(j) == "type_parameter_declaration" {
+					for c := t.first(j); c >= 0; c = t.next(c) {
+						if t.kind(c) == "identifier" {
+							names = append(names, t.text(c))
+						}
+					}
+				}
+			}
+			if len(names) > 0 {
+				x.facts = append(x.facts, Fact{Kind: FactTypeParams, Owner: name, Name: strings.Join(names, ",")})
+			}
+		}
 		for e := t.first(ty); e >= 0; e = t.next(e) {
 			switch t.kind(e) {
 			case "method_elem", "method_spec":
@@ -151,8 +179,14 @@ func (x *extractor) goTypeFacts(spec int32) {
 	default:
 		// a named non-struct type (type Header map[string][]string) or an
 		// alias: the underlying type, so selectors and elements resolve
+		// (for an alias, the same type under another name, Sig is "alias:"
+		// and the type in the notation of signatures)
 		if ref := x.goTypeRef(ty); ref != "" {
-			x.facts = append(x.facts, Fact{Kind: FactField, Owner: name, Name: "", Type: ref, Sig: "underlying"})
+			sig := "underlying"
+			if t.kind(spec) == "type_alias" {
+				sig = "alias:" + x.goSigType(ty)
+			}
+			x.facts = append(x.facts, Fact{Kind: FactField, Owner: name, Name: "", Type: ref, Sig: sig})
 		}
 	}
 }
@@ -360,6 +394,67 @@ func (x *extractor) goTypeRef(ty int32) string {
 	return ""
 }
 
+// goTypeParams returns the type parameters a declaration introduces (nil
+// when none): those of a generic function or type, and the names a method's
+// receiver gives its generic type's parameters (func (b *Box[T]) …).
+func (x *extractor) goTypeParams(decl int32) map[string]bool {
+	t := x.t
+	var out map[string]bool
+	add := func(name string) {
+		if name == "" || name == "_" {
+			return
+		}
+		if out == nil {
+			out = map[string]bool{}
+		}
+		out[name] = true
+	}
+	if tp := t.field(decl, "type_parameters"); tp >= 0 {
+		end := t.subtreeEnd(tp)
+		for j := tp; j < end; j++ {
+			if t.kind(j) == "type_parameter_declaration" {
+				for c := t.first(j); c >= 0; c = t.next(c) {
+					if t.kind(c) == "identifier" {
+						add(t.text(c))
+					}
+				}
+			}
+		}
+	}
+	if rc := t.field(decl, "receiver"); rc >= 0 {
+		end := t.subtreeEnd(rc)
+		for j := rc; j < end; j++ {
+			if t.kind(j) != "type_arguments" {
+				continue
+			}
+			for a := t.first(j); a >= 0; a = t.next(a) {
+				if id := x.goTypeArgIdent(a); id >= 0 {
+					add(t.text(id))
+				}
+			}
+			j = t.subtreeEnd(j) - 1
+		}
+	}
+	return out
+}
+
+// goTypeArgIdent is the identifier a receiver's type argument names (the
+// argument itself, or inside a type_elem), -1 when it is not a bare name.
+func (x *extractor) goTypeArgIdent(a int32) int32 {
+	t := x.t
+	for depth := 0; a >= 0 && depth < 3; depth++ {
+		switch t.kind(a) {
+		case "type_identifier", "identifier":
+			return a
+		case "type_elem":
+			a = t.firstNamed(a)
+		default:
+			return -1
+		}
+	}
+	return -1
+}
+
 // goFuncLocals collects the declared names of a function (receiver,
 // parameters, var and := declarations, range variables, closures included)
 // with their types where the declaration tells. A name declared twice with
@@ -368,20 +463,7 @@ func (x *extractor) goFuncLocals(fn int32) {
 	t := x.t
 	g := x.gx
 	g.locals = map[string][]goLocal{}
-	g.tparams = nil
-	if tp := t.field(fn, "type_parameters"); tp >= 0 {
-		g.tparams = map[string]bool{}
-		end := t.subtreeEnd(tp)
-		for j := tp; j < end; j++ {
-			if t.kind(j) == "type_parameter_declaration" {
-				for c := t.first(j); c >= 0; c = t.next(c) {
-					if t.kind(c) == "identifier" {
-						g.tparams[t.text(c)] = true
-					}
-				}
-			}
-		}
-	}
+	g.tparams = x.goTypeParams(fn)
 	// a declaration is in scope after its statement (parameters: from the start)
 	set := func(name, ref string, stmt int32) {
 		if name == "" || name == "_" {

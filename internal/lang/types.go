@@ -87,11 +87,18 @@ type Relation struct {
 // record their fields, method results, module variables and bodiless
 // interface methods with the same kinds (pytypes.go, jtypes.go).
 const (
-	FactField   = "field"   // Owner struct type has field Name of Type; Sig "embed" when embedded
+	FactField   = "field"   // Owner struct type has field Name of Type; Sig "embed" when embedded; Name "" and Sig "underlying" (or "alias:" and the aliased type as in signatures) for a named non-struct type or an alias
 	FactResult  = "result"  // function (Owner "") or method of Owner: Name, first result Type, Sig
 	FactIMethod = "imethod" // interface Owner declares method Name with Sig and first result Type
 	FactIEmbed  = "iembed"  // interface Owner embeds interface Type
 	FactVar     = "var"     // package-level variable Name of Type
+	// FactPackage: the file belongs to package Name, recorded only for an
+	// external test package ("x_test", a package of its own beside the
+	// directory's package).
+	FactPackage = "package"
+	// FactTypeParams: generic interface Owner has the type parameters Name
+	// (comma-separated, in order), which its method signatures name bare.
+	FactTypeParams = "tparams"
 )
 
 // Fact is one type fact declared in a file. Type is a type reference in the
@@ -120,7 +127,7 @@ type Result struct {
 // Version names the chunking and relation rules. Bump it whenever Parse
 // produces different chunks or relations for the same input: the index then
 // re-parses files whose content did not change.
-const Version = "2026-12-01.18"
+const Version = "2026-12-01.19"
 
 // MaxEmbedChars bounds the text handed to an embedder.
 const MaxEmbedChars = 2000

@@ -1,0 +1,193 @@
+package index
+
+import (
+	"slices"
+	"testing"
+)
+
+// goXTestTree has a package with an internal test file (package store)
+// and an external test package (package store_test) in one directory, each
+// declaring its own helper of the same name, as Go allows: a bare call
+// resolves in the calling file's own package, and the external test
+// package reaches the directory's package only through its import.
+var goXTestTree = map[string]string{
+	"go.mod": "module example.com/kv\n\ngo 1.22\n",
+	"store/store.go": `package store
+
+type Store struct{ n int }
+
+func New() *Store { return &Store{} }
+
+func (s *Store) Put(k string) { s.n++ }
+`,
+	"store/internal_test.go": `package store
+
+func mustOpen() *Store { return New() }
+
+func TestPut(t *T) {
+	s := mustOpen()
+	s.Put("a")
+}
+
+type T struct{}
+`,
+	"store/store_test.go": `package store_test
+
+import "example.com/kv/store"
+
+func mustOpen() *store.Store { return store.New() }
+
+func TestNew(t *T) {
+	s := mustOpen()
+	s.Put("b")
+	other()
+}
+
+type T struct{}
+`,
+	"store/other_test.go": `package store_test
+
+func other() {}
+`,
+}
+
+func TestGoExternalTestPackage(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, goXTestTree)
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT f.path, r.src_symbol, r.target, r.line, COALESCE(dc.path, ''), COALESCE(dc.symbol, ''), r.resolution
+		FROM relations r JOIN files f ON f.id = r.file_id LEFT JOIN chunks dc ON dc.id = r.dst_chunk
+		WHERE r.kind = 'calls'`, 7)
+	for _, want := range []string{
+		// each package's own helper
+		"store/internal_test.go | TestPut | mustOpen | 6 | store/internal_test.go | mustOpen | exact",
+		"store/store_test.go | TestNew | mustOpen | 8 | store/store_test.go | mustOpen | exact",
+		// the external test package's files see each other
+		"store/store_test.go | TestNew | other | 10 | store/other_test.go | other | exact",
+		// the directory's package through the import, and its types' methods
+		"store/store_test.go | mustOpen | New | 5 | store/store.go | New | exact",
+		"store/store_test.go | TestNew | Put | 9 | store/store.go | Store.Put | exact",
+		"store/internal_test.go | TestPut | Put | 7 | store/store.go | Store.Put | exact",
+	} {
+		if !slices.Contains(got, want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+	if t.Failed() {
+		for _, g := range got {
+			t.Log(g)
+		}
+	}
+}
+
+// goImplTree: an interface satisfied through an alias in a signature, a
+// promoted unexported method of another package, and a constraint
+// interface whose type element (*T) names a type parameter.
+var goImplTree = map[string]string{
+	"go.mod": "module example.com/m\n\ngo 1.22\n",
+	"wire/wire.go": `package wire
+
+type Message interface{ ID() string }
+
+type Reader interface {
+	Read(n int) (Message, error)
+}
+`,
+	"api/api.go": `package api
+
+import "example.com/m/wire"
+
+type Message = wire.Message
+
+type Result interface {
+	isResult()
+	Meta() string
+}
+
+type ResultBase struct{}
+
+func (ResultBase) isResult()    {}
+func (ResultBase) Meta() string { return "" }
+
+type Ptr[T any] interface {
+	*T
+	Result
+}
+
+type conn struct{}
+
+func (c *conn) Read(n int) (Message, error) { return nil, nil }
+
+type Binder[T any, S any] interface {
+	Bind(n int, s S) T
+	Drop(T)
+}
+`,
+	"app/app.go": `package app
+
+import "example.com/m/api"
+
+type MyResult struct {
+	api.ResultBase
+	N int
+}
+
+// other has methods of the same names, but its isResult is app's own: it
+// cannot implement api.Result.
+type other struct{}
+
+func (other) isResult()    {}
+func (other) Meta() string { return "" }
+
+type Sess struct{}
+type State struct{}
+
+// Srv binds Binder's T to *Sess and S to *State; Bad's two methods bind T
+// to different types.
+type Srv struct{}
+
+func (Srv) Bind(n int, s *State) *Sess { return nil }
+func (Srv) Drop(*Sess)                 {}
+
+type Bad struct{}
+
+func (Bad) Bind(n int, s *State) *Sess { return nil }
+func (Bad) Drop(*State)                {}
+`,
+}
+
+func TestGoImplementsAcrossPackages(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, goImplTree)
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT f.path, r.src_symbol, COALESCE(dc.path, ''), r.target, r.resolution
+		FROM relations r JOIN files f ON f.id = r.file_id LEFT JOIN chunks dc ON dc.id = r.dst_chunk
+		WHERE r.kind = 'implements'`, 5)
+	for _, want := range []string{
+		"api/api.go | conn | wire/wire.go | Reader | exact",
+		"app/app.go | MyResult | api/api.go | Result | exact",
+		"api/api.go | ResultBase | api/api.go | Result | exact",
+		"app/app.go | MyResult | api/api.go | Ptr | exact",
+		"app/app.go | Srv | api/api.go | Binder | exact",
+	} {
+		if !slices.Contains(got, want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+	for _, bad := range []string{
+		"app/app.go | other | api/api.go | Result | exact",
+		"app/app.go | other | api/api.go | Ptr | exact",
+		"app/app.go | Bad | api/api.go | Binder | exact",
+	} {
+		if slices.Contains(got, bad) {
+			t.Errorf("unexpected %q", bad)
+		}
+	}
+	if t.Failed() {
+		for _, g := range got {
+			t.Log(g)
+		}
+	}
+}
