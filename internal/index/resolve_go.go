@@ -631,6 +631,14 @@ func (g *goResolver) computeImplements(r *resolver) {
 		}
 		for _, f := range g.iembeds[t.key()] {
 			et := g.eval(f.Type, g.factDir[f], 0)
+			if !et.project() {
+				if ms, ok := goStdInterfaces[f.Type]; ok && (et.universe || et.ext != "") {
+					for m, sig := range ms {
+						out[m] = msig{sig, ""}
+					}
+					continue
+				}
+			}
 			if !et.project() || depth > 6 || !g.isInterface(et) {
 				return false // an external or non-interface element: not known here
 			}
@@ -665,6 +673,14 @@ func (g *goResolver) computeImplements(r *resolver) {
 				continue
 			}
 			et := g.eval(f.Type, g.factDir[f], 0)
+			if ms, ok := goStdInterfaces[f.Type]; ok && !et.project() && (et.universe || et.ext != "") {
+				for m, sig := range ms {
+					if _, ok := out[m]; !ok {
+						out[m] = msig{sig, ""}
+					}
+				}
+				continue
+			}
 			if !et.project() || depth > 6 {
 				complete = false
 				continue
@@ -849,6 +865,10 @@ func (g *goResolver) canonSigDepth(sig, dir string, depth int) string {
 			}
 			word := sig[i:j]
 			if j < len(sig) && sig[j] == '#' {
+				// a variadic parameter's "..." is no part of the path
+				dots := len(word) - len(strings.TrimLeft(word, "."))
+				b.WriteString(word[:dots])
+				word = word[dots:]
 				d, ok := g.dirOf(word)
 				i = named(word, d, ok, j+1)
 				continue

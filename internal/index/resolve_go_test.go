@@ -88,11 +88,36 @@ var goImplTree = map[string]string{
 	"go.mod": "module example.com/m\n\ngo 1.22\n",
 	"wire/wire.go": `package wire
 
+import (
+	"io"
+	"net"
+	"time"
+)
+
 type Message interface{ ID() string }
 
 type Reader interface {
 	Read(n int) (Message, error)
 }
+
+// Transport embeds a standard-library interface.
+type Transport interface {
+	Send(n int) error
+	io.Closer
+}
+
+type deadliner interface {
+	SetWriteDeadline(t time.Time) error
+}
+
+type Option func()
+
+type Allocator interface {
+	Allocate(n int, opts ...Option) error
+}
+
+// conn gets its methods from the net.Conn it embeds.
+type conn struct{ net.Conn }
 `,
 	"api/api.go": `package api
 
@@ -126,7 +151,10 @@ type Binder[T any, S any] interface {
 `,
 	"app/app.go": `package app
 
-import "example.com/m/api"
+import (
+	"example.com/m/api"
+	"example.com/m/wire"
+)
 
 type MyResult struct {
 	api.ResultBase
@@ -154,6 +182,15 @@ type Bad struct{}
 
 func (Bad) Bind(n int, s *State) *Sess { return nil }
 func (Bad) Drop(*State)                {}
+
+type pipe struct{}
+
+func (pipe) Send(n int) error { return nil }
+func (pipe) Close() error     { return nil }
+
+type alloc struct{}
+
+func (alloc) Allocate(n int, opts ...wire.Option) error { return nil }
 `,
 }
 
@@ -171,6 +208,9 @@ func TestGoImplementsAcrossPackages(t *testing.T) {
 		"api/api.go | ResultBase | api/api.go | Result | exact",
 		"app/app.go | MyResult | api/api.go | Ptr | exact",
 		"app/app.go | Srv | api/api.go | Binder | exact",
+		"app/app.go | pipe | wire/wire.go | Transport | exact",
+		"wire/wire.go | conn | wire/wire.go | deadliner | exact",
+		"app/app.go | alloc | wire/wire.go | Allocator | exact",
 	} {
 		if !slices.Contains(got, want) {
 			t.Errorf("missing %q", want)

@@ -643,7 +643,11 @@ func run(root, dbPath string, srv server, n, nIfaces int, seed int64, verbose bo
 				gotAll[r.SrcChunk] = true
 			}
 		}
-		callersAll.add(gotAll, wantAll)
+		if extra, _ := callersAll.add(gotAll, wantAll); verbose {
+			for _, id := range extra {
+				fmt.Printf("dispatch extra %s <- %s\n", c.sym, name(id))
+			}
+		}
 		var ex, mi []int64
 		for id := range gotIn {
 			if wantAll[id] {
