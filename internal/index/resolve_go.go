@@ -35,6 +35,7 @@ type goResolver struct {
 	under    map[string]*store.FactRow  // dir\x00Type → underlying type of a named non-struct type
 	aliases  map[string]*store.FactRow  // dir\x00Type → the type an alias (type T = U) names
 	tparams  map[string]map[string]bool // dir\x00Iface → a generic interface's type parameters
+	dots     map[string][]string        // package key → import paths its files dot-import (sorted)
 	factDir  map[*store.FactRow]string
 	goFiles  map[int64]bool
 	xtest    map[int64]bool      // files of a directory's external test package (package x_test)
@@ -83,7 +84,7 @@ func (r *resolver) goInit(root string, facts []store.FactRow) {
 		fields: map[string][]*store.FactRow{}, results: map[string]*store.FactRow{},
 		imethods: map[string][]*store.FactRow{}, iembeds: map[string][]*store.FactRow{},
 		vars: map[string]*store.FactRow{}, under: map[string]*store.FactRow{}, aliases: map[string]*store.FactRow{},
-		tparams: map[string]map[string]bool{},
+		tparams: map[string]map[string]bool{}, dots: map[string][]string{},
 		factDir: map[*store.FactRow]string{}, goFiles: map[int64]bool{}, xtest: map[int64]bool{},
 	}
 	r.g = g
@@ -146,6 +147,11 @@ func (r *resolver) goInit(root string, facts []store.FactRow) {
 			g.imethods[key2(dir, f.Owner)] = append(g.imethods[key2(dir, f.Owner)], f)
 		case lang.FactIEmbed:
 			g.iembeds[key2(dir, f.Owner)] = append(g.iembeds[key2(dir, f.Owner)], f)
+		case lang.FactImport:
+			if f.Name == "." && !slices.Contains(g.dots[dir], f.Type) {
+				g.dots[dir] = append(g.dots[dir], f.Type)
+				slices.Sort(g.dots[dir])
+			}
 		case lang.FactTypeParams:
 			set := map[string]bool{}
 			for _, n := range strings.Split(f.Name, ",") {
@@ -351,13 +357,41 @@ func (g *goResolver) base(b, dir string, depth int) gtype {
 func (g *goResolver) qualified(s, dir string) (string, string, bool) {
 	k := strings.LastIndexByte(s, '#')
 	if k < 0 {
-		return dir, s, true
+		return g.bareDir(s, dir), s, true
 	}
 	d, ok := g.dirOf(s[:k])
 	if !ok {
 		return s[:k], "", false
 	}
 	return d, s[k+1:], true
+}
+
+// bareDir is the package a bare name of package dir is declared in: dir
+// itself, else the first package its files dot-import that declares it
+// (the union of the package's files' dot imports: a name is declared once
+// across them in a package that builds).
+func (g *goResolver) bareDir(name, dir string) string {
+	if len(g.dots[dir]) == 0 || g.declares(dir, name) {
+		return dir
+	}
+	for _, ip := range g.dots[dir] {
+		if d, ok := g.dirOf(ip); ok && g.declares(d, name) {
+			return d
+		}
+	}
+	return dir
+}
+
+func (g *goResolver) declares(dir, name string) bool {
+	k := key2(dir, name)
+	if _, ok := g.types[k]; ok {
+		return true
+	}
+	if _, ok := g.funcs[k]; ok {
+		return true
+	}
+	_, ok := g.vars[k]
+	return ok
 }
 
 func (g *goResolver) elem(t gtype, depth int) gtype {
@@ -543,6 +577,7 @@ func (r *resolver) goCall(e store.EdgeRow, dir string) edgeOut {
 	name := e.Target
 	switch {
 	case e.Recv == "":
+		dir := g.bareDir(name, dir)
 		if i, ok := g.funcs[key2(dir, name)]; ok {
 			return exact(r.syms[i].ID)
 		}
@@ -843,6 +878,7 @@ func (g *goResolver) canonSigDepth(sig, dir string, depth int) string {
 		}
 		name := sig[i:j]
 		if ok {
+			d = g.bareDir(name, d)
 			if a := g.aliases[key2(d, name)]; a != nil && depth < 4 {
 				b.WriteString(g.canonSigDepth(strings.TrimPrefix(a.Sig, "alias:"), g.factDir[a], depth+1))
 				return j

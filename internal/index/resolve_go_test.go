@@ -49,6 +49,16 @@ type T struct{}
 
 func other() {}
 `,
+	// a dot import makes the package's names the file's own
+	"store/dot_test.go": `package store_test
+
+import . "example.com/kv/store"
+
+func TestDot(t *T) {
+	var s *Store = New()
+	s.Put("c")
+}
+`,
 }
 
 func TestGoExternalTestPackage(t *testing.T) {
@@ -69,6 +79,8 @@ func TestGoExternalTestPackage(t *testing.T) {
 		"store/store_test.go | mustOpen | New | 5 | store/store.go | New | exact",
 		"store/store_test.go | TestNew | Put | 9 | store/store.go | Store.Put | exact",
 		"store/internal_test.go | TestPut | Put | 7 | store/store.go | Store.Put | exact",
+		"store/dot_test.go | TestDot | New | 6 | store/store.go | New | exact",
+		"store/dot_test.go | TestDot | Put | 7 | store/store.go | Store.Put | exact",
 	} {
 		if !slices.Contains(got, want) {
 			t.Errorf("missing %q", want)

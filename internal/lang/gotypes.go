@@ -67,6 +67,10 @@ func goPrepare(x *extractor) {
 			if name != "_" && name != "." && p != "" {
 				g.imports[name] = p
 			}
+			if name == "." && p != "" {
+				// a dot import: the package's names are the file's own
+				x.facts = append(x.facts, Fact{Kind: FactImport, Name: ".", Type: p})
+			}
 		}
 	}
 	for c := t.first(0); c >= 0; c = t.next(c) {

@@ -13,7 +13,10 @@ import (
 func TestGoGenericAndAliasFacts(t *testing.T) {
 	src := []byte(`package p_test
 
-import "example.com/x/wire"
+import (
+	"example.com/x/wire"
+	. "example.com/x/dot"
+)
 
 type Ptr[T any] interface {
 	*T
@@ -39,6 +42,7 @@ func Map[K comparable, V any](m map[K]V) []V { return nil }
 	}
 	for _, want := range []string{
 		"package||p_test||",
+		"import||.|example.com/x/dot|",
 		"iembed|Ptr||Params|",
 		"tparams|Ptr|T||",
 		"tparams|Binder|T,S||",

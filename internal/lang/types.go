@@ -96,6 +96,8 @@ const (
 	// external test package ("x_test", a package of its own beside the
 	// directory's package).
 	FactPackage = "package"
+	// Go records a dot import (import . "PATH") as FactImport with Name "."
+	// and Type PATH: the package's names are the file's own.
 	// FactTypeParams: generic interface Owner has the type parameters Name
 	// (comma-separated, in order), which its method signatures name bare.
 	FactTypeParams = "tparams"
