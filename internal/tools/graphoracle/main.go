@@ -124,9 +124,22 @@ func inBuild(root, rel string) bool {
 	}
 	abs := filepath.Join(root, filepath.FromSlash(rel))
 	ok, err := build.Default.MatchFile(filepath.Dir(abs), filepath.Base(abs))
-	v := err == nil && ok
+	v := err == nil && ok && !inNestedModule(root, filepath.Dir(abs))
 	buildCache[rel] = v
 	return v
+}
+
+// inNestedModule reports whether dir is in a module of its own below root
+// (a go.mod between root and dir, as test fixtures have): gopls, started on
+// root without a go.work, does not load it.
+func inNestedModule(root, dir string) bool {
+	root = filepath.Clean(root)
+	for d := filepath.Clean(dir); d != root && strings.HasPrefix(d, root+string(filepath.Separator)); d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // enclosing returns the innermost function/method chunk of path holding
