@@ -49,10 +49,14 @@ type Params struct {
 	// TestPenalty multiplies the relevance of neighbours in test files,
 	// unless the query itself is about tests.
 	TestPenalty float64
+	// MaxFrontier caps the chunks a hop after the first expands from: the
+	// best-scored ones (0: no cap). The default is the default number of
+	// seeds: a second hop starts from as many places as the first.
+	MaxFrontier int
 }
 
 // DefaultParams are the tuned expansion parameters (see docs/EVAL.md, "Repository-level context").
-var DefaultParams = Params{HopDecay: 0.7, MinRelevance: 0.25, MaxPerNode: 6, MaxPerSeed: 12, HubDegree: 8, KeywordWeight: 0.6, TestPenalty: 0.5}
+var DefaultParams = Params{HopDecay: 0.7, MinRelevance: 0.25, MaxPerNode: 6, MaxPerSeed: 12, HubDegree: 8, KeywordWeight: 0.6, TestPenalty: 0.5, MaxFrontier: 16}
 
 // ContextOptions configure Assemble.
 type ContextOptions struct {
@@ -275,7 +279,7 @@ func Assemble(ctx context.Context, db *store.DB, projectID int64, opt ContextOpt
 		for _, x := range next {
 			order = append(order, x.c.ID)
 		}
-		frontier = next
+		frontier = widest(next, p.MaxFrontier)
 	}
 
 	list := make([]*cand, 0, len(order))
@@ -293,6 +297,32 @@ func Assemble(ctx context.Context, db *store.DB, projectID int64, opt ContextOpt
 		return nil, err
 	}
 	return res, nil
+}
+
+// widest keeps the n best-scored chunks of a frontier (ties by id), in
+// frontier order (n <= 0: all).
+func widest(frontier []*cand, n int) []*cand {
+	if n <= 0 || len(frontier) <= n {
+		return frontier
+	}
+	ranked := append([]*cand(nil), frontier...)
+	sort.SliceStable(ranked, func(i, j int) bool {
+		if ranked[i].score != ranked[j].score {
+			return ranked[i].score > ranked[j].score
+		}
+		return ranked[i].c.ID < ranked[j].c.ID
+	})
+	keep := map[int64]bool{}
+	for _, x := range ranked[:n] {
+		keep[x.c.ID] = true
+	}
+	out := make([]*cand, 0, n)
+	for _, x := range frontier {
+		if keep[x.c.ID] {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // identRE matches identifiers a question names: Type.Member, snake_case,
