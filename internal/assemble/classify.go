@@ -81,7 +81,9 @@ var quoted = regexp.MustCompile("\"[^\"]*\"|“[^”]*”|`[^`]*`|'[^']{3,}'")
 // depth to use: impact 2 (callers favoured), implementation 2, usage 1
 // (callers favoured), location 0. Change requests are told by the search
 // (ContextOptions.ChangeRequest), not by cues here.
-// A question that matches no cue is treated as implementation with depth 1.
+// A question that matches no cue is treated as implementation, depth 2 as
+// well: a bare description of behaviour ("token budget packing") asks what
+// the code doing it is made of as much as "how is … done" does.
 func Classify(query string) Intent {
 	q := strings.ToLower(strings.Join(strings.Fields(quoted.ReplaceAllString(query, `""`)), " "))
 	if cue, ok := match(q, impactCues, impactCuesZH); ok {
@@ -96,7 +98,7 @@ func Classify(query string) Intent {
 	if cue, ok := match(q, implementationCues, implementationCuesZH); ok {
 		return Intent{Kind: IntentImplementation, Depth: 2, MatchedPattern: cue}
 	}
-	return Intent{Kind: IntentImplementation, Depth: 1}
+	return Intent{Kind: IntentImplementation, Depth: 2}
 }
 
 func match(q string, lists ...[]*regexp.Regexp) (string, bool) {

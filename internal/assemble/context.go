@@ -49,10 +49,14 @@ type Params struct {
 	// TestPenalty multiplies the relevance of neighbours in test files,
 	// unless the query itself is about tests.
 	TestPenalty float64
+	// MaxFrontier caps the chunks a hop after the first expands from: the
+	// best-scored ones (0: no cap). The default is the default number of
+	// seeds: a second hop starts from as many places as the first.
+	MaxFrontier int
 }
 
 // DefaultParams are the tuned expansion parameters (see docs/EVAL.md, "Repository-level context").
-var DefaultParams = Params{HopDecay: 0.7, MinRelevance: 0.25, MaxPerNode: 6, MaxPerSeed: 12, HubDegree: 8, KeywordWeight: 0.6, TestPenalty: 0.5}
+var DefaultParams = Params{HopDecay: 0.7, MinRelevance: 0.25, MaxPerNode: 6, MaxPerSeed: 12, HubDegree: 8, KeywordWeight: 0.6, TestPenalty: 0.5, MaxFrontier: 16}
 
 // ContextOptions configure Assemble.
 type ContextOptions struct {
@@ -275,7 +279,7 @@ func Assemble(ctx context.Context, db *store.DB, projectID int64, opt ContextOpt
 		for _, x := range next {
 			order = append(order, x.c.ID)
 		}
-		frontier = next
+		frontier = widest(next, p.MaxFrontier)
 	}
 
 	list := make([]*cand, 0, len(order))
@@ -293,6 +297,32 @@ func Assemble(ctx context.Context, db *store.DB, projectID int64, opt ContextOpt
 		return nil, err
 	}
 	return res, nil
+}
+
+// widest keeps the n best-scored chunks of a frontier (ties by id), in
+// frontier order (n <= 0: all).
+func widest(frontier []*cand, n int) []*cand {
+	if n <= 0 || len(frontier) <= n {
+		return frontier
+	}
+	ranked := append([]*cand(nil), frontier...)
+	sort.SliceStable(ranked, func(i, j int) bool {
+		if ranked[i].score != ranked[j].score {
+			return ranked[i].score > ranked[j].score
+		}
+		return ranked[i].c.ID < ranked[j].c.ID
+	})
+	keep := map[int64]bool{}
+	for _, x := range ranked[:n] {
+		keep[x.c.ID] = true
+	}
+	out := make([]*cand, 0, n)
+	for _, x := range frontier {
+		if keep[x.c.ID] {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // identRE matches identifiers a question names: Type.Member, snake_case,
@@ -436,24 +466,10 @@ func planEdges(ctx context.Context, db *store.DB, projectID int64, frontier []*c
 			add(f, r.DstChunk, pl.implOut, r.Kind[:len(r.Kind)-1]+"ed by "+f.c.Symbol, f.seed && pl.sureImpl)
 		}
 	}
-	// A hub's callers are unrelated to each other: they are followed only
-	// when the hub is what was asked about (a seed), so they are not read
-	// for the others.
-	var callees []int64
-	for _, x := range frontier {
-		if x.seed || x.indeg <= p.HubDegree {
-			callees = append(callees, x.c.ID)
-		}
-	}
-	in, err := db.RelationsTo(ctx, ids, "contains", "extends", "implements")
+	in, err := relationsIn(ctx, db, frontier, p)
 	if err != nil {
 		return nil, err
 	}
-	calledBy, err := db.RelationsTo(ctx, callees, "calls", "dispatch")
-	if err != nil {
-		return nil, err
-	}
-	in = append(in, calledBy...)
 	hasContainer := map[int64]bool{}
 	containerOf := map[int64]int64{} // frontier method → its class (same file)
 	for _, r := range in {
@@ -497,6 +513,68 @@ func planEdges(ctx context.Context, db *store.DB, projectID int64, frontier []*c
 		return nil, err
 	}
 	return append(edges, ovr...), nil
+}
+
+// relationsIn reads the relations into the frontier that expansion
+// follows: containers, subtypes and implementers of every frontier chunk
+// (ordered by id), then the callers and dispatch callers (ordered by id)
+// of those whose callers are followed.
+//
+// A hub's callers are unrelated to each other: they are followed only
+// when the hub is what was asked about (a seed), so they are not read for
+// the others. The relations table is indexed by target chunk alone, so
+// asking for a hub's containers through that index would read every one
+// of its call rows too; a hub that is not a type can only be the target
+// of contains relations (extends and implements resolve to types), and a
+// contains relation is recorded in its member's own file, so for such hubs
+// the contains relations of their files are read instead.
+func relationsIn(ctx context.Context, db *store.DB, frontier []*cand, p Params) ([]store.GraphRelation, error) {
+	var full, types, files []int64
+	hubFile := map[int64]bool{}
+	seenFile := map[int64]bool{}
+	for _, x := range frontier {
+		switch {
+		case x.seed || x.indeg <= p.HubDegree:
+			full = append(full, x.c.ID)
+		case x.c.Kind == "type":
+			types = append(types, x.c.ID)
+		default:
+			hubFile[x.c.ID] = true
+			if !seenFile[x.c.FileID] {
+				seenFile[x.c.FileID] = true
+				files = append(files, x.c.FileID)
+			}
+		}
+	}
+	all, err := db.RelationsTo(ctx, full, "contains", "extends", "implements", "calls", "dispatch")
+	if err != nil {
+		return nil, err
+	}
+	var structural, calls []store.GraphRelation
+	for _, r := range all {
+		if r.Kind == "calls" || r.Kind == "dispatch" {
+			calls = append(calls, r)
+		} else {
+			structural = append(structural, r)
+		}
+	}
+	typeRels, err := db.RelationsTo(ctx, types, "contains", "extends", "implements")
+	if err != nil {
+		return nil, err
+	}
+	structural = append(structural, typeRels...)
+	inFiles, err := db.FileRelations(ctx, files, "contains")
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range inFiles {
+		if hubFile[r.DstChunk] {
+			structural = append(structural, r)
+		}
+	}
+	sort.SliceStable(structural, func(i, j int) bool { return structural[i].ID < structural[j].ID })
+	sort.SliceStable(calls, func(i, j int) bool { return calls[i].ID < calls[j].ID })
+	return append(structural, calls...), nil
 }
 
 // overriddenEdges links each seed method to the method of the same name
@@ -570,6 +648,12 @@ type scoredEdge struct {
 // scoreEdges loads the neighbours not seen yet and scores every (frontier,
 // neighbour) pair that passes the relevance filter, grouped per frontier
 // chunk; it also returns the neighbours' caller counts.
+//
+// The hub penalty only lowers a relevance (it is at most 1), so a
+// neighbour whose relevance is below MinRelevance on every edge that
+// reaches it, none of them sure, fails whatever its caller count: callers
+// are counted only for the others (counting reads every call row of a
+// neighbour, and most neighbours of a second hop fail the filter).
 func scoreEdges(ctx context.Context, db *store.DB, projectID, generation int64, edges []edge, pl plan, p Params, rel *relevance, cands map[int64]*cand) (map[int64][]scoredEdge, map[int64]int, error) {
 	var need []int64
 	seen := map[int64]bool{}
@@ -584,15 +668,21 @@ func scoreEdges(ctx context.Context, db *store.DB, projectID, generation int64, 
 	if err != nil {
 		return nil, nil, err
 	}
-	indeg, err := callInDegree(ctx, db, projectID, generation, need)
-	if err != nil {
-		return nil, nil, err
-	}
 	if err := rel.loadVectors(ctx, db, "", need); err != nil {
 		return nil, nil, err
 	}
-	byFrom := map[int64][]scoredEdge{}
+	// First pass: relevance, the test-file rule and the filter without
+	// the hub penalty.
+	type pending struct {
+		edge
+		c    store.GraphChunk
+		r    float64
+		damp float64
+	}
+	var kept []pending
 	relCache := map[int64]float64{}
+	counted := map[int64]bool{}
+	var count []int64
 	for _, e := range edges {
 		if cands[e.to] != nil {
 			continue // already in: keep its better (earlier) score
@@ -606,7 +696,7 @@ func scoreEdges(ctx context.Context, db *store.DB, projectID, generation int64, 
 			r = rel.score(c)
 			relCache[e.to] = r
 		}
-		damp := hubPenalty(indeg[e.to], p.HubDegree)
+		damp := 1.0
 		if rel.testPenalty && search.IsTestPath(c.Path) {
 			if pl.noTests {
 				continue
@@ -616,8 +706,24 @@ func scoreEdges(ctx context.Context, db *store.DB, projectID, generation int64, 
 		if r*damp < p.MinRelevance && !e.sure {
 			continue
 		}
-		s := e.from.score * p.HopDecay * e.weight * (0.4 + 0.6*r) * damp
-		byFrom[e.from.c.ID] = append(byFrom[e.from.c.ID], scoredEdge{e, c, s, r})
+		kept = append(kept, pending{e, c, r, damp})
+		if !counted[e.to] {
+			counted[e.to] = true
+			count = append(count, e.to)
+		}
+	}
+	indeg, err := callInDegree(ctx, db, projectID, generation, count)
+	if err != nil {
+		return nil, nil, err
+	}
+	byFrom := map[int64][]scoredEdge{}
+	for _, k := range kept {
+		damp := k.damp * hubPenalty(indeg[k.to], p.HubDegree)
+		if k.r*damp < p.MinRelevance && !k.sure {
+			continue
+		}
+		s := k.from.score * p.HopDecay * k.weight * (0.4 + 0.6*k.r) * damp
+		byFrom[k.from.c.ID] = append(byFrom[k.from.c.ID], scoredEdge{k.edge, k.c, s, k.r})
 	}
 	return byFrom, indeg, nil
 }
@@ -700,6 +806,9 @@ type relevance struct {
 	// terms numbers the distinct texts of the groups' terms (built by the
 	// first keyword call).
 	terms map[string]int
+	// match finds the terms among a chunk's tokens; found is its scratch.
+	match *query.TermMatcher
+	found []uint8
 	// memory provides inner products with vectors held in memory
 	// (ContextOptions.Dots).
 	memory func(q []float32, ids []int64) map[int64]float64
@@ -810,16 +919,6 @@ func (r *relevance) score(c store.GraphChunk) float64 {
 	return kw
 }
 
-// markTokens sets bit in found[i] for every query term i (index by text
-// in terms) that is a token of s as the index tokenizes it.
-func markTokens(s string, opt query.IndexOptions, terms map[string]int, found []uint8, bit uint8) {
-	for t := range strings.FieldsSeq(query.IndexTextWith(s, opt)) {
-		if i, ok := terms[t]; ok {
-			found[i] |= bit
-		}
-	}
-}
-
 // keywordSaturation is how many fully matched query keywords make a
 // keyword score of 1: long questions have many words, and a neighbour
 // that shares a few of the distinctive ones is relevant.
@@ -834,18 +933,29 @@ func (r *relevance) keyword(c store.GraphChunk) float64 {
 	}
 	if r.terms == nil {
 		r.terms = map[string]int{}
+		var list []string
 		for _, g := range r.groups {
 			for _, t := range g {
 				if _, ok := r.terms[t.Text]; !ok {
 					r.terms[t.Text] = len(r.terms)
+					list = append(list, t.Text)
 				}
 			}
 		}
+		r.match = query.NewTermMatcher(list, r.text)
+		r.found = make([]uint8, len(list))
 	}
 	const inName, inBody = 1, 2
-	found := make([]uint8, len(r.terms))
-	markTokens(c.Symbol+" "+c.Name, r.text, r.terms, found, inName)
-	markTokens(c.Path+"\n"+c.Content, r.text, r.terms, found, inBody)
+	found := r.found
+	clear(found)
+	mark := func(bit uint8) func(int) { return func(i int) { found[i] |= bit } }
+	name, body := mark(inName), mark(inBody)
+	// Texts joined by a space or newline split as each does alone: no
+	// token crosses either.
+	r.match.Match(c.Symbol, name)
+	r.match.Match(c.Name, name)
+	r.match.Match(c.Path, body)
+	r.match.Match(c.Content, body)
 	var sum float64
 	for _, g := range r.groups {
 		bestG := 0.0

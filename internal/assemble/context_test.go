@@ -6,9 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
+
+	"codectx/internal/store"
 )
 
 func TestClassify(t *testing.T) {
@@ -36,11 +39,11 @@ func TestClassify(t *testing.T) {
 		{"where does the 'superfluous WriteHeader' warning come from", IntentLocation, 0, false},
 		{"服务器请求头大小上限定义在哪", IntentLocation, 0, false},
 		{"日志的配置入口", IntentLocation, 0, false},
-		{"token budget packing", IntentImplementation, 1, false},
-		{"", IntentImplementation, 1, false},
+		{"token budget packing", IntentImplementation, 2, false},
+		{"", IntentImplementation, 2, false},
 		{`where does the "invalid call" error come from`, IntentLocation, 0, false},
 		{"where is the lookup table used to pick a codec defined", IntentLocation, 0, false},
-		{"服务器在哪里 recover 并把调用栈打到日志里", IntentImplementation, 1, false},
+		{"服务器在哪里 recover 并把调用栈打到日志里", IntentImplementation, 2, false},
 		{"what breaks if I change compressBlock", IntentImpact, 2, true},
 		{"impact of changing the signature of Parse", IntentImpact, 2, true},
 		{"修改 compressBlock 会影响哪些地方", IntentImpact, 2, true},
@@ -444,5 +447,82 @@ func TestOverriddenMethod(t *testing.T) {
 	}
 	if _, ok := got["Unrelated._put"]; ok {
 		t.Errorf("unrelated class's method admitted: %v", symbols(r))
+	}
+}
+
+// A hop after the first expands only from the MaxFrontier best-scored
+// chunks the previous hop admitted, kept in their order.
+func TestMaxFrontier(t *testing.T) {
+	f := indexFixture(t, "ctxproj")
+	seed := f.chunk(t, "Compressor.CompressBuffer")
+	run := func(maxFrontier int) *ContextResult {
+		p := DefaultParams
+		p.MaxFrontier = maxFrontier
+		r, err := Assemble(context.Background(), f.db, f.pid, ContextOptions{Query: "compress buffer blocks", Depth: "2", Budget: 100000,
+			Seeds: []Seed{{ChunkID: seed.ID, Score: 1}}, Params: &p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	hop := func(r *ContextResult, h int) []ContextChunk {
+		var out []ContextChunk
+		for _, c := range r.Chunks() {
+			if c.Hops == h {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	all := run(0)
+	var best ContextChunk
+	for _, c := range hop(all, 1) {
+		if c.Score > best.Score || c.Score == best.Score && c.ID < best.ID {
+			best = c
+		}
+	}
+	if len(hop(all, 1)) < 2 || len(hop(all, 2)) < 2 {
+		t.Fatalf("fixture: want several chunks on each hop, got %v", symbols(all))
+	}
+	one := run(1)
+	second := hop(one, 2)
+	if len(second) == 0 || len(second) >= len(hop(all, 2)) {
+		t.Errorf("MaxFrontier 1: second hop %d chunks, uncapped %d", len(second), len(hop(all, 2)))
+	}
+	for _, c := range second {
+		if !strings.Contains(c.Reason, best.Symbol) {
+			t.Errorf("MaxFrontier 1: %s reached by %q, want from %s (best of the first hop)", c.Symbol, c.Reason, best.Symbol)
+		}
+	}
+	if d := run(DefaultParams.MaxFrontier); strings.Join(symbols(d), " ") != strings.Join(symbols(all), " ") {
+		t.Errorf("default cap changed a six-chunk frontier: %v, uncapped %v", symbols(d), symbols(all))
+	}
+}
+
+func TestWidest(t *testing.T) {
+	mk := func(id int64, score float64) *cand { return &cand{c: store.GraphChunk{ID: id}, score: score} }
+	cases := []struct {
+		name   string
+		scores []float64
+		n      int
+		want   []int64
+	}{
+		{"no cap", []float64{0.1, 0.9, 0.5}, 0, []int64{1, 2, 3}},
+		{"under the cap", []float64{0.1, 0.9, 0.5}, 3, []int64{1, 2, 3}},
+		{"best two, in frontier order", []float64{0.1, 0.9, 0.5}, 2, []int64{2, 3}},
+		{"ties by id", []float64{0.5, 0.5, 0.5}, 2, []int64{1, 2}},
+	}
+	for _, c := range cases {
+		var fr []*cand
+		for i, s := range c.scores {
+			fr = append(fr, mk(int64(i+1), s))
+		}
+		var got []int64
+		for _, x := range widest(fr, c.n) {
+			got = append(got, x.c.ID)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: got %v, want %v", c.name, got, c.want)
+		}
 	}
 }

@@ -5,8 +5,9 @@
 // per file and type → packing into a hard token budget (cl100k_base).
 //
 // It reads the database only through internal/store's indexed queries, so
-// every step costs the degree of the chunks involved, never a scan of the
-// project; caller counts are remembered per project generation for the
+// every step costs the degree of the chunks involved (or, for a hub's
+// container, the relations of its file), never a scan of the project;
+// caller counts are remembered per project generation for the
 // process (degree.go), and vectors the caller holds in memory are taken
 // from it (ContextOptions.Dots). It must not write to the database, run searches itself (the
 // caller hands it the seeds), embed text, print, or download anything: the

@@ -109,3 +109,52 @@ func TestCallerDegree(t *testing.T) {
 		t.Errorf("callerDegree = %v, want %v (Parse 1, Trim 3, Load absent)", got, want)
 	}
 }
+
+// Callers are counted only for neighbours that can still pass the
+// relevance filter: the seeds, neighbours reached by a sure edge and those
+// relevant enough before the hub penalty (which only lowers relevance).
+// Counting reads every call row of a chunk, and most neighbours of a
+// second hop are irrelevant.
+func TestCallersCountedOnlyForPassingNeighbours(t *testing.T) {
+	f := indexFixture(t, "ctxproj")
+	ctx := context.Background()
+	cases := []struct {
+		query, depth, seed string
+	}{
+		{"compress buffer blocks", "2", "Compressor.CompressBuffer"},
+		{"archive a buffer", "2", "ArchiveBuffer"},
+		{"stats totals per hub", "1", "compressBufferBlocksStats"}, // a seed hub: its many callers are read, few are relevant
+	}
+	for i, c := range cases {
+		gen := int64(9000 + i)
+		seed := f.chunk(t, c.seed)
+		res, err := Assemble(ctx, f.db, f.pid, ContextOptions{Query: c.query, Depth: c.depth, Budget: 100000,
+			Seeds: []Seed{{ChunkID: seed.ID, Score: 1}}, Generation: gen})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := map[int64]bool{}
+		for _, ch := range res.Chunks() {
+			in[ch.ID] = true
+		}
+		degrees.Lock()
+		var counted []int64
+		for id := range degrees.m[degreeKey{db: f.db.Path(), project: f.pid, generation: gen}] {
+			counted = append(counted, id)
+		}
+		degrees.Unlock()
+		chunks, err := f.db.GraphChunks(ctx, counted, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel := newRelevance(c.query, nil, nil, DefaultParams.KeywordWeight)
+		for _, id := range counted {
+			if in[id] {
+				continue
+			}
+			if r := rel.score(chunks[id]); r < DefaultParams.MinRelevance {
+				t.Errorf("%q: callers of %s counted (relevance %.2f, not in the context)", c.query, chunks[id].Symbol, r)
+			}
+		}
+	}
+}

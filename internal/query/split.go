@@ -311,24 +311,31 @@ func IndexTextWith(s string, opt IndexOptions) string {
 		if st >= len(s) {
 			break
 		}
-		if han && opt.WholeCJK {
-			if len(buf) > 0 {
-				buf = append(buf, ' ')
-			}
-			buf = appendLower(buf, s[st:en])
-		} else if han {
-			for _, w := range Segment(s[st:en]) {
-				if len(buf) > 0 {
-					buf = append(buf, ' ')
-				}
-				buf = appendLower(buf, w)
-			}
-		} else {
-			buf = appendToken(buf, s[st:en])
-		}
+		buf = appendPiece(buf, s[st:en], han, opt)
 		i = en
 	}
 	return string(buf)
+}
+
+// appendPiece appends the index form of one piece (see nextPiece) to buf:
+// its tokens, each preceded by a space unless buf is empty.
+func appendPiece(buf []byte, piece string, han bool, opt IndexOptions) []byte {
+	switch {
+	case han && opt.WholeCJK:
+		if len(buf) > 0 {
+			buf = append(buf, ' ')
+		}
+		return appendLower(buf, piece)
+	case han:
+		for _, w := range Segment(piece) {
+			if len(buf) > 0 {
+				buf = append(buf, ' ')
+			}
+			buf = appendLower(buf, w)
+		}
+		return buf
+	}
+	return appendToken(buf, piece)
 }
 
 // appendToken appends the index form of one token (see IndexText) to buf.

@@ -330,6 +330,24 @@ func (db *DB) FileImports(ctx context.Context, fileIDs []int64) ([]GraphRelation
 	return out, nil
 }
 
+// FileRelations returns the relations of one kind extracted from the
+// given files (index relations_file), ordered by id.
+func (db *DB) FileRelations(ctx context.Context, fileIDs []int64, kind string) ([]GraphRelation, error) {
+	var out []GraphRelation
+	for start := 0; start < len(fileIDs); start += 400 {
+		end := min(start+400, len(fileIDs))
+		rows, err := db.sql.QueryContext(ctx, "SELECT "+graphRelCols+" FROM relations WHERE file_id IN ("+placeholders(end-start)+
+			") AND kind = ? ORDER BY id", append(int64Args(fileIDs[start:end]), kind)...)
+		if err != nil {
+			return nil, db.classify("read relations", err)
+		}
+		if out, err = scanGraphRelations(rows, out); err != nil {
+			return nil, db.classify("read relations", err)
+		}
+	}
+	return out, nil
+}
+
 // FilePaths returns file id → path for the given files (primary key).
 func (db *DB) FilePaths(ctx context.Context, fileIDs []int64) (map[int64]string, error) {
 	return db.stringsByID(ctx, "SELECT id, path FROM files WHERE id IN ", fileIDs, "read files")
@@ -365,34 +383,51 @@ func (db *DB) stringsByID(ctx context.Context, query string, ids []int64, op str
 
 // CallersByPath returns, for each of ids, the number of distinct chunks
 // that call it, per file of the caller (index relations_dst, then the
-// callers' rows by primary key). Ids nobody calls are absent.
+// callers' files by primary key: a call is recorded in its caller's file,
+// so the callers' own rows need not be read). Ids nobody calls are absent.
 func (db *DB) CallersByPath(ctx context.Context, ids []int64) (map[int64]map[string]int, error) {
-	out := make(map[int64]map[string]int, len(ids))
+	type count struct {
+		dst, file int64
+		n         int
+	}
+	var counts []count
+	var fileIDs []int64
+	seenFile := map[int64]bool{}
 	for start := 0; start < len(ids); start += 400 {
 		end := min(start+400, len(ids))
-		rows, err := db.sql.QueryContext(ctx, "SELECT r.dst_chunk, c.path, count(DISTINCT r.src_chunk) FROM relations r JOIN chunks c ON c.id = r.src_chunk WHERE r.dst_chunk IN ("+placeholders(end-start)+
-			") AND r.kind = 'calls' GROUP BY r.dst_chunk, c.path", int64Args(ids[start:end])...)
+		rows, err := db.sql.QueryContext(ctx, "SELECT dst_chunk, file_id, count(DISTINCT src_chunk) FROM relations WHERE dst_chunk IN ("+placeholders(end-start)+
+			") AND kind = 'calls' AND src_chunk IS NOT NULL GROUP BY dst_chunk, file_id", int64Args(ids[start:end])...)
 		if err != nil {
 			return nil, db.classify("count callers", err)
 		}
 		for rows.Next() {
-			var id int64
-			var path string
-			var n int
-			if err := rows.Scan(&id, &path, &n); err != nil {
+			var c count
+			if err := rows.Scan(&c.dst, &c.file, &c.n); err != nil {
 				rows.Close()
 				return nil, db.classify("count callers", err)
 			}
-			if out[id] == nil {
-				out[id] = map[string]int{}
+			counts = append(counts, c)
+			if !seenFile[c.file] {
+				seenFile[c.file] = true
+				fileIDs = append(fileIDs, c.file)
 			}
-			out[id][path] = n
 		}
 		err = rows.Err()
 		rows.Close()
 		if err != nil {
 			return nil, db.classify("count callers", err)
 		}
+	}
+	paths, err := db.FilePaths(ctx, fileIDs)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]map[string]int, len(ids))
+	for _, c := range counts {
+		if out[c.dst] == nil {
+			out[c.dst] = map[string]int{}
+		}
+		out[c.dst][paths[c.file]] += c.n
 	}
 	return out, nil
 }
