@@ -21,25 +21,26 @@ import (
 
 // goResolver holds the project's Go declarations keyed by package directory.
 type goResolver struct {
-	pkgDir   map[string]string // import path → project directory
-	dirs     map[string]bool   // directories holding Go files
-	noMod    bool              // some Go directories have no go.mod above them
-	types    map[string]int    // dir\x00Type → type chunk
-	funcs    map[string]int    // dir\x00Func → function chunk
-	methods  map[string]int    // dir\x00Type\x00method → method chunk
-	fields   map[string][]*store.FactRow
-	results  map[string]*store.FactRow // dir\x00Owner\x00name
-	imethods map[string][]*store.FactRow
-	iembeds  map[string][]*store.FactRow
-	vars     map[string]*store.FactRow
-	under    map[string]*store.FactRow  // dir\x00Type → underlying type of a named non-struct type
-	aliases  map[string]*store.FactRow  // dir\x00Type → the type an alias (type T = U) names
-	tparams  map[string]map[string]bool // dir\x00Iface → a generic interface's type parameters
-	dots     map[string][]string        // package key → import paths its files dot-import (sorted)
-	factDir  map[*store.FactRow]string
-	goFiles  map[int64]bool
-	xtest    map[int64]bool      // files of a directory's external test package (package x_test)
-	impls    map[string][]string // iface key → implementing type keys
+	pkgDir    map[string]string // import path → project directory
+	dirs      map[string]bool   // directories holding Go files
+	noMod     bool              // some Go directories have no go.mod above them
+	types     map[string]int    // dir\x00Type → type chunk
+	funcs     map[string]int    // dir\x00Func → function chunk
+	methods   map[string]int    // dir\x00Type\x00method → method chunk
+	fields    map[string][]*store.FactRow
+	results   map[string]*store.FactRow // dir\x00Owner\x00name
+	imethods  map[string][]*store.FactRow
+	iembeds   map[string][]*store.FactRow
+	vars      map[string]*store.FactRow
+	under     map[string]*store.FactRow  // dir\x00Type → underlying type of a named non-struct type
+	aliases   map[string]*store.FactRow  // dir\x00Type → the type an alias (type T = U) names
+	tparams   map[string]map[string]bool // dir\x00Iface → a generic interface's type parameters
+	dots      map[string][]string        // package key → import paths its files dot-import (sorted)
+	factDir   map[*store.FactRow]string
+	goFiles   map[int64]bool
+	xtest     map[int64]bool      // files of a directory's external test package (package x_test)
+	testFiles map[int64]bool      // _test.go files
+	impls     map[string][]string // iface key → implementing type keys
 }
 
 // xtestSuffix marks the package key of a directory's external test package
@@ -85,7 +86,7 @@ func (r *resolver) goInit(root string, facts []store.FactRow) {
 		imethods: map[string][]*store.FactRow{}, iembeds: map[string][]*store.FactRow{},
 		vars: map[string]*store.FactRow{}, under: map[string]*store.FactRow{}, aliases: map[string]*store.FactRow{},
 		tparams: map[string]map[string]bool{}, dots: map[string][]string{},
-		factDir: map[*store.FactRow]string{}, goFiles: map[int64]bool{}, xtest: map[int64]bool{},
+		factDir: map[*store.FactRow]string{}, goFiles: map[int64]bool{}, xtest: map[int64]bool{}, testFiles: map[int64]bool{},
 	}
 	r.g = g
 	for i := range facts {
@@ -99,6 +100,9 @@ func (r *resolver) goInit(root string, facts []store.FactRow) {
 			continue
 		}
 		g.goFiles[s.FileID] = true
+		if strings.HasSuffix(s.Path, "_test.go") {
+			g.testFiles[s.FileID] = true
+		}
 		g.dirs[path.Dir(s.Path)] = true
 		dir := g.pkgKey(s.FileID, path.Dir(s.Path))
 		var k string
@@ -630,9 +634,16 @@ func (r *resolver) goCall(e store.EdgeRow, dir string) edgeOut {
 			if len(g.impls[t.key()]) > maxDispatch {
 				return o
 			}
+			callerTest := g.testFiles[e.FileID]
 			for _, impl := range g.impls[t.key()] {
 				d, n, _ := strings.Cut(impl, "\x00")
 				if mi, _ := g.findMethod(gtype{dir: d, name: n}, name, 0); mi >= 0 {
+					// a test file runs only in its own directory's test
+					// binary: it cannot reach a type declared in another
+					// directory's test files
+					if p := r.syms[mi].Path; callerTest && strings.HasSuffix(p, "_test.go") && path.Dir(p) != r.fileDir[e.FileID] {
+						continue
+					}
 					o.dispatch = append(o.dispatch, mi)
 				}
 			}

@@ -243,3 +243,59 @@ func TestGoImplementsAcrossPackages(t *testing.T) {
 		}
 	}
 }
+
+// goTestTypesTree: a type declared in one directory's test files implements
+// an interface whose method other code calls.
+var goTestTypesTree = map[string]string{
+	"go.mod": "module example.com/r\n\ngo 1.22\n",
+	"rows/rows.go": `package rows
+
+type Rows interface{ Scan() error }
+
+// Drain is library code: any test binary may pass it its own Rows.
+func Drain(r Rows) error { return r.Scan() }
+`,
+	"a/a_test.go": `package a
+
+import "example.com/r/rows"
+
+type fakeRows struct{}
+
+func (fakeRows) Scan() error { return nil }
+
+func TestA(r rows.Rows) { r.Scan() }
+`,
+	"b/b_test.go": `package b
+
+import "example.com/r/rows"
+
+func TestB(r rows.Rows) { r.Scan() }
+`,
+}
+
+// TestGoDispatchIntoTestTypes: a test file runs only in its own directory's
+// test binary, so a call through an interface in another directory's test
+// file cannot reach a type declared in a test file; library code can.
+func TestGoDispatchIntoTestTypes(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, goTestTypesTree)
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT f.path, r.src_symbol, COALESCE(dc.symbol, '')
+		FROM relations r JOIN files f ON f.id = r.file_id LEFT JOIN chunks dc ON dc.id = r.dst_chunk
+		WHERE r.kind = 'dispatch'`, 3)
+	for _, want := range []string{
+		"rows/rows.go | Drain | fakeRows.Scan",
+		"a/a_test.go | TestA | fakeRows.Scan",
+	} {
+		if !slices.Contains(got, want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+	if bad := "b/b_test.go | TestB | fakeRows.Scan"; slices.Contains(got, bad) {
+		t.Errorf("unexpected %q", bad)
+	}
+	if t.Failed() {
+		t.Logf("dispatch edges: %q", got)
+	}
+}
