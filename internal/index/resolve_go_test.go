@@ -108,6 +108,10 @@ import (
 
 type Message interface{ ID() string }
 
+type Request struct{ m string }
+
+func (r *Request) Method() string { return r.m }
+
 type Reader interface {
 	Read(n int) (Message, error)
 }
@@ -136,6 +140,11 @@ type conn struct{ net.Conn }
 import "example.com/m/wire"
 
 type Message = wire.Message
+
+// Req is wire's Request under another name: its methods are Request's.
+type Req = wire.Request
+
+func handle(r *Req) string { return r.Method() }
 
 type Result interface {
 	isResult()
@@ -204,6 +213,21 @@ type alloc struct{}
 
 func (alloc) Allocate(n int, opts ...wire.Option) error { return nil }
 `,
+}
+
+// TestGoAliasMethods: a method called on a value whose type is an alias
+// is the aliased type's method.
+func TestGoAliasMethods(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, goImplTree)
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT f.path, r.src_symbol, COALESCE(dc.path, ''), COALESCE(dc.symbol, ''), r.resolution
+		FROM relations r JOIN files f ON f.id = r.file_id LEFT JOIN chunks dc ON dc.id = r.dst_chunk
+		WHERE r.kind = 'calls' AND r.target = 'Method'`, 5)
+	if want := "api/api.go | handle | wire/wire.go | Request.Method | exact"; !slices.Contains(got, want) {
+		t.Errorf("missing %q in %q", want, got)
+	}
 }
 
 func TestGoImplementsAcrossPackages(t *testing.T) {
