@@ -323,3 +323,96 @@ func TestGoDispatchIntoTestTypes(t *testing.T) {
 		t.Logf("dispatch edges: %q", got)
 	}
 }
+
+// goGenericTree: generic types with methods, fields of instantiated
+// generic types, and explicit instantiations called with one argument
+// (which tree-sitter parses as a conversion to a generic type).
+var goGenericTree = map[string]string{
+	"go.mod": "module example.com/g\n\ngo 1.22\n",
+	"cache/cache.go": `package cache
+
+type Node[K comparable, V any] struct {
+	key  K
+	val  V
+	next *Node[K, V]
+}
+
+func (n *Node[K, V]) Next() *Node[K, V] { return n.next }
+
+type List[K comparable, V any] struct {
+	root Node[K, V]
+	len  int
+}
+
+func NewList[K comparable, V any]() *List[K, V] { return &List[K, V]{} }
+
+func (l *List[K, V]) Front() *Node[K, V] { return l.root.next }
+
+func (l *List[K, V]) insert(n *Node[K, V]) *Node[K, V] { l.len++; return n }
+
+func (l *List[K, V]) Push(k K, v V) *Node[K, V] {
+	return l.insert(&Node[K, V]{key: k, val: v})
+}
+
+type LRU[K comparable, V any] struct {
+	items map[K]*Node[K, V]
+	list  *List[K, V]
+}
+
+func New[K comparable, V any](size int) (*LRU[K, V], error) {
+	return &LRU[K, V]{list: NewList[K, V]()}, nil
+}
+
+func (c *LRU[K, V]) Add(k K, v V) {
+	e := c.list.Push(k, v)
+	c.items[k] = e
+	c.list.Front().Next()
+}
+
+func (c *LRU[K, V]) Get(k K) (v V, ok bool) {
+	if e, ok := c.items[k]; ok {
+		e.Next()
+		return e.val, true
+	}
+	return v, false
+}
+`,
+	"app/app.go": `package app
+
+import "example.com/g/cache"
+
+func Use() {
+	c, _ := cache.New[string, int](10)
+	c.Add("a", 1)
+	l := cache.NewList[int, int]()
+	l.Push(1, 2).Next()
+	var m cache.LRU[string, string]
+	m.Get("x")
+}
+`,
+}
+
+func TestGoGenerics(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, goGenericTree)
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target, r.line, COALESCE(dc.symbol, ''), r.resolution
+		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls'`, 5)
+	for _, want := range []string{
+		"Use | New | 6 | New | exact",             // cache.New[string, int](10)
+		"Use | Add | 7 | LRU.Add | exact",         // on its result
+		"Use | Push | 9 | List.Push | exact",      // cache.NewList[int, int]()
+		"Use | Next | 9 | Node.Next | exact",      // a method's generic result
+		"Use | Get | 11 | LRU.Get | exact",        // a var of an instantiated type
+		"LRU.Add | Push | 36 | List.Push | exact", // a field of an instantiated type
+		"LRU.Get | Next | 43 | Node.Next | exact", // a map element of one
+	} {
+		if !slices.Contains(got, want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+	if t.Failed() {
+		t.Logf("calls: %q", got)
+	}
+}

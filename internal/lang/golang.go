@@ -12,7 +12,10 @@ var goSpec = &spec{
 		"function_declaration": roleFunc,
 		"method_declaration":   roleFunc,
 		"call_expression":      roleCall,
-		"import_spec":          roleImport,
+		// f[T](x): an explicit instantiation called with one argument
+		// parses as a conversion to a generic type
+		"type_conversion_expression": roleCall,
+		"import_spec":                roleImport,
 	},
 	docKinds: map[string]bool{"comment": true},
 	builtins: wordSet(`append cap clear close complex copy delete imag len make max min new panic print println real recover
@@ -101,6 +104,25 @@ func goFunc(x *extractor, i int32) (funcDecl, bool) {
 func goCall(x *extractor, i int32, fn string) {
 	t := x.t
 	g := x.gx
+	if t.kind(i) == "type_conversion_expression" {
+		// New[K, V](size) parses as a conversion to the generic type
+		// New[K, V]: a call of New (or a conversion to a generic type
+		// New, which resolution tells apart)
+		ty := t.field(i, "type")
+		if t.kind(ty) != "generic_type" {
+			return
+		}
+		switch base := t.field(ty, "type"); t.kind(base) {
+		case "type_identifier":
+			x.addCall(fn, t.text(base), "", t.line(i))
+		case "qualified_type":
+			q := t.text(t.field(base, "package"))
+			if p, ok := g.imports[q]; ok {
+				x.addCallRecv(fn, t.text(t.field(base, "name")), q, "pkg:"+p, t.line(i))
+			}
+		}
+		return
+	}
 	f := t.field(i, "function")
 	for f >= 0 && t.kind(f) == "parenthesized_expression" {
 		f = t.first(f)

@@ -596,6 +596,22 @@ func (x *extractor) goExprType(e int32) string {
 			e = t.field(e, "operand")
 		case "composite_literal":
 			return x.goTypeRef(t.field(e, "type"))
+		case "type_conversion_expression":
+			// New[K, V](size), parsed as a conversion to a generic type:
+			// the result of New, or the generic type New
+			ty := t.field(e, "type")
+			if t.kind(ty) != "generic_type" {
+				return x.goTypeRef(ty)
+			}
+			switch base := t.field(ty, "type"); t.kind(base) {
+			case "type_identifier":
+				return "=" + t.text(base)
+			case "qualified_type":
+				if p, ok := g.imports[t.text(t.field(base, "package"))]; ok {
+					return "=" + p + "#" + t.text(t.field(base, "name"))
+				}
+			}
+			return ""
 		case "type_assertion_expression":
 			return x.goTypeRef(t.field(e, "type"))
 		case "identifier":
