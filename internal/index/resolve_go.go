@@ -428,6 +428,11 @@ func (g *goResolver) methodResult(t gtype, m string, k, depth int) gtype {
 	if f := g.imethod(t, m, 0); f != nil {
 		return g.eval(nthResult(f.Type, k), g.factDir[f], depth+1)
 	}
+	for _, f := range g.fields[t.key()] {
+		if f.Name == m && f.Sig == "func" { // t.m() calls a function-typed field
+			return g.eval(nthResult(f.Type, k), g.factDir[f], depth+1)
+		}
+	}
 	if depth < 6 {
 		for _, f := range g.fields[t.key()] {
 			if f.Sig == "embed" {
@@ -452,6 +457,9 @@ func (g *goResolver) fieldType(t gtype, f string, depth int) gtype {
 	fs := g.fields[t.key()]
 	for _, fr := range fs {
 		if fr.Name == f {
+			if fr.Sig == "func" {
+				return gtype{} // a function value (its Type is what a call returns)
+			}
 			return g.eval(fr.Type, g.factDir[fr], depth+1)
 		}
 	}

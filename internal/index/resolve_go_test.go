@@ -416,3 +416,45 @@ func TestGoGenerics(t *testing.T) {
 		t.Logf("calls: %q", got)
 	}
 }
+
+// TestGoFunctionFieldResults: calling a function-typed field gives what its
+// function type returns; the call of the field itself has no callee.
+func TestGoFunctionFieldResults(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/f\n\ngo 1.22\n",
+		"srv/srv.go": `package srv
+
+type Server struct{}
+
+func (s *Server) Connect() {}
+
+type Handler struct {
+	getServer func(n int) *Server
+	name      string
+}
+
+func (h *Handler) Serve() {
+	s := h.getServer(1)
+	s.Connect()
+	h.getServer(2).Connect()
+}
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target, r.line, COALESCE(dc.symbol, ''), r.resolution, r.detail
+		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls'`, 6)
+	for _, want := range []string{
+		"Handler.Serve | getServer | 13 |  | unresolved | function-typed field",
+		"Handler.Serve | Connect | 14 | Server.Connect | exact | ",
+		"Handler.Serve | Connect | 15 | Server.Connect | exact | ",
+	} {
+		if !slices.Contains(got, want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+	if t.Failed() {
+		t.Logf("calls: %q", got)
+	}
+}

@@ -136,12 +136,16 @@ func (x *extractor) goTypeFacts(spec int32) {
 				continue
 			}
 			ft := t.field(f, "type")
-			ref := x.goTypeRef(ft)
+			ref, sig := x.goTypeRef(ft), ""
+			if t.kind(ft) == "function_type" {
+				// a field holding a function: Type is what calling it returns
+				ref, sig = x.goResultRef(t.field(ft, "result")), "func"
+			}
 			named := false
 			for c := t.first(f); c >= 0; c = t.next(c) {
 				if t.kind(c) == "field_identifier" {
 					named = true
-					x.facts = append(x.facts, Fact{Kind: FactField, Owner: name, Name: t.text(c), Type: ref})
+					x.facts = append(x.facts, Fact{Kind: FactField, Owner: name, Name: t.text(c), Type: ref, Sig: sig})
 				}
 			}
 			if !named && ref != "" {

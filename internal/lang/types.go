@@ -87,7 +87,7 @@ type Relation struct {
 // record their fields, method results, module variables and bodiless
 // interface methods with the same kinds (pytypes.go, jtypes.go).
 const (
-	FactField   = "field"   // Owner struct type has field Name of Type; Sig "embed" when embedded; Name "" and Sig "underlying" (or "alias:" and the aliased type as in signatures) for a named non-struct type or an alias
+	FactField   = "field"   // Owner struct type has field Name of Type; Sig "embed" when embedded, "func" for a field of function type (Type: what a call of it returns); Name "" and Sig "underlying" (or "alias:" and the aliased type as in signatures) for a named non-struct type or an alias
 	FactResult  = "result"  // function (Owner "") or method of Owner: Name, first result Type, Sig
 	FactIMethod = "imethod" // interface Owner declares method Name with Sig and first result Type
 	FactIEmbed  = "iembed"  // interface Owner embeds interface Type
