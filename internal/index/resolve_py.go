@@ -749,6 +749,12 @@ func (r *resolver) pyMember(e pyEnt, name string, depth int) pyEnt {
 			}
 			return r.pyInstance(fid, ty, e, depth+1)
 		}
+		// an attribute neither the class nor its project bases define
+		// is a base's outside the project (`self.rfile` of a
+		// socketserver.StreamRequestHandler): a value from outside
+		if _, outside := r.pyLookup(e.sym, name); outside != "" && outside != "?" {
+			return pyEnt{sym: -1, ext: outside, inst: true}
+		}
 	}
 	return pyUnknown
 }

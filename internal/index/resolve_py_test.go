@@ -1605,3 +1605,52 @@ def use(flag):
 		}
 	}
 }
+
+// TestPythonOutsideValues covers values whose type comes from outside the
+// project: an attribute a class and its project bases do not define but a
+// base outside the project does.
+func TestPythonOutsideValues(t *testing.T) {
+	tree := map[string]string{"outside/values.py": `import socketserver
+from lib import Unknown
+
+
+class Local:
+    def readline(self):
+        return ""
+
+
+class Handler(socketserver.StreamRequestHandler):
+    def handle(self):
+        self.rfile.readline()
+
+
+class Sub(Handler):
+    def more(self):
+        self.wfile.flush()
+
+
+class Plain(Local):
+    def go(self):
+        self.rfile.readline()
+
+
+class Lib(Unknown):
+    def go(self):
+        self.rfile.readline()
+
+
+def factory(base):
+    class Odd(base):
+        def go(self):
+            self.rfile.readline()
+    return Odd
+`}
+	got := pyCalls(t, tree, "outside/values.py")
+	containsAll(t, got, []string{
+		"outside/values.py | Handler.handle | readline | 12 |  | external | socketserver.StreamRequestHandler",
+		"outside/values.py | Sub.more | flush | 17 |  | external | socketserver.StreamRequestHandler",
+		"outside/values.py | Plain.go | readline | 22 |  | unresolved | receiver of unknown type",
+		"outside/values.py | Lib.go | readline | 27 |  | external | Unknown",
+		"outside/values.py | Odd.go | readline | 33 |  | unresolved | receiver of unknown type",
+	})
+}
