@@ -1610,7 +1610,9 @@ def use(flag):
 // project: an attribute a class and its project bases do not define but a
 // base outside the project does.
 func TestPythonOutsideValues(t *testing.T) {
-	tree := map[string]string{"outside/values.py": `import socketserver
+	tree := map[string]string{"outside/values.py": `import re
+import socketserver
+import typing as t
 from lib import Unknown
 
 
@@ -1644,13 +1646,20 @@ def factory(base):
         def go(self):
             self.rfile.readline()
     return Odd
+
+
+def rd(stream: t.IO[bytes], m: "re.Match[str]"):
+    m.group(1)
+    return stream.read()
 `}
 	got := pyCalls(t, tree, "outside/values.py")
 	containsAll(t, got, []string{
-		"outside/values.py | Handler.handle | readline | 12 |  | external | socketserver.StreamRequestHandler",
-		"outside/values.py | Sub.more | flush | 17 |  | external | socketserver.StreamRequestHandler",
-		"outside/values.py | Plain.go | readline | 22 |  | unresolved | receiver of unknown type",
-		"outside/values.py | Lib.go | readline | 27 |  | external | Unknown",
-		"outside/values.py | Odd.go | readline | 33 |  | unresolved | receiver of unknown type",
+		"outside/values.py | Handler.handle | readline | 14 |  | external | socketserver.StreamRequestHandler",
+		"outside/values.py | Sub.more | flush | 19 |  | external | socketserver.StreamRequestHandler",
+		"outside/values.py | Plain.go | readline | 24 |  | unresolved | receiver of unknown type",
+		"outside/values.py | Lib.go | readline | 29 |  | external | Unknown",
+		"outside/values.py | Odd.go | readline | 35 |  | unresolved | receiver of unknown type",
+		"outside/values.py | rd | group | 40 |  | external | re",
+		"outside/values.py | rd | read | 41 |  | external | typing",
 	})
 }

@@ -1011,14 +1011,15 @@ var pyMappingTypes = map[string]bool{"dict": true, "Dict": true, "Mapping": true
 // value is neither an instance of the class they name nor a container
 // of their argument that codectx follows: mappings (iterating gives
 // keys), callables, literals, awaitables, context managers, unions.
+// (IO[T], Pattern[T] and Match[T] are instances of the class they name,
+// as a generic class is: their methods take and give builtin values.)
 var pyTypingForms = map[string]bool{"dict": true, "Dict": true, "Mapping": true, "MutableMapping": true,
 	"DefaultDict": true, "defaultdict": true, "OrderedDict": true, "Counter": true, "ChainMap": true,
 	"Callable": true, "Literal": true, "Awaitable": true, "Coroutine": true, "AsyncIterable": true,
 	"AsyncIterator": true, "AsyncGenerator": true, "ContextManager": true, "AsyncContextManager": true,
 	"Union": true, "Optional": true, "TypeGuard": true, "TypeIs": true, "Unpack": true, "Required": true,
 	"NotRequired": true, "ReadOnly": true, "Concatenate": true, "Generic": true, "Protocol": true,
-	"KeysView": true, "ValuesView": true, "ItemsView": true, "MappingView": true, "Pattern": true, "Match": true,
-	"IO": true}
+	"KeysView": true, "ValuesView": true, "ItemsView": true, "MappingView": true}
 
 var pyContainerTypes = map[string]bool{"list": true, "List": true, "set": true, "Set": true, "frozenset": true,
 	"FrozenSet": true, "tuple": true, "Tuple": true, "Sequence": true, "MutableSequence": true, "Iterable": true,

@@ -181,6 +181,9 @@ func TestPyAnnotation(t *testing.T) {
 		"typing.Type[mod.Foo]":      "=mod.Foo",
 		"Callable[[Foo], Bar]":      "",
 		"Awaitable[Foo]":            "",
+		"t.IO[bytes]":               "t.IO", // typing's classes of builtin values
+		"IO[t.Any]":                 "IO",
+		"re.Match[str]":             "re.Match",
 	} {
 		if got := pyAnnotation(in); got != want {
 			t.Errorf("pyAnnotation(%q) = %q, want %q", in, got, want)
