@@ -1497,6 +1497,15 @@ func (x *extractor) pyFlow(i int32, name string) (string, bool) {
 				default:
 					if g := pyGuard(t, st, name); g != "" {
 						ty, known = g, true
+					} else if d := pyExitIf(t, st, name); d != "" {
+						// if isinstance(x, T): return — x is not a T after it
+						v, ok := ty, known
+						if !ok {
+							v, ok = x.pyBefore(i, st, name)
+						}
+						if ok {
+							ty, known = pyWithout(v, []string{d}), true
+						}
 					}
 				}
 			}
@@ -1512,6 +1521,11 @@ func (x *extractor) pyFlow(i int32, name string) (string, bool) {
 			}
 			if tests && (t.field(p, "consequence") == c || t.field(p, "body") == c) {
 				if ty := pyIsinstance(t, t.field(p, "condition"), name); ty != "" {
+					return ty, true
+				}
+			}
+			if tests && t.kind(p) == "if_statement" && (t.kind(c) == "else_clause" || t.kind(c) == "elif_clause") {
+				if ty, ok := x.pyFailed(i, p, c, name); ok {
 					return ty, true
 				}
 			}
@@ -1713,7 +1727,7 @@ func (x *extractor) pyBranches(st int32, name string) (string, bool) {
 					if ty := pyIsinstance(t, t.field(c, "argument"), name); ty != "" {
 						not = append(not, ty)
 					}
-				} else if ty := pyIsinstance(t, c, name); ty != "" {
+				} else if ty := pyIsinstanceOnly(t, c, name); ty != "" {
 					is = append(is, ty)
 				}
 			}
@@ -1740,9 +1754,13 @@ func pyWithout(v string, drop []string) string {
 	if v == pyNoneT {
 		return v
 	}
+	var all []string
+	for _, d := range drop {
+		all = append(all, strings.Split(d, "|")...) // isinstance(x, (A, B))
+	}
 	var keep []string
 	for _, a := range strings.Split(v, "|") {
-		if !slices.Contains(drop, a) {
+		if !slices.Contains(all, a) {
 			keep = append(keep, a)
 		}
 	}
@@ -1986,6 +2004,87 @@ func pyGuard(t *tree, st int32, name string) string {
 	return ""
 }
 
+// pyExitIf is T when statement st is `if isinstance(name, T):` whose
+// body leaves the block (return, raise, continue, break) and which has
+// no elif or else: after it, name is not a T. Else "".
+func pyExitIf(t *tree, st int32, name string) string {
+	if t.kind(st) != "if_statement" || t.field(st, "alternative") >= 0 {
+		return ""
+	}
+	cond, body := t.field(st, "condition"), t.field(st, "consequence")
+	if body < 0 || t.kind(cond) == "not_operator" {
+		return ""
+	}
+	switch t.kind(pyLast(t, body)) {
+	case "return_statement", "raise_statement", "continue_statement", "break_statement":
+		return pyIsinstanceOnly(t, cond, name)
+	}
+	return ""
+}
+
+// pyIsinstanceOnly is pyIsinstance of a condition that is the test alone
+// (not in an "and": its failing does not tell that the test failed).
+func pyIsinstanceOnly(t *tree, cond int32, name string) string {
+	for t.kind(cond) == "parenthesized_expression" {
+		cond = t.firstNamed(cond)
+	}
+	if t.kind(cond) != "call" {
+		return ""
+	}
+	return pyIsinstance(t, cond, name)
+}
+
+// pyFailed is the type of name in clause c (an elif or the else) of if
+// statement st, as the conditions before c, which failed, tell: `not
+// isinstance(x, T)` failed leaves a T; `isinstance(x, T)` failed leaves
+// the value before the if without T (`x: "A | str"`, `if isinstance(x,
+// str): … else:` an A). !ok when no condition tests name, or the value
+// before the if is not known here. i is the node whose type is asked.
+func (x *extractor) pyFailed(i, st, c int32, name string) (string, bool) {
+	t := x.t
+	conds := []int32{t.field(st, "condition")}
+	for e := t.first(st); e >= 0 && e != c; e = t.next(e) {
+		if t.kind(e) == "elif_clause" {
+			conds = append(conds, t.field(e, "condition"))
+		}
+	}
+	var is []string
+	for _, cd := range conds {
+		if cd < 0 || pyAssigns(t, cd, name) {
+			return "", false // (x := …) in a condition
+		}
+		if t.kind(cd) == "not_operator" {
+			if ty := pyIsinstance(t, t.field(cd, "argument"), name); ty != "" {
+				return ty, true
+			}
+		} else if ty := pyIsinstanceOnly(t, cd, name); ty != "" {
+			is = append(is, ty)
+		}
+	}
+	if len(is) == 0 {
+		return "", false
+	}
+	v, ok := x.pyBefore(i, st, name)
+	if !ok {
+		return "", false
+	}
+	return pyWithout(v, is), true
+}
+
+// pyBefore is the type of name just before statement st (i: the node
+// whose type is asked, in st): what the flow tells, else the declared
+// type of a local (not of self.x: the class's, known at resolution).
+func (x *extractor) pyBefore(i, st int32, name string) (string, bool) {
+	if v, ok := x.pyFlow(st, name); ok {
+		return v, true
+	}
+	if strings.Contains(name, ".") {
+		return "", false
+	}
+	local, v := x.pyLocal(i, name)
+	return v, local && v != ""
+}
+
 // pyIsinstance is T when condition cond holds isinstance(name, T) (T a
 // dotted name; in an "and" of tests), else "".
 func pyIsinstance(t *tree, cond int32, name string) string {
@@ -2006,8 +2105,22 @@ func pyIsinstance(t *tree, cond int32, name string) string {
 			return ""
 		}
 		args := pyElems(t, t.field(cond, "arguments"))
-		if len(args) == 2 && pyDotted(t, args[0]) && t.text(args[0]) == name && pyDotted(t, args[1]) {
+		if len(args) != 2 || !pyDotted(t, args[0]) || t.text(args[0]) != name {
+			return ""
+		}
+		if pyDotted(t, args[1]) {
 			return t.text(args[1])
+		}
+		if t.kind(args[1]) == "tuple" {
+			// isinstance(x, (A, B)): one of them
+			var alts []string
+			for _, e := range pyElems(t, args[1]) {
+				if !pyDotted(t, e) || len(alts) == 4 {
+					return ""
+				}
+				alts = append(alts, t.text(e))
+			}
+			return strings.Join(alts, "|")
 		}
 	}
 	return ""
