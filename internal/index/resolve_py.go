@@ -611,6 +611,10 @@ func (r *resolver) pyValue(fileID int64, path string, self pyEnt, depth int) pyE
 			case steps[:2] == "[]":
 				cur = r.pyElem(cur, depth)
 				steps = steps[2:]
+			case lang.PythonIndexStep(steps) > 0:
+				// x[k] of a value that is not a call's: x.__getitem__(k)
+				cur = r.pyGetItem(cur, depth)
+				steps = steps[lang.PythonIndexStep(steps):]
 			case steps[0] == '[':
 				return pyUnknown // [k] of anything but a call's tuple (d.items()[][1] of a project class)
 			case strings.HasPrefix(steps, "()[") && len(steps) > 3 && steps[3] >= '0' && steps[3] <= '9':
@@ -650,8 +654,10 @@ func (r *resolver) pyResultAt(recv, c pyEnt, pos, depth int) pyEnt {
 	switch {
 	case c.alts != nil:
 		return pyEach(*c.alts, c.partial, func(a pyEnt) pyEnt { return r.pyResultAt(pyUnknown, a, pos, depth+1) })
+	case pos >= 0 && c.ext != "" && c.ext != "builtin":
+		return pyEnt{sym: -1, ext: c.ext, inst: true} // an element of a value from outside the project
 	case pos >= 0 && (c.ext != "" || c.sym < 0 || r.syms[c.sym].Kind == "type" && !c.inst):
-		return pyUnknown // outside the project, a class's instance: not a tuple we follow
+		return pyUnknown // a builtin's, a class's instance: not a tuple we follow
 	case c.ext == "builtin" && c.inst:
 		// a builtin value's method or the value itself (list.pop, a
 		// staticmethod object): pyright types the result through the
@@ -697,10 +703,47 @@ func (r *resolver) pyResultAt(recv, c pyEnt, pos, depth int) pyEnt {
 			}
 		}
 	}
+	if !ok && pos >= 0 {
+		// not a tuple of known length: an element of the builtin
+		// container it returns (a list of A), or of a value from
+		// outside the project
+		switch v := r.pyResultAt(recv, c, -1, depth+1); {
+		case v.elem != nil:
+			return r.pyElem(v, depth+1)
+		case v.ext != "" && v.ext != "builtin" && v.alts == nil:
+			return pyEnt{sym: -1, ext: v.ext, inst: true}
+		}
+	}
 	if !ok {
 		return pyUnknown
 	}
 	return r.pyInstance(s.FileID, ty, self, depth+1)
+}
+
+// pyGetItem is what x[k] gives for x of value v: an element of a builtin
+// container, a value of a builtin mapping, a value from outside the
+// project for one from outside, what a project class's __getitem__
+// returns; else unknown.
+func (r *resolver) pyGetItem(v pyEnt, depth int) pyEnt {
+	switch {
+	case depth > 8:
+		return pyUnknown
+	case v.alts != nil:
+		return pyEach(*v.alts, v.partial, func(a pyEnt) pyEnt { return r.pyGetItem(a, depth+1) })
+	case v.elem != nil:
+		return r.pyElem(v, depth+1)
+	case v.vals != nil:
+		return r.pyInstance(v.vals.fileID, v.vals.expr, v.vals.self, depth+1)
+	case v.ext == "builtin":
+		return pyUnknown
+	case v.ext != "":
+		return pyEnt{sym: -1, ext: v.ext, inst: true}
+	case v.sym >= 0 && v.inst && r.syms[v.sym].Kind == "type":
+		if m := r.pyMethod(v.sym, "__getitem__"); m >= 0 {
+			return r.pyResult(v, pyEnt{sym: m}, depth+1)
+		}
+	}
+	return pyUnknown
 }
 
 // pyMember is attribute name of e.

@@ -1735,3 +1735,48 @@ class Resp:
 		"narrow/failed.py | Resp.f | to_header | 51 | Header.to_header | exact | base class",
 	})
 }
+
+// TestPythonIndexedValues covers x[k] with k written out: element k of
+// the tuple a call returns, an element of a list a call returns, an
+// element of a value from outside the project.
+func TestPythonIndexedValues(t *testing.T) {
+	tree := map[string]string{"index/values.py": `import socket
+
+
+class Item:
+    def ping(self):
+        return 1
+
+
+def three() -> "tuple[int, str, Item]":
+    return 1, "", Item()
+
+
+def items() -> "list[Item]":
+    return []
+
+
+def use():
+    rv = three()
+    rv[2].ping()
+    three()[2].ping()
+    items()[0].ping()
+    a, b = items()
+    b.ping()
+    s1, s2 = socket.socketpair()
+    s1.detach()
+    xs = [Item(), Item()]
+    xs[1].ping()
+    rv[1].ping()
+`}
+	got := pyCalls(t, tree, "index/values.py")
+	containsAll(t, got, []string{
+		"index/values.py | use | ping | 19 | Item.ping | exact | receiver type",
+		"index/values.py | use | ping | 20 | Item.ping | exact | receiver type",
+		"index/values.py | use | ping | 21 | Item.ping | exact | receiver type",
+		"index/values.py | use | ping | 23 | Item.ping | exact | receiver type",
+		"index/values.py | use | detach | 25 |  | external | socket",
+		"index/values.py | use | ping | 27 | Item.ping | exact | receiver type",
+		"index/values.py | use | ping | 28 |  | external | builtin",
+	})
+}

@@ -703,6 +703,9 @@ func pyAppend(expr, suffix string) string {
 			if !ok {
 				rest, ok = strings.CutPrefix(suffix, ".__getitem__()") // xs[i]
 			}
+			if n := pyIndexStep(suffix); !ok && n > 0 {
+				rest, ok = suffix[n:], true // xs[0]
+			}
 			if ok {
 				if rest == "" {
 					return e // an element
@@ -719,6 +722,12 @@ func pyAppend(expr, suffix string) string {
 					}
 					return pyAppend(v, rest)
 				}
+			}
+			if n := pyIndexStep(suffix); n > 0 { // d[0]
+				if suffix[n:] == "" {
+					return v
+				}
+				return pyAppend(v, suffix[n:])
 			}
 			if rest, ok := strings.CutPrefix(suffix, pyItemValue); ok {
 				if rest == "" {
@@ -800,11 +809,40 @@ func pyRaw(t *tree, n int32) string {
 			return ""
 		}
 		if o := pyRaw(t, t.field(n, "value")); o != "" {
+			if k := t.field(n, "subscript"); t.kind(k) == "integer" && pyDigits(t.text(k)) {
+				return o + "[" + t.text(k) + "]" // x[2]: of a call's tuple, element 2
+			}
 			return o + ".__getitem__()"
 		}
 	}
 	return ""
 }
+
+// pyDigits reports whether s is a decimal integer (an index written out).
+func pyDigits(s string) bool {
+	if s == "" || len(s) > 4 {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// pyIndexStep is the length of a leading "[k]" (k digits) of path suffix
+// s, or 0: x[k] written out, which is x.__getitem__(k) but for a call's
+// tuple, element k.
+func pyIndexStep(s string) int {
+	if end := strings.IndexByte(s, ']'); len(s) > 2 && s[0] == '[' && end > 1 && pyDigits(s[1:end]) {
+		return end + 1
+	}
+	return 0
+}
+
+// PythonIndexStep is pyIndexStep for resolution.
+func PythonIndexStep(s string) int { return pyIndexStep(s) }
 
 // PythonSuperHead starts the head of a path that is super() in a method of a
 // class: "super:C()".
