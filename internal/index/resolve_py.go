@@ -589,6 +589,10 @@ func (r *resolver) pyValue(fileID int64, path string, self pyEnt, depth int) pyE
 					cur, steps = pyEnt{sym: -1, ext: "builtin", inst: true, elem: recv.vals}, steps[2:]
 				}
 			}
+			if name == "__next__" && (recv.gen || recv.elem != nil) && strings.HasPrefix(steps, "()") {
+				// next(g) of a generator, of a builtin container's iterator: an element
+				cur, steps = r.pyElem(recv, depth), steps[2:]
+			}
 			if (name == "__enter__" || name == "__aenter__") && recv.gen && strings.HasPrefix(steps, "()") {
 				// with f() as x, f a @contextmanager generator: what it yields
 				if s := &r.syms[recv.sym]; r.py.enters[key3(s.Path, s.Container, s.Short)] {

@@ -1780,3 +1780,40 @@ def use():
 		"index/values.py | use | ping | 28 |  | external | builtin",
 	})
 }
+
+// TestPythonNextOfIterators covers next(it): what it.__next__() returns,
+// an element of a generator or of a builtin container's iterator.
+func TestPythonNextOfIterators(t *testing.T) {
+	tree := map[string]string{"iter/next.py": `class Tok:
+    def test(self):
+        return 1
+
+
+class Stream:
+    def __next__(self) -> Tok:
+        return Tok()
+
+
+def gen():
+    yield Tok()
+
+
+def use(s: Stream, toks: "list[Tok]", other):
+    tok = next(s)
+    tok.test()
+    g = next(gen())
+    g.test()
+    first = next(iter(toks), None)
+    first.test()
+    odd = next(s, other)
+    odd.test()
+`}
+	got := pyCalls(t, tree, "iter/next.py")
+	containsAll(t, got, []string{
+		"iter/next.py | use | test | 17 | Tok.test | exact | receiver type",
+		"iter/next.py | use | test | 19 | Tok.test | exact | receiver type",
+		"iter/next.py | use | test | 21 | Tok.test | exact | receiver type",
+		// a default of unknown type: any value
+		"iter/next.py | use | test | 23 |  | unresolved | receiver of unknown type",
+	})
+}

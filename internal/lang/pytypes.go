@@ -552,6 +552,20 @@ func pyValueType(t *tree, r, ann int32) string {
 				}
 			}
 		}
+		if f := t.field(r, "function"); t.kind(f) == "identifier" && t.text(f) == "next" {
+			// next(it), next(it, None): what it.__next__() returns (of
+			// a builtin container's iterator, an element)
+			args := pyElems(t, t.field(r, "arguments"))
+			if len(args) == 1 || len(args) == 2 && t.kind(args[1]) == "none" {
+				return pyAlts(pyValueType(t, args[0], -1), func(a string) string {
+					if strings.HasPrefix(a, "*") {
+						return pyAppend(a, "[]")
+					}
+					return pyAppend(a, ".__next__()")
+				})
+			}
+			return ""
+		}
 		if f := t.field(r, "function"); t.kind(f) == "attribute" && t.text(t.field(f, "attribute")) == "__new__" {
 			// super().__new__(cls, …), str.__new__(cls, …): an instance of cls
 			if args := pyElems(t, t.field(r, "arguments")); len(args) > 0 && pyDotted(t, args[0]) {
