@@ -474,16 +474,8 @@ func (r *resolver) pyName(fileID int64, dotted string, depth int) pyEnt {
 		cur = r.pyInstance(fileID, ty, pyUnknown, depth)
 	} else if lang.PythonBuiltin(segs[0]) {
 		cur = pyEnt{sym: -1, ext: "builtin"}
-	} else {
-		for _, s := range p.stars[fileID] {
-			if e := r.pyImport(path.Dir(file), &store.FactRow{Type: s.Type, Sig: segs[0]}, depth); e.file != "" || e.sym >= 0 {
-				cur = e
-				break
-			}
-		}
-		if !cur.known() {
-			return pyUnknown
-		}
+	} else if cur = r.pyStar(fileID, segs[0], depth); !cur.known() {
+		return pyUnknown
 	}
 	for _, seg := range segs[1:] {
 		if cur = r.pyMember(cur, seg, depth+1); !cur.known() {
@@ -491,6 +483,36 @@ func (r *resolver) pyName(fileID int64, dotted string, depth int) pyEnt {
 		}
 	}
 	return cur
+}
+
+// pyStar is what the star imports of file fileID bind name to (a name
+// that starts with "_" they do not bind): the first project module that
+// defines it, imports it or binds it through its own star imports (a
+// value from outside the project when it imports it from outside: from
+// ctypes import * binds ctypes' sizeof, imported from _ctypes), else a
+// name of the first module outside the project imported with a star
+// (from tkinter.constants import *); unknown when there is none.
+func (r *resolver) pyStar(fileID int64, name string, depth int) pyEnt {
+	if depth > 8 || strings.HasPrefix(name, "_") {
+		return pyUnknown
+	}
+	dir := path.Dir(r.filePath(fileID))
+	outside := ""
+	for _, s := range r.py.stars[fileID] {
+		if _, ok := pyModuleFile(r.py.isFile, dir, s.Type); !ok {
+			if outside == "" {
+				outside = s.Type
+			}
+			continue
+		}
+		if e := r.pyImport(dir, &store.FactRow{Type: s.Type, Sig: name}, depth+1); e.known() {
+			return e
+		}
+	}
+	if outside != "" {
+		return pyEnt{sym: -1, ext: outside}
+	}
+	return pyUnknown
 }
 
 // pyInstance is the instance a type expression of fileID denotes: the
@@ -776,6 +798,7 @@ func (r *resolver) pyMember(e pyEnt, name string, depth int) pyEnt {
 			if ty, ok := r.py.vars[id][name]; ok {
 				return r.pyInstance(id, ty, pyUnknown, depth+1)
 			}
+			return r.pyStar(id, name, depth+1) // a name its star imports bind
 		}
 		return pyUnknown
 	case e.sym >= 0 && r.syms[e.sym].Kind == "type":

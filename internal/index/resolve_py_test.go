@@ -1817,3 +1817,44 @@ def use(s: Stream, toks: "list[Tok]", other):
 		"iter/next.py | use | test | 23 |  | unresolved | receiver of unknown type",
 	})
 }
+
+// TestPythonStarImports covers the names a star import binds: what the
+// module defines, imports (from outside the project too) or binds through
+// its own star imports; a name of a module outside the project imported
+// with a star; never a name that starts with "_".
+func TestPythonStarImports(t *testing.T) {
+	tree := map[string]string{
+		"pkg/__init__.py": `from _cext import sizeof
+from .inner import *
+
+
+def helper():
+    pass
+`,
+		"pkg/inner.py": `def deep():
+    pass
+
+
+def _hidden():
+    pass
+`,
+		"use.py": `from pkg import *
+from os.path import *
+
+
+def go():
+    sizeof(1)
+    helper()
+    deep()
+    join("a")
+    _hidden()
+`}
+	got := pyCalls(t, tree, "use.py")
+	containsAll(t, got, []string{
+		"use.py | go | sizeof | 6 |  | external | _cext",
+		"use.py | go | helper | 7 | helper | exact | import",
+		"use.py | go | deep | 8 | deep | exact | import",
+		"use.py | go | join | 9 |  | external | os.path",
+		"use.py | go | _hidden | 10 |  | unresolved | name not bound in the file",
+	})
+}
