@@ -45,6 +45,7 @@ type pyResolver struct {
 	files   map[string]bool                     // Python file paths of the project
 	binds   map[int64]map[string]*store.FactRow // file → bound name → import
 	stars   map[int64][]*store.FactRow          // file → star imports
+	all     map[int64]*[]string                 // file → its __all__ (nil: computed)
 	vars    map[int64]map[string]string         // file → module variable → type expression
 	attrs   map[string]*string                  // file\x00class\x00attr → type expression ("" unknown)
 	bases   map[string][]pyBase                 // file\x00class → its bases as written, in order
@@ -180,7 +181,7 @@ func pyEach(alts []pyEnt, partial bool, f func(pyEnt) pyEnt) pyEnt {
 // pyInit builds the Python tables from the file paths and type facts.
 func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 	p := &pyResolver{paths: files, files: map[string]bool{}, binds: map[int64]map[string]*store.FactRow{},
-		stars: map[int64][]*store.FactRow{}, vars: map[int64]map[string]string{}, attrs: map[string]*string{}, nest: map[int]int{},
+		stars: map[int64][]*store.FactRow{}, all: map[int64]*[]string{}, vars: map[int64]map[string]string{}, attrs: map[string]*string{}, nest: map[int]int{},
 		bases: map[string][]pyBase{}, results: map[string]string{}, props: map[string]string{}, yields: map[string]string{},
 		dead: map[int64][][2]int{}, ovl: map[int64][][2]int{}, locals: map[int64][]pyLocalImport{}, enters: map[string]bool{}}
 	for id, f := range files {
@@ -219,6 +220,13 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 			if _, dup := m[f.Name]; !dup {
 				m[f.Name] = f
 			}
+		case lang.FactAll:
+			var names *[]string
+			if f.Type != "?" {
+				l := strings.Split(f.Sig, ",")
+				names = &l
+			}
+			p.all[f.FileID] = names
 		case lang.FactVar:
 			m := p.vars[f.FileID]
 			if m == nil {
@@ -486,22 +494,44 @@ func (r *resolver) pyName(fileID int64, dotted string, depth int) pyEnt {
 }
 
 // pyStar is what the star imports of file fileID bind name to (a name
-// that starts with "_" they do not bind): the first project module that
+// that starts with "_" only when __all__ lists it): the first project module that
 // defines it, imports it or binds it through its own star imports (a
 // value from outside the project when it imports it from outside: from
-// ctypes import * binds ctypes' sizeof, imported from _ctypes), else a
+// ctypes import * binds ctypes' sizeof, imported from _ctypes) — of a
+// module with __all__, only a name it lists, or, when the module
+// computes it, one it defines or binds through a star import — else a
 // name of the first module outside the project imported with a star
 // (from tkinter.constants import *); unknown when there is none.
 func (r *resolver) pyStar(fileID int64, name string, depth int) pyEnt {
-	if depth > 8 || strings.HasPrefix(name, "_") {
+	if depth > 8 {
 		return pyUnknown
 	}
+	private := strings.HasPrefix(name, "_")
 	dir := path.Dir(r.filePath(fileID))
 	outside := ""
 	for _, s := range r.py.stars[fileID] {
-		if _, ok := pyModuleFile(r.py.isFile, dir, s.Type); !ok {
-			if outside == "" {
+		f, ok := pyModuleFile(r.py.isFile, dir, s.Type)
+		if !ok {
+			if outside == "" && !private {
 				outside = s.Type
+			}
+			continue
+		}
+		id, _ := r.pyFileID(f)
+		all, hasAll := r.py.all[id]
+		switch {
+		case private && (!hasAll || all == nil):
+			continue // not listed: a star import leaves out names starting with _
+		case hasAll && all != nil && !slices.Contains(*all, name):
+			continue // __all__ leaves it out
+		case hasAll && all == nil:
+			// a computed __all__: what the module defines, or binds
+			// through its own star imports (__all__ = x.__all__ + …)
+			if i := r.pyTopLevel(f, name); i >= 0 {
+				return pyEnt{sym: i}
+			}
+			if e := r.pyStar(id, name, depth+1); e.known() {
+				return e
 			}
 			continue
 		}

@@ -1849,6 +1849,71 @@ def go():
     join("a")
     _hidden()
 `}
+	tree["lim.py"] = `__all__ = ["shown", "_listed"]
+__all__ += ["more"]
+
+
+def shown():
+    pass
+
+
+def hidden():
+    pass
+
+
+def _listed():
+    pass
+
+
+def more():
+    pass
+`
+	tree["comp/__init__.py"] = `from .part import *
+from os import path as p
+from . import part
+
+__all__ = part.__all__ + ["own"]
+
+
+def own():
+    pass
+`
+	tree["comp/part.py"] = `__all__ = ["piece"]
+
+
+def piece():
+    pass
+
+
+def other():
+    pass
+`
+	tree["use2.py"] = `from lim import *
+from comp import *
+
+
+def go():
+    shown()
+    hidden()
+    _listed()
+    more()
+    own()
+    piece()
+    other()
+    p()
+`
+	containsAll(t, pyCalls(t, tree, "use2.py"), []string{
+		// __all__ written out: the names it lists
+		"use2.py | go | shown | 6 | shown | exact | import",
+		"use2.py | go | hidden | 7 |  | unresolved | name not bound in the file",
+		"use2.py | go | _listed | 8 | _listed | exact | import",
+		"use2.py | go | more | 9 | more | exact | import",
+		// computed: what the module defines or star-imports
+		"use2.py | go | own | 10 | own | exact | import",
+		"use2.py | go | piece | 11 | piece | exact | import",
+		"use2.py | go | other | 12 |  | unresolved | name not bound in the file",
+		"use2.py | go | p | 13 |  | unresolved | name not bound in the file",
+	})
 	got := pyCalls(t, tree, "use.py")
 	containsAll(t, got, []string{
 		"use.py | go | sizeof | 6 |  | external | _cext",

@@ -228,6 +228,14 @@ func pyPrepare(x *extractor) {
 			x.facts = append(x.facts, Fact{Kind: FactVar, Name: n, Type: vars[n]})
 		}
 	}
+	if names, ok, set := pyAll(t); set {
+		// the names a star import of the module binds
+		f := Fact{Kind: FactAll, Type: "?"}
+		if ok {
+			f.Type, f.Sig = "", strings.Join(names, ",")
+		}
+		x.facts = append(x.facts, f)
+	}
 	for _, k := range attrOrder {
 		// an attribute of unknown type is recorded too: it hides the
 		// bases' attribute of the same name
@@ -2191,6 +2199,68 @@ func PythonBuiltin(name string) bool { return pythonSpec.builtins[name] || name 
 // function or method (Owner, Name) declared @overload (typing's, as the
 // file imports it).
 const FactOverload = "overload"
+
+// FactAll is a Python module's __all__: the names (Sig, comma-separated)
+// a star import of it binds, or Type "?" when the module computes them
+// (`__all__ = base.__all__ + …`).
+const FactAll = "all"
+
+// pyAll is the module's __all__ as the module level writes it: set when
+// it assigns it; ok when every assignment (`__all__ = […]`, `+= […]`,
+// `__all__.extend([…])`, `.append("…")`) writes out its strings.
+func pyAll(t *tree) (names []string, ok, set bool) {
+	ok = true
+	strs := func(n int32) bool {
+		if k := t.kind(n); k != "list" && k != "tuple" {
+			return false
+		}
+		for _, e := range pyElems(t, n) {
+			v := t.text(e)
+			if t.kind(e) != "string" || len(v) < 2 || strings.ContainsAny(v[1:len(v)-1], `"'\{`) {
+				return false
+			}
+			names = append(names, v[1:len(v)-1])
+		}
+		return true
+	}
+	for i := int32(0); i < int32(len(t.nodes)); i++ {
+		switch t.kind(i) {
+		case "assignment", "augmented_assignment":
+			if l := t.field(i, "left"); t.kind(l) != "identifier" || t.text(l) != "__all__" {
+				continue
+			}
+		case "call":
+			f := t.field(i, "function")
+			if t.kind(f) != "attribute" || t.text(t.field(f, "object")) != "__all__" {
+				continue
+			}
+			if sc := pyScopeOf(t, i); sc < 0 || t.kind(sc) != "module" {
+				continue
+			}
+			set = true
+			args := pyElems(t, t.field(i, "arguments"))
+			switch m := t.text(t.field(f, "attribute")); {
+			case len(args) == 1 && m == "extend" && strs(args[0]):
+			case len(args) == 1 && m == "append" && t.kind(args[0]) == "string":
+				v := t.text(args[0])
+				names = append(names, strings.Trim(v, `"'`))
+			default:
+				ok = false
+			}
+			continue
+		default:
+			continue
+		}
+		if sc := pyScopeOf(t, i); sc < 0 || t.kind(sc) != "module" {
+			continue
+		}
+		set = true
+		if !strs(t.field(i, "right")) {
+			ok = false
+		}
+	}
+	return names, ok, set
+}
 
 // FactDead is a range of lines (Sig "start-end") of a Python file in a
 // branch that a static condition rules out (pyStatic): resolution leaves

@@ -471,3 +471,26 @@ func TestPythonSelfResultFacts(t *testing.T) {
 		}
 	}
 }
+
+// A module's __all__: the names written out, or "?" when computed.
+func TestPythonAllFacts(t *testing.T) {
+	for _, c := range []struct{ name, src, want string }{
+		{"list", "__all__ = ['a', \"b\"]\n", "all||a,b"},
+		{"tuple and additions", "__all__ = ('a',)\n__all__ += ['b']\n__all__.extend(['c'])\n__all__.append('d')\n", "all||a,b,c,d"},
+		{"computed", "from . import x\n__all__ = x.__all__ + ['a']\n", "all|?|"},
+		{"extended by a value", "__all__ = ['a']\n__all__.extend(names)\n", "all|?|"},
+		{"in a function", "def f():\n    __all__ = ['a']\n", ""},
+		{"none", "a = 1\n", ""},
+	} {
+		res := strictParse(t, "pkg/all.py", "python", []byte(c.src))
+		got := ""
+		for _, f := range res.Facts {
+			if f.Kind == FactAll {
+				got = strings.Join([]string{f.Kind, f.Type, f.Sig}, "|")
+			}
+		}
+		if got != c.want {
+			t.Errorf("%s: fact %q, want %q", c.name, got, c.want)
+		}
+	}
+}
