@@ -998,7 +998,10 @@ func (r *resolver) pyCallOn(e pyEnt, target, rule string) edgeOut {
 		if i := r.pyTopLevel(e.file, target); i >= 0 {
 			return r.pyExact(i, "module member")
 		}
-		if m := r.pyMember(e, target, 0); m.sym >= 0 {
+		if m := r.pyMember(e, target, 0); m.sym >= 0 && (m.val || m.inst) {
+			// a module variable holding a class (pyright: no callee)
+			return unresolved("module variable")
+		} else if m.sym >= 0 {
 			return exact(r.syms[m.sym].ID).with("module member")
 		} else if m.ext != "" {
 			return external(m.ext)

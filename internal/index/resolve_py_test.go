@@ -1923,3 +1923,25 @@ def go():
 		"use.py | go | _hidden | 10 |  | unresolved | name not bound in the file",
 	})
 }
+
+// TestPythonModuleVariableMembers covers a module variable holding a
+// class called as a module's member (m.H() where H = K): as called bare,
+// no callee (pyright's call hierarchy does not follow variables).
+func TestPythonModuleVariableMembers(t *testing.T) {
+	tree := map[string]string{"m.py": `class K:
+    pass
+
+
+H = K
+`, "use.py": `import m
+
+
+def go():
+    m.H()
+    m.K()
+`}
+	containsAll(t, pyCalls(t, tree, "use.py"), []string{
+		"use.py | go | H | 5 |  | unresolved | module variable",
+		"use.py | go | K | 6 | K | exact | module member",
+	})
+}
