@@ -106,8 +106,8 @@ func pyCall(x *extractor, i int32, fn string) {
 			}
 		}
 		recv := ""
-		if local, _ := x.pyLocal(i, name); local {
-			recv = "?local" // a parameter or local variable holding a callable
+		if local, _ := x.pyLocal(i, name); local || x.pyRecvAt(i, name) {
+			recv = "?local" // a parameter or local variable holding a callable (cls(…) too)
 		}
 		x.addCallRecv(fn, name, "", recv, t.line(i))
 	case "attribute":

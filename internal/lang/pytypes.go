@@ -1435,6 +1435,23 @@ func (x *extractor) pyLocal(i int32, name string) (bool, string) {
 	return false, ""
 }
 
+// pyRecvAt reports whether name at node i is the self or cls parameter of
+// the method that binds it (pyRecv).
+func (x *extractor) pyRecvAt(i int32, name string) bool {
+	t := x.t
+	for fn := t.parent(i); fn >= 0; fn = t.parent(fn) {
+		switch t.kind(fn) {
+		case "function_definition", "lambda":
+			if _, ok := x.pyScope(fn)[name]; ok {
+				return x.pyRecv(fn, name)
+			}
+		case "class_definition":
+			return false
+		}
+	}
+	return false
+}
+
 // pyRecv reports whether name is self or cls as the first parameter of
 // method fn (in a function, a parameter named cls is a local like any).
 func (x *extractor) pyRecv(fn int32, name string) bool {

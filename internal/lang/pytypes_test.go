@@ -494,3 +494,26 @@ func TestPythonAllFacts(t *testing.T) {
 		}
 	}
 }
+
+// A method's own self or cls called (cls(…) in a classmethod) is a
+// parameter holding a callable, as any parameter called.
+func TestPythonReceiverCalled(t *testing.T) {
+	for _, c := range []struct{ name, src, want string }{
+		{"classmethod", "class A:\n    @classmethod\n    def make(cls):\n        return cls()\n", "?local"},
+		{"self", "class A:\n    def m(self):\n        return self()\n", "?local"},
+		{"in a nested def", "class A:\n    @classmethod\n    def make(cls):\n        def f():\n            return cls()\n        return f\n", "?local"},
+		{"a function's cls", "def make(cls):\n    return cls()\n", "?local"},
+		{"a module name", "def make():\n    return cls()\n", ""},
+	} {
+		res := strictParse(t, "pkg/recv.py", "python", []byte(c.src))
+		got := "none"
+		for _, r := range res.Relations {
+			if r.Kind == RelCalls && (r.Target == "cls" || r.Target == "self") {
+				got = r.Recv
+			}
+		}
+		if got != c.want {
+			t.Errorf("%s: recv %q, want %q", c.name, got, c.want)
+		}
+	}
+}
