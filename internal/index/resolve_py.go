@@ -1239,7 +1239,7 @@ var pyObjectMethods = map[string]bool{"__init__": true, "__new__": true, "__init
 	"__repr__": true, "__str__": true, "__format__": true, "__hash__": true, "__eq__": true, "__ne__": true,
 	"__lt__": true, "__le__": true, "__gt__": true, "__ge__": true, "__setattr__": true, "__getattribute__": true,
 	"__delattr__": true, "__dir__": true, "__sizeof__": true, "__reduce__": true, "__reduce_ex__": true,
-	"__subclasshook__": true, "__getstate__": true, "__class_getitem__": true}
+	"__subclasshook__": true, "__getstate__": true, "__class_getitem__": true, "__class__": true}
 
 // pySuper resolves super().m(): the first of the caller's class's bases
 // (depth first, left to right) that has m; else outside the project with

@@ -1945,3 +1945,36 @@ def go():
 		"use.py | go | K | 6 | K | exact | module member",
 	})
 }
+
+// TestPythonMoreBuiltins covers builtins of Python 3.11 that are not
+// classes or functions every program calls (IOError, aiter,
+// __import__): a bare call of one is not a call of the project, a
+// method called on one is external builtin.
+func TestPythonMoreBuiltins(t *testing.T) {
+	tree := map[string]string{"more/builtins.py": `class NotFound(IOError):
+    def __init__(self, name):
+        IOError.__init__(self, name)
+
+
+class Plain:
+    def copy(self):
+        return self.__class__()
+
+
+def go(it):
+    mod = __import__("os")
+    anext(it)
+    raise ConnectionRefusedError("no")
+`}
+	got := pyCalls(t, tree, "more/builtins.py")
+	containsAll(t, got, []string{
+		"more/builtins.py | NotFound.__init__ | __init__ | 3 |  | external | builtin",
+		// object's __class__ called: builtin
+		"more/builtins.py | Plain.copy | __class__ | 8 |  | external | builtin",
+	})
+	for _, g := range got {
+		if strings.Contains(g, "| go |") {
+			t.Errorf("a call of a builtin recorded: %s", g)
+		}
+	}
+}

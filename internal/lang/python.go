@@ -16,7 +16,11 @@ var pythonSpec = &spec{
 		ModuleNotFoundError NameError NotADirectoryError NotImplementedError OSError OverflowError PermissionError
 		RecursionError ReferenceError RuntimeError StopIteration StopAsyncIteration SyntaxError SystemError SystemExit
 		TimeoutError TypeError UnboundLocalError UnicodeDecodeError UnicodeEncodeError UnicodeError ValueError
-		ZeroDivisionError Warning DeprecationWarning UserWarning RuntimeWarning`),
+		ZeroDivisionError Warning DeprecationWarning UserWarning RuntimeWarning
+		IOError EnvironmentError ConnectionAbortedError ConnectionRefusedError ChildProcessError ProcessLookupError
+		GeneratorExit IndentationError TabError UnicodeTranslateError BaseExceptionGroup ExceptionGroup
+		BytesWarning EncodingWarning FutureWarning ImportWarning PendingDeprecationWarning ResourceWarning
+		SyntaxWarning UnicodeWarning aiter anext breakpoint __import__ __build_class__`),
 	roles: map[string]role{
 		"class_definition":        roleType,
 		"function_definition":     roleFunc,
