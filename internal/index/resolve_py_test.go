@@ -1978,3 +1978,34 @@ def go(it):
 		}
 	}
 }
+
+// TestPythonExceptTargets covers `except E as e` in a function that binds
+// e in several handlers: in each handler an instance of its E, of one of
+// the classes of a tuple.
+func TestPythonExceptTargets(t *testing.T) {
+	tree := map[string]string{"exc/handlers.py": `class Shown(Exception):
+    def show(self):
+        pass
+
+
+class Told(Exception):
+    def show(self):
+        pass
+
+
+def run(job):
+    try:
+        job()
+    except (KeyError, OSError) as e:
+        e.show()
+    except Shown as e:
+        e.show()
+    except (Shown, Told) as e:
+        e.show()
+`}
+	containsAll(t, pyCalls(t, tree, "exc/handlers.py"), []string{
+		"exc/handlers.py | run | show | 15 |  | external | builtin",
+		"exc/handlers.py | run | show | 17 | Shown.show | exact | receiver type",
+		"exc/handlers.py | run | show | 19 | Shown.show | exact | receiver type",
+	})
+}

@@ -1331,10 +1331,8 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 					switch t.kind(t.parent(ap)) {
 					case "with_item":
 						ty = pyAppend(pyValueType(t, v, -1), pyEnter(t, ap))
-					case "except_clause":
-						if t.kind(v) == "identifier" || t.kind(v) == "attribute" && pyDotted(t, v) {
-							ty = t.text(v)
-						}
+					case "except_clause", "except_group_clause":
+						ty = pyExcept(t, v)
 					}
 				}
 				if n := t.firstNamed(j); t.kind(n) == "identifier" && t.next(n) < 0 {
@@ -1617,6 +1615,13 @@ func (x *extractor) pyFlow(i int32, name string) (string, bool) {
 			}
 			if c != t.field(p, "right") && pyAssigns(t, p, name) {
 				return "", false
+			}
+		case "except_clause", "except_group_clause":
+			// except E as name: in the handler, an instance of E
+			if ap := t.firstNamed(p); flow && t.kind(c) == "block" && t.kind(ap) == "as_pattern" {
+				if tg := t.field(ap, "alias"); tg >= 0 && t.text(tg) == name {
+					return pyExcept(t, t.firstNamed(ap)), true
+				}
 			}
 		case "try_statement":
 			if flow && c != t.field(p, "body") && pyAssigns(t, p, name) {
@@ -2079,6 +2084,25 @@ func pyGuard(t *tree, st int32, name string) string {
 		}
 	}
 	return ""
+}
+
+// pyExcept is the type of the exception `except E as e` binds: E, one
+// of A and B for (A, B); "" when they are not dotted names.
+func pyExcept(t *tree, v int32) string {
+	if pyDotted(t, v) {
+		return t.text(v)
+	}
+	if t.kind(v) != "tuple" {
+		return ""
+	}
+	var alts []string
+	for _, e := range pyElems(t, v) {
+		if !pyDotted(t, e) || len(alts) == 4 {
+			return ""
+		}
+		alts = append(alts, t.text(e))
+	}
+	return strings.Join(alts, "|")
 }
 
 // pyExitIf is T when statement st is `if isinstance(name, T):` whose
