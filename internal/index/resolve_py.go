@@ -473,7 +473,7 @@ func (r *resolver) pyName(fileID int64, dotted string, depth int) pyEnt {
 	p := r.py
 	segs := strings.Split(dotted, ".")
 	file := r.filePath(fileID)
-	cur := pyUnknown
+	var cur pyEnt
 	if i := r.pyTopLevel(file, segs[0]); i >= 0 {
 		cur = pyEnt{sym: i}
 	} else if b, ok := p.binds[fileID][segs[0]]; ok {
