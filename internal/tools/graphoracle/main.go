@@ -5,8 +5,11 @@
 // fixed-seed sample of functions it compares direct callers and callees
 // (matched on file and enclosing function), for Go interfaces it compares
 // implementations, and it reports the share of in-project call edges left
-// unresolved or at name level. It is run on demand by scripts/graph-oracle.sh
-// (build tag "oracle"), never by go test.
+// unresolved or at name level. With -residue it instead asks the server
+// where each call left unresolved or at name level goes (into the
+// project, outside it, nowhere), to read which rules are missing. It is
+// run on demand by scripts/graph-oracle.sh (build tag "oracle"), never by
+// go test.
 //
 // It must not write to the index: it opens it read-only.
 package main
