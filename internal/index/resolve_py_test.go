@@ -1951,7 +1951,16 @@ def go():
 // __import__): a bare call of one is not a call of the project, a
 // method called on one is external builtin.
 func TestPythonMoreBuiltins(t *testing.T) {
-	tree := map[string]string{"more/builtins.py": `class NotFound(IOError):
+	tree := map[string]string{"more/util.py": `def open(path):
+    pass
+`, "more/builtins.py": `from .util import open
+
+
+def bin(s):
+    return s
+
+
+class NotFound(IOError):
     def __init__(self, name):
         IOError.__init__(self, name)
 
@@ -1965,12 +1974,19 @@ def go(it):
     mod = __import__("os")
     anext(it)
     raise ConnectionRefusedError("no")
+
+
+def shadowed(x):
+    open(bin(x))
 `}
 	got := pyCalls(t, tree, "more/builtins.py")
 	containsAll(t, got, []string{
-		"more/builtins.py | NotFound.__init__ | __init__ | 3 |  | external | builtin",
+		"more/builtins.py | NotFound.__init__ | __init__ | 10 |  | external | builtin",
 		// object's __class__ called: builtin
-		"more/builtins.py | Plain.copy | __class__ | 8 |  | external | builtin",
+		"more/builtins.py | Plain.copy | __class__ | 15 |  | external | builtin",
+		// a builtin's name the module binds: the module's
+		"more/builtins.py | shadowed | bin | 25 | bin | exact | same file",
+		"more/builtins.py | shadowed | open | 25 | open | exact | import",
 	})
 	for _, g := range got {
 		if strings.Contains(g, "| go |") {

@@ -110,8 +110,14 @@ func pyCall(x *extractor, i int32, fn string) {
 			}
 		}
 		recv := ""
-		if local, _ := x.pyLocal(i, name); local || x.pyRecvAt(i, name) {
+		local, _ := x.pyLocal(i, name)
+		if local || x.pyRecvAt(i, name) {
 			recv = "?local" // a parameter or local variable holding a callable (cls(…) too)
+		}
+		if recv == "" && fn != "" && x.sp.builtins[name] && x.pyModuleBinds(name) {
+			// a builtin's name the module rebinds (def bin(s): …): the module's
+			x.rels = append(x.rels, Relation{Kind: RelCalls, Source: fn, Target: name, Line: t.line(i)})
+			return
 		}
 		x.addCallRecv(fn, name, "", recv, t.line(i))
 	case "attribute":

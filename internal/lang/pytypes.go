@@ -1433,6 +1433,36 @@ func (x *extractor) pyLocal(i int32, name string) (bool, string) {
 	return false, ""
 }
 
+// pyModuleBinds reports whether the module level binds name: a def, a
+// class, an import or an assignment there (in an if or try too).
+func (x *extractor) pyModuleBinds(name string) bool {
+	if x.pyModule == nil {
+		t := x.t
+		x.pyModule = map[string]bool{}
+		for _, f := range x.facts {
+			if f.Kind == FactImport && f.Owner == "" && f.Name != "*" {
+				x.pyModule[f.Name] = true
+			}
+		}
+		for i := int32(0); i < int32(len(t.nodes)); i++ {
+			var n int32 = -1
+			switch t.kind(i) {
+			case "function_definition", "class_definition":
+				n = t.field(i, "name")
+			case "assignment":
+				n = t.field(i, "left")
+			}
+			if n < 0 || t.kind(n) != "identifier" {
+				continue
+			}
+			if sc := pyScopeOf(t, i); sc >= 0 && t.kind(sc) == "module" {
+				x.pyModule[t.text(n)] = true
+			}
+		}
+	}
+	return x.pyModule[name]
+}
+
 // pyRecvAt reports whether name at node i is the self or cls parameter of
 // the method that binds it (pyRecv).
 func (x *extractor) pyRecvAt(i int32, name string) bool {
