@@ -712,8 +712,10 @@ func (r *resolver) pyResultAt(recv, c pyEnt, pos, depth int) pyEnt {
 		return pyEach(*c.alts, c.partial, func(a pyEnt) pyEnt { return r.pyResultAt(pyUnknown, a, pos, depth+1) })
 	case pos >= 0 && c.ext != "" && c.ext != "builtin":
 		return pyEnt{sym: -1, ext: c.ext, inst: true} // an element of a value from outside the project
-	case pos >= 0 && (c.ext != "" || c.sym < 0 || r.syms[c.sym].Kind == "type" && !c.inst):
-		return pyUnknown // a builtin's, a class's instance: not a tuple we follow
+	case pos >= 0 && c.sym >= 0 && r.syms[c.sym].Kind == "type" && !c.inst:
+		return r.pyGetItem(pyEnt{sym: c.sym, inst: true}, depth+1) // T()[k]: what its __getitem__ returns
+	case pos >= 0 && (c.ext != "" || c.sym < 0):
+		return pyUnknown // a builtin's: not a tuple we follow
 	case c.ext == "builtin" && c.inst:
 		// a builtin value's method or the value itself (list.pop, a
 		// staticmethod object): pyright types the result through the
@@ -760,15 +762,10 @@ func (r *resolver) pyResultAt(recv, c pyEnt, pos, depth int) pyEnt {
 		}
 	}
 	if !ok && pos >= 0 {
-		// not a tuple of known length: an element of the builtin
-		// container it returns (a list of A), or of a value from
-		// outside the project
-		switch v := r.pyResultAt(recv, c, -1, depth+1); {
-		case v.elem != nil:
-			return r.pyElem(v, depth+1)
-		case v.ext != "" && v.ext != "builtin" && v.alts == nil:
-			return pyEnt{sym: -1, ext: v.ext, inst: true}
-		}
+		// not a tuple of known length: what indexing what it returns
+		// gives (an element of a list of A, what a class's
+		// __getitem__ returns, a value from outside the project)
+		return r.pyGetItem(r.pyResultAt(recv, c, -1, depth+1), depth+1)
 	}
 	if !ok {
 		return pyUnknown

@@ -1768,6 +1768,18 @@ def use():
     xs = [Item(), Item()]
     xs[1].ping()
     rv[1].ping()
+    r = row()
+    r[0].ping()
+    row()[1].ping()
+
+
+class Row:
+    def __getitem__(self, k) -> Item:
+        return Item()
+
+
+def row() -> Row:
+    return Row()
 `}
 	got := pyCalls(t, tree, "index/values.py")
 	containsAll(t, got, []string{
@@ -1778,6 +1790,9 @@ def use():
 		"index/values.py | use | detach | 25 |  | external | socket",
 		"index/values.py | use | ping | 27 | Item.ping | exact | receiver type",
 		"index/values.py | use | ping | 28 |  | external | builtin",
+		// of a project class's instance: what its __getitem__ returns
+		"index/values.py | use | ping | 30 | Item.ping | exact | receiver type",
+		"index/values.py | use | ping | 31 | Item.ping | exact | receiver type",
 	})
 }
 
