@@ -662,13 +662,17 @@ func (r *resolver) pyValue(fileID int64, path string, self pyEnt, depth int) pyE
 				return pyUnknown // eval(…), getattr(…), max(…): any value
 			}
 		}
-		for len(steps) >= 2 {
+		for elem := false; len(steps) >= 2; {
+			after := elem // the step follows an element's "[]"
+			elem = false
 			switch {
 			case steps[:2] == "[]":
 				cur = r.pyElem(cur, depth)
-				steps = steps[2:]
-			case lang.PythonIndexStep(steps) > 0:
+				steps, elem = steps[2:], true
+			case lang.PythonIndexStep(steps) > 0 && !after:
 				// x[k] of a value that is not a call's: x.__getitem__(k)
+				// (not of an element: the pairs d.items() yields keep no
+				// positions)
 				cur = r.pyGetItem(cur, depth)
 				steps = steps[lang.PythonIndexStep(steps):]
 			case steps[0] == '[':

@@ -1780,6 +1780,21 @@ class Row:
 
 def row() -> Row:
     return Row()
+
+
+class Other:
+    def ping(self):
+        return 2
+
+
+class Pairs:
+    def items(self):
+        return [(Item(), Other())]
+
+
+def pairs(p: Pairs):
+    for k, v in p.items():
+        v.ping()
 `}
 	got := pyCalls(t, tree, "index/values.py")
 	containsAll(t, got, []string{
@@ -1793,6 +1808,8 @@ def row() -> Row:
 		// of a project class's instance: what its __getitem__ returns
 		"index/values.py | use | ping | 30 | Item.ping | exact | receiver type",
 		"index/values.py | use | ping | 31 | Item.ping | exact | receiver type",
+		// the pairs a project class's items() yields keep no positions
+		"index/values.py | pairs | ping | 55 |  | unresolved | receiver of unknown type",
 	})
 }
 
