@@ -786,6 +786,11 @@ func (r *resolver) pyGetItem(v pyEnt, depth int) pyEnt {
 	case depth > 8:
 		return pyUnknown
 	case v.alts != nil:
+		for _, a := range *v.alts {
+			if a.elem != nil {
+				return pyUnknown // containers of several types (a tuple of an A and a B) keep no positions
+			}
+		}
 		return pyEach(*v.alts, v.partial, func(a pyEnt) pyEnt { return r.pyGetItem(a, depth+1) })
 	case v.elem != nil:
 		return r.pyElem(v, depth+1)

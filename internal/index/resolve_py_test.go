@@ -1795,6 +1795,16 @@ class Pairs:
 def pairs(p: Pairs):
     for k, v in p.items():
         v.ping()
+    t = (Item(), Other())
+    t[1].ping()
+
+
+class Holder:
+    def __init__(self):
+        self.t = (Item(), Other())
+
+    def use(self):
+        self.t[1].ping()
 `}
 	got := pyCalls(t, tree, "index/values.py")
 	containsAll(t, got, []string{
@@ -1810,6 +1820,9 @@ def pairs(p: Pairs):
 		"index/values.py | use | ping | 31 | Item.ping | exact | receiver type",
 		// the pairs a project class's items() yields keep no positions
 		"index/values.py | pairs | ping | 55 |  | unresolved | receiver of unknown type",
+		// nor does a tuple of several types (element 1 is an Other)
+		"index/values.py | pairs | ping | 57 |  | unresolved | receiver of unknown type",
+		"index/values.py | Holder.use | ping | 65 |  | unresolved | receiver of unknown type",
 	})
 }
 

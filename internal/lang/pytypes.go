@@ -719,6 +719,11 @@ func pyElems(t *tree, n int32) []int32 {
 // each alternative (of a container "*E", "[]" is E, anything else
 // unknown); "" when expr is.
 func pyAppend(expr, suffix string) string {
+	if pyIndexStep(suffix) > 0 && strings.Count(expr, "|*") > 0 && strings.HasPrefix(expr, "*") {
+		// t[1] of (A(), B()): a container of several types keeps no
+		// positions (a tuple's element 1 is a B, not an A or a B)
+		return ""
+	}
 	return pyAlts(expr, func(a string) string {
 		if e, ok := strings.CutPrefix(a, "*"); ok { // a builtin container
 			rest, ok := strings.CutPrefix(suffix, "[]")
