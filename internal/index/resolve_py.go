@@ -19,13 +19,15 @@ import (
 //
 //	""        a bare call, or a call qualified by a name that is not a local
 //	          (a module, a class, a module variable; "self"/"cls")
-//	"?local"  a call of a parameter or local variable
+//	"?local"  a call of a parameter or local variable (a method's own
+//	          cls or self too)
 //	"?"       a receiver of unknown type (an untyped local, an expression)
 //	"super"   super().m()
 //	":E"      a value of type expression E: "T" the value of calling T (a
 //	          class's instance, a function's result), "=path" a path of
 //	          names, attributes and calls ("=self.make().node"; "=f()[0]"
-//	          element 0 of the tuple f returns; "=super:C().m()" the
+//	          element 0 of the tuple f returns, "=x[2]" x.__getitem__(2)
+//	          of a value that is not a call's; "=super:C().m()" the
 //	          result of super().m() in a method of class C), "A|B"
 //	          alternatives ("A|?": an A or a value of unknown type, whose
 //	          calls resolve through A, inferred); ":E .a.b" its attributes

@@ -15,11 +15,12 @@ import (
 // "=self.make().node"; "()[k]" element k of the tuple a call returns;
 // "super:C()" super() in a method of class C), "A|B" (alternatives; "?"
 // one of unknown type: "A|?"), "*E" (a builtin container of E), "%V" (a
-// builtin mapping of V values; x[k] is "=x.__getitem__()"; the v of
-// `for k, v in d.items()` "=d.items()[][1]"); "" unknown. Branches a
-// static condition rules out (sys.platform, sys.version_info,
-// TYPE_CHECKING) give no facts (FactDead); @overload declarations are
-// FactOverload. The facts carry names as written; resolution
+// builtin mapping of V values; x[k] is "=x.__getitem__()", "=x[2]" for
+// an index written out; the v of `for k, v in d.items()`
+// "=d.items()[][1]"); "" unknown. Branches a static condition rules out
+// (sys.platform, sys.version_info, TYPE_CHECKING) give no facts
+// (FactDead); @overload declarations are FactOverload; a module's
+// __all__ is FactAll. The facts carry names as written; resolution
 // decides what they denote in the project. A local's or self.x's type at
 // a call is what the statements before it give (pyNarrow), else every
 // assignment's alternatives.
