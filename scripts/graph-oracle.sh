@@ -14,7 +14,10 @@
 #   ORACLE_PY_PACKAGES ("email http json logging"), ORACLE_PY_SRC (the
 #   directory the packages are copied from; default the standard library,
 #   e.g. a site-packages directory for third-party packages such as click),
-#   ORACLE_VERBOSE=1 prints every mismatch.
+#   ORACLE_VERBOSE=1 prints every mismatch; ORACLE_RESIDUE=1 (Python)
+#   instead asks pyright where each call left unresolved or name goes
+#   (graphoracle -residue; ORACLE_RESIDUE_ALL=1: every such call, not only
+#   names the project defines) — for development packages only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -26,6 +29,8 @@ go build -o "$work/codectx" ./cmd/codectx
 go build -tags oracle -o "$work/graphoracle" ./internal/tools/graphoracle
 v=()
 [ "${ORACLE_VERBOSE:-}" = 1 ] && v=(-v)
+res=()
+[ "${ORACLE_RESIDUE:-}" = 1 ] && res=(-residue)
 n=${ORACLE_N:-40}
 seed=${ORACLE_SEED:-1}
 
@@ -83,7 +88,7 @@ if [[ " $langs " == *" python "* ]]; then
     printf '{"typeshedPath": "%s"}\n' "$typeshed" >"$root/pyrightconfig.json"
     echo "package $p"
     "$work/graphoracle" -lang python -root "$root" -db "$db" -pyright "$pdir/node_modules/.bin/pyright-langserver" \
-      -n "$n" -seed "$seed" "${v[@]}"
+      -n "$n" -seed "$seed" "${v[@]}" "${res[@]}"
     echo
   done
 fi

@@ -19,13 +19,15 @@ import (
 //
 //	""        a bare call, or a call qualified by a name that is not a local
 //	          (a module, a class, a module variable; "self"/"cls")
-//	"?local"  a call of a parameter or local variable
+//	"?local"  a call of a parameter or local variable (a method's own
+//	          cls or self too)
 //	"?"       a receiver of unknown type (an untyped local, an expression)
 //	"super"   super().m()
 //	":E"      a value of type expression E: "T" the value of calling T (a
 //	          class's instance, a function's result), "=path" a path of
 //	          names, attributes and calls ("=self.make().node"; "=f()[0]"
-//	          element 0 of the tuple f returns; "=super:C().m()" the
+//	          element 0 of the tuple f returns, "=x[2]" x.__getitem__(2)
+//	          of a value that is not a call's; "=super:C().m()" the
 //	          result of super().m() in a method of class C), "A|B"
 //	          alternatives ("A|?": an A or a value of unknown type, whose
 //	          calls resolve through A, inferred); ":E .a.b" its attributes
@@ -45,6 +47,7 @@ type pyResolver struct {
 	files   map[string]bool                     // Python file paths of the project
 	binds   map[int64]map[string]*store.FactRow // file → bound name → import
 	stars   map[int64][]*store.FactRow          // file → star imports
+	all     map[int64]*[]string                 // file → its __all__ (nil: computed)
 	vars    map[int64]map[string]string         // file → module variable → type expression
 	attrs   map[string]*string                  // file\x00class\x00attr → type expression ("" unknown)
 	bases   map[string][]pyBase                 // file\x00class → its bases as written, in order
@@ -180,7 +183,7 @@ func pyEach(alts []pyEnt, partial bool, f func(pyEnt) pyEnt) pyEnt {
 // pyInit builds the Python tables from the file paths and type facts.
 func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 	p := &pyResolver{paths: files, files: map[string]bool{}, binds: map[int64]map[string]*store.FactRow{},
-		stars: map[int64][]*store.FactRow{}, vars: map[int64]map[string]string{}, attrs: map[string]*string{}, nest: map[int]int{},
+		stars: map[int64][]*store.FactRow{}, all: map[int64]*[]string{}, vars: map[int64]map[string]string{}, attrs: map[string]*string{}, nest: map[int]int{},
 		bases: map[string][]pyBase{}, results: map[string]string{}, props: map[string]string{}, yields: map[string]string{},
 		dead: map[int64][][2]int{}, ovl: map[int64][][2]int{}, locals: map[int64][]pyLocalImport{}, enters: map[string]bool{}}
 	for id, f := range files {
@@ -219,6 +222,13 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 			if _, dup := m[f.Name]; !dup {
 				m[f.Name] = f
 			}
+		case lang.FactAll:
+			var names *[]string
+			if f.Type != "?" {
+				l := strings.Split(f.Sig, ",")
+				names = &l
+			}
+			p.all[f.FileID] = names
 		case lang.FactVar:
 			m := p.vars[f.FileID]
 			if m == nil {
@@ -465,7 +475,7 @@ func (r *resolver) pyName(fileID int64, dotted string, depth int) pyEnt {
 	p := r.py
 	segs := strings.Split(dotted, ".")
 	file := r.filePath(fileID)
-	cur := pyUnknown
+	var cur pyEnt
 	if i := r.pyTopLevel(file, segs[0]); i >= 0 {
 		cur = pyEnt{sym: i}
 	} else if b, ok := p.binds[fileID][segs[0]]; ok {
@@ -474,16 +484,8 @@ func (r *resolver) pyName(fileID int64, dotted string, depth int) pyEnt {
 		cur = r.pyInstance(fileID, ty, pyUnknown, depth)
 	} else if lang.PythonBuiltin(segs[0]) {
 		cur = pyEnt{sym: -1, ext: "builtin"}
-	} else {
-		for _, s := range p.stars[fileID] {
-			if e := r.pyImport(path.Dir(file), &store.FactRow{Type: s.Type, Sig: segs[0]}, depth); e.file != "" || e.sym >= 0 {
-				cur = e
-				break
-			}
-		}
-		if !cur.known() {
-			return pyUnknown
-		}
+	} else if cur = r.pyStar(fileID, segs[0], depth); !cur.known() {
+		return pyUnknown
 	}
 	for _, seg := range segs[1:] {
 		if cur = r.pyMember(cur, seg, depth+1); !cur.known() {
@@ -491,6 +493,58 @@ func (r *resolver) pyName(fileID int64, dotted string, depth int) pyEnt {
 		}
 	}
 	return cur
+}
+
+// pyStar is what the star imports of file fileID bind name to (a name
+// that starts with "_" only when __all__ lists it): the first project module that
+// defines it, imports it or binds it through its own star imports (a
+// value from outside the project when it imports it from outside: from
+// ctypes import * binds ctypes' sizeof, imported from _ctypes) — of a
+// module with __all__, only a name it lists, or, when the module
+// computes it, one it defines or binds through a star import — else a
+// name of the first module outside the project imported with a star
+// (from tkinter.constants import *); unknown when there is none.
+func (r *resolver) pyStar(fileID int64, name string, depth int) pyEnt {
+	if depth > 8 {
+		return pyUnknown
+	}
+	private := strings.HasPrefix(name, "_")
+	dir := path.Dir(r.filePath(fileID))
+	outside := ""
+	for _, s := range r.py.stars[fileID] {
+		f, ok := pyModuleFile(r.py.isFile, dir, s.Type)
+		if !ok {
+			if outside == "" && !private {
+				outside = s.Type
+			}
+			continue
+		}
+		id, _ := r.pyFileID(f)
+		all, hasAll := r.py.all[id]
+		switch {
+		case private && (!hasAll || all == nil):
+			continue // not listed: a star import leaves out names starting with _
+		case hasAll && all != nil && !slices.Contains(*all, name):
+			continue // __all__ leaves it out
+		case hasAll && all == nil:
+			// a computed __all__: what the module defines, or binds
+			// through its own star imports (__all__ = x.__all__ + …)
+			if i := r.pyTopLevel(f, name); i >= 0 {
+				return pyEnt{sym: i}
+			}
+			if e := r.pyStar(id, name, depth+1); e.known() {
+				return e
+			}
+			continue
+		}
+		if e := r.pyImport(dir, &store.FactRow{Type: s.Type, Sig: name}, depth+1); e.known() {
+			return e
+		}
+	}
+	if outside != "" {
+		return pyEnt{sym: -1, ext: outside}
+	}
+	return pyUnknown
 }
 
 // pyInstance is the instance a type expression of fileID denotes: the
@@ -589,6 +643,10 @@ func (r *resolver) pyValue(fileID int64, path string, self pyEnt, depth int) pyE
 					cur, steps = pyEnt{sym: -1, ext: "builtin", inst: true, elem: recv.vals}, steps[2:]
 				}
 			}
+			if name == "__next__" && (recv.gen || recv.elem != nil) && strings.HasPrefix(steps, "()") {
+				// next(g) of a generator, of a builtin container's iterator: an element
+				cur, steps = r.pyElem(recv, depth), steps[2:]
+			}
 			if (name == "__enter__" || name == "__aenter__") && recv.gen && strings.HasPrefix(steps, "()") {
 				// with f() as x, f a @contextmanager generator: what it yields
 				if s := &r.syms[recv.sym]; r.py.enters[key3(s.Path, s.Container, s.Short)] {
@@ -606,11 +664,19 @@ func (r *resolver) pyValue(fileID int64, path string, self pyEnt, depth int) pyE
 				return pyUnknown // eval(…), getattr(…), max(…): any value
 			}
 		}
-		for len(steps) >= 2 {
+		for elem := false; len(steps) >= 2; {
+			after := elem // the step follows an element's "[]"
+			elem = false
 			switch {
 			case steps[:2] == "[]":
 				cur = r.pyElem(cur, depth)
-				steps = steps[2:]
+				steps, elem = steps[2:], true
+			case lang.PythonIndexStep(steps) > 0 && !after:
+				// x[k] of a value that is not a call's: x.__getitem__(k)
+				// (not of an element: the pairs d.items() yields keep no
+				// positions)
+				cur = r.pyGetItem(cur, depth)
+				steps = steps[lang.PythonIndexStep(steps):]
 			case steps[0] == '[':
 				return pyUnknown // [k] of anything but a call's tuple (d.items()[][1] of a project class)
 			case strings.HasPrefix(steps, "()[") && len(steps) > 3 && steps[3] >= '0' && steps[3] <= '9':
@@ -650,8 +716,12 @@ func (r *resolver) pyResultAt(recv, c pyEnt, pos, depth int) pyEnt {
 	switch {
 	case c.alts != nil:
 		return pyEach(*c.alts, c.partial, func(a pyEnt) pyEnt { return r.pyResultAt(pyUnknown, a, pos, depth+1) })
-	case pos >= 0 && (c.ext != "" || c.sym < 0 || r.syms[c.sym].Kind == "type" && !c.inst):
-		return pyUnknown // outside the project, a class's instance: not a tuple we follow
+	case pos >= 0 && c.ext != "" && c.ext != "builtin":
+		return pyEnt{sym: -1, ext: c.ext, inst: true} // an element of a value from outside the project
+	case pos >= 0 && c.sym >= 0 && r.syms[c.sym].Kind == "type" && !c.inst:
+		return r.pyGetItem(pyEnt{sym: c.sym, inst: true}, depth+1) // T()[k]: what its __getitem__ returns
+	case pos >= 0 && (c.ext != "" || c.sym < 0):
+		return pyUnknown // a builtin's: not a tuple we follow
 	case c.ext == "builtin" && c.inst:
 		// a builtin value's method or the value itself (list.pop, a
 		// staticmethod object): pyright types the result through the
@@ -697,10 +767,47 @@ func (r *resolver) pyResultAt(recv, c pyEnt, pos, depth int) pyEnt {
 			}
 		}
 	}
+	if !ok && pos >= 0 {
+		// not a tuple of known length: what indexing what it returns
+		// gives (an element of a list of A, what a class's
+		// __getitem__ returns, a value from outside the project)
+		return r.pyGetItem(r.pyResultAt(recv, c, -1, depth+1), depth+1)
+	}
 	if !ok {
 		return pyUnknown
 	}
 	return r.pyInstance(s.FileID, ty, self, depth+1)
+}
+
+// pyGetItem is what x[k] gives for x of value v: an element of a builtin
+// container, a value of a builtin mapping, a value from outside the
+// project for one from outside, what a project class's __getitem__
+// returns; else unknown.
+func (r *resolver) pyGetItem(v pyEnt, depth int) pyEnt {
+	switch {
+	case depth > 8:
+		return pyUnknown
+	case v.alts != nil:
+		for _, a := range *v.alts {
+			if a.elem != nil {
+				return pyUnknown // containers of several types (a tuple of an A and a B) keep no positions
+			}
+		}
+		return pyEach(*v.alts, v.partial, func(a pyEnt) pyEnt { return r.pyGetItem(a, depth+1) })
+	case v.elem != nil:
+		return r.pyElem(v, depth+1)
+	case v.vals != nil:
+		return r.pyInstance(v.vals.fileID, v.vals.expr, v.vals.self, depth+1)
+	case v.ext == "builtin":
+		return pyUnknown
+	case v.ext != "":
+		return pyEnt{sym: -1, ext: v.ext, inst: true}
+	case v.sym >= 0 && v.inst && r.syms[v.sym].Kind == "type":
+		if m := r.pyMethod(v.sym, "__getitem__"); m >= 0 {
+			return r.pyResult(v, pyEnt{sym: m}, depth+1)
+		}
+	}
+	return pyUnknown
 }
 
 // pyMember is attribute name of e.
@@ -729,6 +836,7 @@ func (r *resolver) pyMember(e pyEnt, name string, depth int) pyEnt {
 			if ty, ok := r.py.vars[id][name]; ok {
 				return r.pyInstance(id, ty, pyUnknown, depth+1)
 			}
+			return r.pyStar(id, name, depth+1) // a name its star imports bind
 		}
 		return pyUnknown
 	case e.sym >= 0 && r.syms[e.sym].Kind == "type":
@@ -748,6 +856,12 @@ func (r *resolver) pyMember(e pyEnt, name string, depth int) pyEnt {
 				return pyUnknown
 			}
 			return r.pyInstance(fid, ty, e, depth+1)
+		}
+		// an attribute neither the class nor its project bases define
+		// is a base's outside the project (`self.rfile` of a
+		// socketserver.StreamRequestHandler): a value from outside
+		if _, outside := r.pyLookup(e.sym, name); outside != "" && outside != "?" {
+			return pyEnt{sym: -1, ext: outside, inst: true}
 		}
 	}
 	return pyUnknown
@@ -892,7 +1006,10 @@ func (r *resolver) pyCallOn(e pyEnt, target, rule string) edgeOut {
 		if i := r.pyTopLevel(e.file, target); i >= 0 {
 			return r.pyExact(i, "module member")
 		}
-		if m := r.pyMember(e, target, 0); m.sym >= 0 {
+		if m := r.pyMember(e, target, 0); m.sym >= 0 && (m.val || m.inst) {
+			// a module variable holding a class (pyright: no callee)
+			return unresolved("module variable")
+		} else if m.sym >= 0 {
 			return exact(r.syms[m.sym].ID).with("module member")
 		} else if m.ext != "" {
 			return external(m.ext)
@@ -1130,7 +1247,7 @@ var pyObjectMethods = map[string]bool{"__init__": true, "__new__": true, "__init
 	"__repr__": true, "__str__": true, "__format__": true, "__hash__": true, "__eq__": true, "__ne__": true,
 	"__lt__": true, "__le__": true, "__gt__": true, "__ge__": true, "__setattr__": true, "__getattribute__": true,
 	"__delattr__": true, "__dir__": true, "__sizeof__": true, "__reduce__": true, "__reduce_ex__": true,
-	"__subclasshook__": true, "__getstate__": true, "__class_getitem__": true}
+	"__subclasshook__": true, "__getstate__": true, "__class_getitem__": true, "__class__": true}
 
 // pySuper resolves super().m(): the first of the caller's class's bases
 // (depth first, left to right) that has m; else outside the project with

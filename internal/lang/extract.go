@@ -111,6 +111,7 @@ type extractor struct {
 	pyParams  map[int32]map[string]string  // Python: function node → parameter → its type expression
 	pyAsg     map[int32]string             // Python: assignment node → the type expression it gives its target
 	pyAfter   map[pyAfterKey]pyAfterVal    // Python: if statement and name → the type it leaves the name
+	pyModule  map[string]bool              // Python: the names the module level binds (lazy)
 	jLocals   map[int32]map[string][]jDecl // Java, JavaScript, TypeScript: function node → local name → declarations
 	imports   map[string]struct{}
 	claimed   map[int32]bool

@@ -16,7 +16,11 @@ var pythonSpec = &spec{
 		ModuleNotFoundError NameError NotADirectoryError NotImplementedError OSError OverflowError PermissionError
 		RecursionError ReferenceError RuntimeError StopIteration StopAsyncIteration SyntaxError SystemError SystemExit
 		TimeoutError TypeError UnboundLocalError UnicodeDecodeError UnicodeEncodeError UnicodeError ValueError
-		ZeroDivisionError Warning DeprecationWarning UserWarning RuntimeWarning`),
+		ZeroDivisionError Warning DeprecationWarning UserWarning RuntimeWarning
+		IOError EnvironmentError ConnectionAbortedError ConnectionRefusedError ChildProcessError ProcessLookupError
+		GeneratorExit IndentationError TabError UnicodeTranslateError BaseExceptionGroup ExceptionGroup
+		BytesWarning EncodingWarning FutureWarning ImportWarning PendingDeprecationWarning ResourceWarning
+		SyntaxWarning UnicodeWarning aiter anext breakpoint __import__ __build_class__`),
 	roles: map[string]role{
 		"class_definition":        roleType,
 		"function_definition":     roleFunc,
@@ -106,8 +110,14 @@ func pyCall(x *extractor, i int32, fn string) {
 			}
 		}
 		recv := ""
-		if local, _ := x.pyLocal(i, name); local {
-			recv = "?local" // a parameter or local variable holding a callable
+		local, _ := x.pyLocal(i, name)
+		if local || x.pyRecvAt(i, name) {
+			recv = "?local" // a parameter or local variable holding a callable (cls(…) too)
+		}
+		if recv == "" && fn != "" && x.sp.builtins[name] && x.pyModuleBinds(name) {
+			// a builtin's name the module rebinds (def bin(s): …): the module's
+			x.rels = append(x.rels, Relation{Kind: RelCalls, Source: fn, Target: name, Line: t.line(i)})
+			return
 		}
 		x.addCallRecv(fn, name, "", recv, t.line(i))
 	case "attribute":

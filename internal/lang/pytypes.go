@@ -15,11 +15,12 @@ import (
 // "=self.make().node"; "()[k]" element k of the tuple a call returns;
 // "super:C()" super() in a method of class C), "A|B" (alternatives; "?"
 // one of unknown type: "A|?"), "*E" (a builtin container of E), "%V" (a
-// builtin mapping of V values; x[k] is "=x.__getitem__()"; the v of
-// `for k, v in d.items()` "=d.items()[][1]"); "" unknown. Branches a
-// static condition rules out (sys.platform, sys.version_info,
-// TYPE_CHECKING) give no facts (FactDead); @overload declarations are
-// FactOverload. The facts carry names as written; resolution
+// builtin mapping of V values; x[k] is "=x.__getitem__()", "=x[2]" for
+// an index written out; the v of `for k, v in d.items()`
+// "=d.items()[][1]"); "" unknown. Branches a static condition rules out
+// (sys.platform, sys.version_info, TYPE_CHECKING) give no facts
+// (FactDead); @overload declarations are FactOverload; a module's
+// __all__ is FactAll. The facts carry names as written; resolution
 // decides what they denote in the project. A local's or self.x's type at
 // a call is what the statements before it give (pyNarrow), else every
 // assignment's alternatives.
@@ -227,6 +228,14 @@ func pyPrepare(x *extractor) {
 		if vars[n] != "" {
 			x.facts = append(x.facts, Fact{Kind: FactVar, Name: n, Type: vars[n]})
 		}
+	}
+	if names, ok, set := pyAll(t); set {
+		// the names a star import of the module binds
+		f := Fact{Kind: FactAll, Type: "?"}
+		if ok {
+			f.Type, f.Sig = "", strings.Join(names, ",")
+		}
+		x.facts = append(x.facts, f)
 	}
 	for _, k := range attrOrder {
 		// an attribute of unknown type is recorded too: it hides the
@@ -552,6 +561,20 @@ func pyValueType(t *tree, r, ann int32) string {
 				}
 			}
 		}
+		if f := t.field(r, "function"); t.kind(f) == "identifier" && t.text(f) == "next" {
+			// next(it), next(it, None): what it.__next__() returns (of
+			// a builtin container's iterator, an element)
+			args := pyElems(t, t.field(r, "arguments"))
+			if len(args) == 1 || len(args) == 2 && t.kind(args[1]) == "none" {
+				return pyAlts(pyValueType(t, args[0], -1), func(a string) string {
+					if strings.HasPrefix(a, "*") {
+						return pyAppend(a, "[]")
+					}
+					return pyAppend(a, ".__next__()")
+				})
+			}
+			return ""
+		}
 		if f := t.field(r, "function"); t.kind(f) == "attribute" && t.text(t.field(f, "attribute")) == "__new__" {
 			// super().__new__(cls, …), str.__new__(cls, …): an instance of cls
 			if args := pyElems(t, t.field(r, "arguments")); len(args) > 0 && pyDotted(t, args[0]) {
@@ -697,11 +720,19 @@ func pyElems(t *tree, n int32) []int32 {
 // each alternative (of a container "*E", "[]" is E, anything else
 // unknown); "" when expr is.
 func pyAppend(expr, suffix string) string {
+	if pyIndexStep(suffix) > 0 && strings.Count(expr, "|*") > 0 && strings.HasPrefix(expr, "*") {
+		// t[1] of (A(), B()): a container of several types keeps no
+		// positions (a tuple's element 1 is a B, not an A or a B)
+		return ""
+	}
 	return pyAlts(expr, func(a string) string {
 		if e, ok := strings.CutPrefix(a, "*"); ok { // a builtin container
 			rest, ok := strings.CutPrefix(suffix, "[]")
 			if !ok {
 				rest, ok = strings.CutPrefix(suffix, ".__getitem__()") // xs[i]
+			}
+			if n := pyIndexStep(suffix); !ok && n > 0 {
+				rest, ok = suffix[n:], true // xs[0]
 			}
 			if ok {
 				if rest == "" {
@@ -719,6 +750,12 @@ func pyAppend(expr, suffix string) string {
 					}
 					return pyAppend(v, rest)
 				}
+			}
+			if n := pyIndexStep(suffix); n > 0 { // d[0]
+				if suffix[n:] == "" {
+					return v
+				}
+				return pyAppend(v, suffix[n:])
 			}
 			if rest, ok := strings.CutPrefix(suffix, pyItemValue); ok {
 				if rest == "" {
@@ -800,11 +837,40 @@ func pyRaw(t *tree, n int32) string {
 			return ""
 		}
 		if o := pyRaw(t, t.field(n, "value")); o != "" {
+			if k := t.field(n, "subscript"); t.kind(k) == "integer" && pyDigits(t.text(k)) {
+				return o + "[" + t.text(k) + "]" // x[2]: of a call's tuple, element 2
+			}
 			return o + ".__getitem__()"
 		}
 	}
 	return ""
 }
+
+// pyDigits reports whether s is a decimal integer (an index written out).
+func pyDigits(s string) bool {
+	if s == "" || len(s) > 4 {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// pyIndexStep is the length of a leading "[k]" (k digits) of path suffix
+// s, or 0: x[k] written out, which is x.__getitem__(k) but for a call's
+// tuple, element k.
+func pyIndexStep(s string) int {
+	if end := strings.IndexByte(s, ']'); len(s) > 2 && s[0] == '[' && end > 1 && pyDigits(s[1:end]) {
+		return end + 1
+	}
+	return 0
+}
+
+// PythonIndexStep is pyIndexStep for resolution.
+func PythonIndexStep(s string) int { return pyIndexStep(s) }
 
 // PythonSuperHead starts the head of a path that is super() in a method of a
 // class: "super:C()".
@@ -1011,14 +1077,15 @@ var pyMappingTypes = map[string]bool{"dict": true, "Dict": true, "Mapping": true
 // value is neither an instance of the class they name nor a container
 // of their argument that codectx follows: mappings (iterating gives
 // keys), callables, literals, awaitables, context managers, unions.
+// (IO[T], Pattern[T] and Match[T] are instances of the class they name,
+// as a generic class is: their methods take and give builtin values.)
 var pyTypingForms = map[string]bool{"dict": true, "Dict": true, "Mapping": true, "MutableMapping": true,
 	"DefaultDict": true, "defaultdict": true, "OrderedDict": true, "Counter": true, "ChainMap": true,
 	"Callable": true, "Literal": true, "Awaitable": true, "Coroutine": true, "AsyncIterable": true,
 	"AsyncIterator": true, "AsyncGenerator": true, "ContextManager": true, "AsyncContextManager": true,
 	"Union": true, "Optional": true, "TypeGuard": true, "TypeIs": true, "Unpack": true, "Required": true,
 	"NotRequired": true, "ReadOnly": true, "Concatenate": true, "Generic": true, "Protocol": true,
-	"KeysView": true, "ValuesView": true, "ItemsView": true, "MappingView": true, "Pattern": true, "Match": true,
-	"IO": true}
+	"KeysView": true, "ValuesView": true, "ItemsView": true, "MappingView": true}
 
 var pyContainerTypes = map[string]bool{"list": true, "List": true, "set": true, "Set": true, "frozenset": true,
 	"FrozenSet": true, "tuple": true, "Tuple": true, "Sequence": true, "MutableSequence": true, "Iterable": true,
@@ -1270,10 +1337,8 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 					switch t.kind(t.parent(ap)) {
 					case "with_item":
 						ty = pyAppend(pyValueType(t, v, -1), pyEnter(t, ap))
-					case "except_clause":
-						if t.kind(v) == "identifier" || t.kind(v) == "attribute" && pyDotted(t, v) {
-							ty = t.text(v)
-						}
+					case "except_clause", "except_group_clause":
+						ty = pyExcept(t, v)
 					}
 				}
 				if n := t.firstNamed(j); t.kind(n) == "identifier" && t.next(n) < 0 {
@@ -1372,6 +1437,53 @@ func (x *extractor) pyLocal(i int32, name string) (bool, string) {
 		}
 	}
 	return false, ""
+}
+
+// pyModuleBinds reports whether the module level binds name: a def, a
+// class, an import or an assignment there (in an if or try too).
+func (x *extractor) pyModuleBinds(name string) bool {
+	if x.pyModule == nil {
+		t := x.t
+		x.pyModule = map[string]bool{}
+		for _, f := range x.facts {
+			if f.Kind == FactImport && f.Owner == "" && f.Name != "*" {
+				x.pyModule[f.Name] = true
+			}
+		}
+		for i := int32(0); i < int32(len(t.nodes)); i++ {
+			var n int32 = -1
+			switch t.kind(i) {
+			case "function_definition", "class_definition":
+				n = t.field(i, "name")
+			case "assignment":
+				n = t.field(i, "left")
+			}
+			if n < 0 || t.kind(n) != "identifier" {
+				continue
+			}
+			if sc := pyScopeOf(t, i); sc >= 0 && t.kind(sc) == "module" {
+				x.pyModule[t.text(n)] = true
+			}
+		}
+	}
+	return x.pyModule[name]
+}
+
+// pyRecvAt reports whether name at node i is the self or cls parameter of
+// the method that binds it (pyRecv).
+func (x *extractor) pyRecvAt(i int32, name string) bool {
+	t := x.t
+	for fn := t.parent(i); fn >= 0; fn = t.parent(fn) {
+		switch t.kind(fn) {
+		case "function_definition", "lambda":
+			if _, ok := x.pyScope(fn)[name]; ok {
+				return x.pyRecv(fn, name)
+			}
+		case "class_definition":
+			return false
+		}
+	}
+	return false
 }
 
 // pyRecv reports whether name is self or cls as the first parameter of
@@ -1496,6 +1608,15 @@ func (x *extractor) pyFlow(i int32, name string) (string, bool) {
 				default:
 					if g := pyGuard(t, st, name); g != "" {
 						ty, known = g, true
+					} else if d := pyExitIf(t, st, name); d != "" {
+						// if isinstance(x, T): return — x is not a T after it
+						v, ok := ty, known
+						if !ok {
+							v, ok = x.pyBefore(i, st, name)
+						}
+						if ok {
+							ty, known = pyWithout(v, []string{d}), true
+						}
 					}
 				}
 			}
@@ -1514,6 +1635,11 @@ func (x *extractor) pyFlow(i int32, name string) (string, bool) {
 					return ty, true
 				}
 			}
+			if tests && t.kind(p) == "if_statement" && (t.kind(c) == "else_clause" || t.kind(c) == "elif_clause") {
+				if ty, ok := x.pyFailed(i, p, c, name); ok {
+					return ty, true
+				}
+			}
 		case "for_statement":
 			if !flow {
 				break
@@ -1525,6 +1651,13 @@ func (x *extractor) pyFlow(i int32, name string) (string, bool) {
 			}
 			if c != t.field(p, "right") && pyAssigns(t, p, name) {
 				return "", false
+			}
+		case "except_clause", "except_group_clause":
+			// except E as name: in the handler, an instance of E
+			if ap := t.firstNamed(p); flow && t.kind(c) == "block" && t.kind(ap) == "as_pattern" {
+				if tg := t.field(ap, "alias"); tg >= 0 && t.text(tg) == name {
+					return pyExcept(t, t.firstNamed(ap)), true
+				}
 			}
 		case "try_statement":
 			if flow && c != t.field(p, "body") && pyAssigns(t, p, name) {
@@ -1712,7 +1845,7 @@ func (x *extractor) pyBranches(st int32, name string) (string, bool) {
 					if ty := pyIsinstance(t, t.field(c, "argument"), name); ty != "" {
 						not = append(not, ty)
 					}
-				} else if ty := pyIsinstance(t, c, name); ty != "" {
+				} else if ty := pyIsinstanceOnly(t, c, name); ty != "" {
 					is = append(is, ty)
 				}
 			}
@@ -1739,9 +1872,13 @@ func pyWithout(v string, drop []string) string {
 	if v == pyNoneT {
 		return v
 	}
+	var all []string
+	for _, d := range drop {
+		all = append(all, strings.Split(d, "|")...) // isinstance(x, (A, B))
+	}
 	var keep []string
 	for _, a := range strings.Split(v, "|") {
-		if !slices.Contains(drop, a) {
+		if !slices.Contains(all, a) {
 			keep = append(keep, a)
 		}
 	}
@@ -1985,6 +2122,106 @@ func pyGuard(t *tree, st int32, name string) string {
 	return ""
 }
 
+// pyExcept is the type of the exception `except E as e` binds: E, one
+// of A and B for (A, B); "" when they are not dotted names.
+func pyExcept(t *tree, v int32) string {
+	if pyDotted(t, v) {
+		return t.text(v)
+	}
+	if t.kind(v) != "tuple" {
+		return ""
+	}
+	var alts []string
+	for _, e := range pyElems(t, v) {
+		if !pyDotted(t, e) || len(alts) == 4 {
+			return ""
+		}
+		alts = append(alts, t.text(e))
+	}
+	return strings.Join(alts, "|")
+}
+
+// pyExitIf is T when statement st is `if isinstance(name, T):` whose
+// body leaves the block (return, raise, continue, break) and which has
+// no elif or else: after it, name is not a T. Else "".
+func pyExitIf(t *tree, st int32, name string) string {
+	if t.kind(st) != "if_statement" || t.field(st, "alternative") >= 0 {
+		return ""
+	}
+	cond, body := t.field(st, "condition"), t.field(st, "consequence")
+	if body < 0 || t.kind(cond) == "not_operator" {
+		return ""
+	}
+	switch t.kind(pyLast(t, body)) {
+	case "return_statement", "raise_statement", "continue_statement", "break_statement":
+		return pyIsinstanceOnly(t, cond, name)
+	}
+	return ""
+}
+
+// pyIsinstanceOnly is pyIsinstance of a condition that is the test alone
+// (not in an "and": its failing does not tell that the test failed).
+func pyIsinstanceOnly(t *tree, cond int32, name string) string {
+	for t.kind(cond) == "parenthesized_expression" {
+		cond = t.firstNamed(cond)
+	}
+	if t.kind(cond) != "call" {
+		return ""
+	}
+	return pyIsinstance(t, cond, name)
+}
+
+// pyFailed is the type of name in clause c (an elif or the else) of if
+// statement st, as the conditions before c, which failed, tell: `not
+// isinstance(x, T)` failed leaves a T; `isinstance(x, T)` failed leaves
+// the value before the if without T (`x: "A | str"`, `if isinstance(x,
+// str): … else:` an A). !ok when no condition tests name, or the value
+// before the if is not known here. i is the node whose type is asked.
+func (x *extractor) pyFailed(i, st, c int32, name string) (string, bool) {
+	t := x.t
+	conds := []int32{t.field(st, "condition")}
+	for e := t.first(st); e >= 0 && e != c; e = t.next(e) {
+		if t.kind(e) == "elif_clause" {
+			conds = append(conds, t.field(e, "condition"))
+		}
+	}
+	var is []string
+	for _, cd := range conds {
+		if cd < 0 || pyAssigns(t, cd, name) {
+			return "", false // (x := …) in a condition
+		}
+		if t.kind(cd) == "not_operator" {
+			if ty := pyIsinstance(t, t.field(cd, "argument"), name); ty != "" {
+				return ty, true
+			}
+		} else if ty := pyIsinstanceOnly(t, cd, name); ty != "" {
+			is = append(is, ty)
+		}
+	}
+	if len(is) == 0 {
+		return "", false
+	}
+	v, ok := x.pyBefore(i, st, name)
+	if !ok {
+		return "", false
+	}
+	return pyWithout(v, is), true
+}
+
+// pyBefore is the type of name just before statement st (i: the node
+// whose type is asked, in st): what the flow tells, else the declared
+// type of a local (not of self.x: the class's, known at resolution).
+func (x *extractor) pyBefore(i, st int32, name string) (string, bool) {
+	if v, ok := x.pyFlow(st, name); ok {
+		return v, true
+	}
+	if strings.Contains(name, ".") {
+		return "", false
+	}
+	local, v := x.pyLocal(i, name)
+	return v, local && v != ""
+}
+
 // pyIsinstance is T when condition cond holds isinstance(name, T) (T a
 // dotted name; in an "and" of tests), else "".
 func pyIsinstance(t *tree, cond int32, name string) string {
@@ -2005,8 +2242,22 @@ func pyIsinstance(t *tree, cond int32, name string) string {
 			return ""
 		}
 		args := pyElems(t, t.field(cond, "arguments"))
-		if len(args) == 2 && pyDotted(t, args[0]) && t.text(args[0]) == name && pyDotted(t, args[1]) {
+		if len(args) != 2 || !pyDotted(t, args[0]) || t.text(args[0]) != name {
+			return ""
+		}
+		if pyDotted(t, args[1]) {
 			return t.text(args[1])
+		}
+		if t.kind(args[1]) == "tuple" {
+			// isinstance(x, (A, B)): one of them
+			var alts []string
+			for _, e := range pyElems(t, args[1]) {
+				if !pyDotted(t, e) || len(alts) == 4 {
+					return ""
+				}
+				alts = append(alts, t.text(e))
+			}
+			return strings.Join(alts, "|")
 		}
 	}
 	return ""
@@ -2025,6 +2276,68 @@ func PythonBuiltin(name string) bool { return pythonSpec.builtins[name] || name 
 // function or method (Owner, Name) declared @overload (typing's, as the
 // file imports it).
 const FactOverload = "overload"
+
+// FactAll is a Python module's __all__: the names (Sig, comma-separated)
+// a star import of it binds, or Type "?" when the module computes them
+// (`__all__ = base.__all__ + …`).
+const FactAll = "all"
+
+// pyAll is the module's __all__ as the module level writes it: set when
+// it assigns it; ok when every assignment (`__all__ = […]`, `+= […]`,
+// `__all__.extend([…])`, `.append("…")`) writes out its strings.
+func pyAll(t *tree) (names []string, ok, set bool) {
+	ok = true
+	strs := func(n int32) bool {
+		if k := t.kind(n); k != "list" && k != "tuple" {
+			return false
+		}
+		for _, e := range pyElems(t, n) {
+			v := t.text(e)
+			if t.kind(e) != "string" || len(v) < 2 || strings.ContainsAny(v[1:len(v)-1], `"'\{`) {
+				return false
+			}
+			names = append(names, v[1:len(v)-1])
+		}
+		return true
+	}
+	for i := int32(0); i < int32(len(t.nodes)); i++ {
+		switch t.kind(i) {
+		case "assignment", "augmented_assignment":
+			if l := t.field(i, "left"); t.kind(l) != "identifier" || t.text(l) != "__all__" {
+				continue
+			}
+		case "call":
+			f := t.field(i, "function")
+			if t.kind(f) != "attribute" || t.text(t.field(f, "object")) != "__all__" {
+				continue
+			}
+			if sc := pyScopeOf(t, i); sc < 0 || t.kind(sc) != "module" {
+				continue
+			}
+			set = true
+			args := pyElems(t, t.field(i, "arguments"))
+			switch m := t.text(t.field(f, "attribute")); {
+			case len(args) == 1 && m == "extend" && strs(args[0]):
+			case len(args) == 1 && m == "append" && t.kind(args[0]) == "string":
+				v := t.text(args[0])
+				names = append(names, strings.Trim(v, `"'`))
+			default:
+				ok = false
+			}
+			continue
+		default:
+			continue
+		}
+		if sc := pyScopeOf(t, i); sc < 0 || t.kind(sc) != "module" {
+			continue
+		}
+		set = true
+		if !strs(t.field(i, "right")) {
+			ok = false
+		}
+	}
+	return names, ok, set
+}
 
 // FactDead is a range of lines (Sig "start-end") of a Python file in a
 // branch that a static condition rules out (pyStatic): resolution leaves

@@ -181,6 +181,9 @@ func TestPyAnnotation(t *testing.T) {
 		"typing.Type[mod.Foo]":      "=mod.Foo",
 		"Callable[[Foo], Bar]":      "",
 		"Awaitable[Foo]":            "",
+		"t.IO[bytes]":               "t.IO", // typing's classes of builtin values
+		"IO[t.Any]":                 "IO",
+		"re.Match[str]":             "re.Match",
 	} {
 		if got := pyAnnotation(in); got != want {
 			t.Errorf("pyAnnotation(%q) = %q, want %q", in, got, want)
@@ -465,6 +468,52 @@ func TestPythonSelfResultFacts(t *testing.T) {
 		}
 		if got != c.want {
 			t.Errorf("%s: result %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// A module's __all__: the names written out, or "?" when computed.
+func TestPythonAllFacts(t *testing.T) {
+	for _, c := range []struct{ name, src, want string }{
+		{"list", "__all__ = ['a', \"b\"]\n", "all||a,b"},
+		{"tuple and additions", "__all__ = ('a',)\n__all__ += ['b']\n__all__.extend(['c'])\n__all__.append('d')\n", "all||a,b,c,d"},
+		{"computed", "from . import x\n__all__ = x.__all__ + ['a']\n", "all|?|"},
+		{"extended by a value", "__all__ = ['a']\n__all__.extend(names)\n", "all|?|"},
+		{"in a function", "def f():\n    __all__ = ['a']\n", ""},
+		{"none", "a = 1\n", ""},
+	} {
+		res := strictParse(t, "pkg/all.py", "python", []byte(c.src))
+		got := ""
+		for _, f := range res.Facts {
+			if f.Kind == FactAll {
+				got = strings.Join([]string{f.Kind, f.Type, f.Sig}, "|")
+			}
+		}
+		if got != c.want {
+			t.Errorf("%s: fact %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// A method's own self or cls called (cls(…) in a classmethod) is a
+// parameter holding a callable, as any parameter called.
+func TestPythonReceiverCalled(t *testing.T) {
+	for _, c := range []struct{ name, src, want string }{
+		{"classmethod", "class A:\n    @classmethod\n    def make(cls):\n        return cls()\n", "?local"},
+		{"self", "class A:\n    def m(self):\n        return self()\n", "?local"},
+		{"in a nested def", "class A:\n    @classmethod\n    def make(cls):\n        def f():\n            return cls()\n        return f\n", "?local"},
+		{"a function's cls", "def make(cls):\n    return cls()\n", "?local"},
+		{"a module name", "def make():\n    return cls()\n", ""},
+	} {
+		res := strictParse(t, "pkg/recv.py", "python", []byte(c.src))
+		got := "none"
+		for _, r := range res.Relations {
+			if r.Kind == RelCalls && (r.Target == "cls" || r.Target == "self") {
+				got = r.Recv
+			}
+		}
+		if got != c.want {
+			t.Errorf("%s: recv %q, want %q", c.name, got, c.want)
 		}
 	}
 }

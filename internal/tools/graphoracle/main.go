@@ -5,8 +5,11 @@
 // fixed-seed sample of functions it compares direct callers and callees
 // (matched on file and enclosing function), for Go interfaces it compares
 // implementations, and it reports the share of in-project call edges left
-// unresolved or at name level. It is run on demand by scripts/graph-oracle.sh
-// (build tag "oracle"), never by go test.
+// unresolved or at name level. With -residue it instead asks the server
+// where each call left unresolved or at name level goes (into the
+// project, outside it, nowhere), to read which rules are missing. It is
+// run on demand by scripts/graph-oracle.sh (build tag "oracle"), never by
+// go test.
 //
 // It must not write to the index: it opens it read-only.
 package main
@@ -42,6 +45,7 @@ func main() {
 	seed := flag.Int64("seed", 1, "sampling seed")
 	ifaces := flag.Int("ifaces", 40, "interfaces to sample for implements")
 	verbose := flag.Bool("v", false, "print every mismatch")
+	residueMode := flag.Bool("residue", false, "instead of sampling: ask the server where each call left unresolved or name (whose name the project defines) goes, and count project / outside / unknown")
 	flag.Parse()
 	srv := server{lang: *language, bin: *gopls}
 	switch *language {
@@ -51,6 +55,13 @@ func main() {
 	default:
 		fmt.Fprintln(os.Stderr, "graphoracle: -lang must be go or python")
 		os.Exit(2)
+	}
+	if *residueMode {
+		if err := residue(*root, *dbPath, srv, *verbose); err != nil {
+			fmt.Fprintln(os.Stderr, "graphoracle:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	if err := run(*root, *dbPath, srv, *n, *ifaces, *seed, *verbose); err != nil {
 		fmt.Fprintln(os.Stderr, "graphoracle:", err)
@@ -905,4 +916,120 @@ func isIface(ix *index, id int64) bool {
 	var n int
 	ix.db.SQL().QueryRow("SELECT count(*) FROM typefacts f JOIN files fl ON fl.id = f.file_id WHERE fl.project_id = ? AND fl.path = ? AND f.owner = ? AND f.kind IN ('imethod','iembed')", ix.projID, c.path, c.sym).Scan(&n)
 	return n > 0
+}
+
+// residue asks the server, for every call site codectx leaves unresolved
+// or at name level whose name the project defines, where the called name
+// goes (textDocument/definition at the name): into the project (a call the
+// server resolves and codectx does not), outside it (stubs, the standard
+// library: an external call), or nowhere (the server does not know either).
+// With verbose it prints each call with its answer. It is meant for
+// development packages: their residue tells which rules are missing.
+func residue(root, dbPath string, srv server, verbose bool) error {
+	ctx := context.Background()
+	root, _ = filepath.Abs(root)
+	ix, err := loadIndex(ctx, dbPath, root, srv.lang)
+	if err != nil {
+		return err
+	}
+	q := `SELECT f.path, r.line, r.target, r.src_symbol, r.detail, r.recv FROM relations r JOIN files f ON f.id = r.file_id
+		WHERE r.project_id = ? AND r.kind = 'calls' AND r.derived = 0 AND f.lang = ? AND r.resolution IN ('unresolved', 'name')
+		AND r.detail NOT IN ('local function value', 'function-typed field')
+		AND (? OR EXISTS (SELECT 1 FROM chunks c WHERE c.project_id = r.project_id AND c.short = r.target AND c.kind IN ('function','method','type')))
+		ORDER BY f.path, r.line`
+	// ORACLE_RESIDUE_ALL: every call left open, whether or not the project
+	// defines its name
+	all := os.Getenv("ORACLE_RESIDUE_ALL") != ""
+	rows, err := ix.db.SQL().QueryContext(ctx, q, ix.projID, srv.lang, all)
+	if err != nil {
+		return err
+	}
+	type site struct {
+		path, target, src, detail, recv string
+		line                            int
+	}
+	var sites []site
+	for rows.Next() {
+		var s site
+		if err := rows.Scan(&s.path, &s.line, &s.target, &s.src, &s.detail, &s.recv); err != nil {
+			rows.Close()
+			return err
+		}
+		sites = append(sites, s)
+	}
+	rows.Close()
+	l, err := startLSP(srv, root)
+	if err != nil {
+		return err
+	}
+	defer func() { l.close() }()
+	l.call("workspace/symbol", map[string]any{"query": "__init__"}, 10*time.Minute)
+	lines := map[string][]string{}
+	counts := map[string]int{}
+	for _, s := range sites {
+		ls, ok := lines[s.path]
+		if !ok {
+			b, _ := os.ReadFile(filepath.Join(root, s.path))
+			ls = strings.Split(string(b), "\n")
+			lines[s.path] = ls
+			// an open file is analysed before it is answered for
+			l.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": "file://" + filepath.Join(root, s.path), "languageId": "python", "version": 1, "text": string(b)}})
+		}
+		if s.line < 1 || s.line > len(ls) {
+			continue
+		}
+		text := ls[s.line-1]
+		col := -1
+		for i := 0; i+len(s.target) <= len(text); i++ {
+			j := indexWord(text[i:], s.target)
+			if j < 0 {
+				break
+			}
+			k := i + j + len(s.target)
+			for k < len(text) && text[k] == ' ' {
+				k++
+			}
+			if k < len(text) && text[k] == '(' {
+				col = i + j
+				break
+			}
+			i += j
+		}
+		if col < 0 {
+			counts["call not found on its line"]++
+			continue
+		}
+		uri := "file://" + filepath.Join(root, s.path)
+		res, err := l.call("textDocument/definition", map[string]any{"textDocument": map[string]string{"uri": uri}, "position": position{Line: s.line - 1, Character: col}}, time.Minute)
+		var locs []struct {
+			URI   string   `json:"uri"`
+			Range lspRange `json:"range"`
+		}
+		answer := "nowhere"
+		where := ""
+		if err == nil && json.Unmarshal(res, &locs) == nil && len(locs) > 0 {
+			p := strings.TrimPrefix(locs[0].URI, "file://")
+			if rel, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(rel, "..") {
+				answer = "project"
+				where = fmt.Sprintf("%s:%d", rel, locs[0].Range.Start.Line+1)
+			} else {
+				answer = "outside"
+				where = p
+			}
+		}
+		if os.Getenv("ORACLE_DEBUG") != "" {
+			fmt.Printf("debug %s:%d col %d: %s %v\n", s.path, s.line, col, res, err)
+		}
+		if err != nil {
+			answer = "error"
+			where = err.Error()
+		}
+		counts[answer]++
+		if verbose {
+			fmt.Printf("residue %s %s:%d %s %s [%s] recv %q -> %s | %s\n", answer, s.path, s.line, s.src, s.target, s.detail, s.recv, where, strings.TrimSpace(text))
+		}
+	}
+	fmt.Printf("root %s: %d calls unresolved or name whose name the project defines; the server resolves %d into the project, %d outside it, %d nowhere (%d not found on their line)\n",
+		root, len(sites), counts["project"], counts["outside"], counts["nowhere"], counts["call not found on its line"])
+	return nil
 }
