@@ -1089,13 +1089,9 @@ func utf16ToByte(s string, col int) int {
 // symbolKindModule is the LSP SymbolKind pyright gives module-level callers.
 const symbolKindModule = 2
 
-// LSP SymbolKinds of typescript-language-server's callers: a file's top
-// level (File 1, Module 2), a namespace body (Namespace 3), a class (a call
-// in a constructor or a field initialiser).
-const (
-	symbolKindNamespace = 3
-	symbolKindClass     = 5
-)
+// symbolKindClass is the LSP SymbolKind of a class item (a callee
+// constructed with new: never an overload signature).
+const symbolKindClass = 5
 
 // isDef reports whether one of the locations textDocument/definition
 // answers is the declaration at line of uri (tsserver lists an overloaded
