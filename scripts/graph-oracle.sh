@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # Graph accuracy against language servers (run on demand, not part of go test).
-# Installs gopls at an exact version from the Go module proxy and pyright at an
-# exact version from npm (both into a cache directory), builds codectx and the
+# Installs gopls at an exact version from the Go module proxy, pyright and
+# typescript-language-server with typescript at exact versions from npm (all
+# into a cache directory), builds codectx and the
 # oracle (build tag "oracle"), indexes each tree into a fresh database and
 # prints caller/callee/implements precision and recall and the share of
 # in-project call edges left unresolved or at name level.
 # Usage: scripts/graph-oracle.sh [ROOT...]   (Go trees)
 #   default: $GOROOT/src/net/http $GOROOT/src/encoding and this repository,
-#   then Python's standard library packages email, http, json and logging
+#   then Python's standard library packages email, http, json and logging;
+#   TypeScript (only when ORACLE_LANGS names it): zod's src and ajv's lib
 # Environment: GOPLS_VERSION (default v0.21.1), PYRIGHT_VERSION (1.1.414),
-#   ORACLE_LANGS ("go python"), ORACLE_N (40), ORACLE_SEED (1),
+#   TSLS_VERSION (typescript-language-server, 5.3.0), TYPESCRIPT_VERSION
+#   (5.9.3), ORACLE_LANGS ("go python"; "typescript" too or alone),
+#   ORACLE_N (40), ORACLE_SEED (1),
 #   ORACLE_PYTHON (python3: whose standard library is measured),
 #   ORACLE_PY_PACKAGES ("email http json logging"), ORACLE_PY_SRC (the
 #   directory the packages are copied from; default the standard library,
@@ -18,6 +22,9 @@
 #   instead asks pyright where each call left unresolved or name goes
 #   (graphoracle -residue; ORACLE_RESIDUE_ALL=1: every such call, not only
 #   names the project defines) — for development packages only.
+#   ORACLE_TS_SRC (a node_modules directory; default test/mcp-node's, filled
+#   by "npm ci" there), ORACLE_TS_TREES ("zod/src ajv/lib": folders below
+#   it, each copied alone into a root of its own with a tsconfig.json)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -89,6 +96,45 @@ if [[ " $langs " == *" python "* ]]; then
     echo "package $p"
     "$work/graphoracle" -lang python -root "$root" -db "$db" -pyright "$pdir/node_modules/.bin/pyright-langserver" \
       -n "$n" -seed "$seed" "${v[@]}" "${res[@]}"
+    echo
+  done
+fi
+
+if [[ " $langs " == *" typescript "* ]]; then
+  version=${TSLS_VERSION:-5.3.0}
+  tsversion=${TYPESCRIPT_VERSION:-5.9.3}
+  tdir=$cachedir/typescript-language-server-$version-ts-$tsversion
+  if [ ! -x "$tdir/node_modules/.bin/typescript-language-server" ] || [ ! -f "$tdir/node_modules/typescript/lib/tsserver.js" ]; then
+    echo "installing typescript-language-server $version and typescript $tsversion into $tdir" >&2
+    mkdir -p "$tdir"
+    npm install --no-save --no-audit --no-fund --prefix "$tdir" "typescript-language-server@$version" "typescript@$tsversion" >&2
+  fi
+  src=${ORACLE_TS_SRC:-$repo/test/mcp-node/node_modules}
+  trees=${ORACLE_TS_TREES:-zod/src ajv/lib}
+  echo "typescript-language-server $version, typescript $tsversion, trees from $src"
+  for t in $trees; do
+    if [ ! -d "$src/$t" ]; then
+      echo "graph-oracle: no $src/$t (run npm ci in test/mcp-node, or set ORACLE_TS_SRC)" >&2
+      exit 1
+    fi
+    # the tree alone in a root of its own: tsserver's project is every .ts
+    # file below it (a tsconfig.json written after indexing unless the
+    # tree brings one; without one each open file is a project of its own
+    # imports, and callers in the files that do not import it are missed)
+    root=$work/ts-${t%%/*}
+    mkdir -p "$root/$(dirname "$t")"
+    cp -r "$src/$t" "$root/$(dirname "$t")/"
+    db="$work/ts-${t%%/*}.db"
+    "$work/codectx" index "$root" --db "$db" >/dev/null 2>"$work/index.log" || { cat "$work/index.log" >&2; exit 1; }
+    if [ ! -f "$root/tsconfig.json" ]; then
+      # moduleResolution bundler: zod imports "./x.js" for x.ts, ajv "./x"
+      cat >"$root/tsconfig.json" <<'JSON'
+{"compilerOptions": {"target": "es2022", "module": "esnext", "moduleResolution": "bundler", "strict": true, "resolveJsonModule": true, "skipLibCheck": true, "noEmit": true}, "include": ["**/*.ts"]}
+JSON
+    fi
+    echo "tree $t"
+    "$work/graphoracle" -lang typescript -root "$root" -db "$db" -tsls "$tdir/node_modules/.bin/typescript-language-server" \
+      -tsdk "$tdir/node_modules/typescript/lib" -n "$n" -seed "$seed" "${v[@]}"
     echo
   done
 fi

@@ -1,7 +1,8 @@
 //go:build oracle
 
 // Command graphoracle measures codectx's relation graph against a language
-// server used as an oracle (gopls for Go, pyright for Python): for a
+// server used as an oracle (gopls for Go, pyright for Python,
+// typescript-language-server over tsserver for TypeScript): for a
 // fixed-seed sample of functions it compares direct callers and callees
 // (matched on file and enclosing function), for Go interfaces it compares
 // implementations, and it reports the share of in-project call edges left
@@ -40,7 +41,9 @@ func main() {
 	dbPath := flag.String("db", "", "codectx index database")
 	gopls := flag.String("gopls", "gopls", "gopls binary (-lang go)")
 	pyright := flag.String("pyright", "pyright-langserver", "pyright language server (-lang python), run with --stdio")
-	language := flag.String("lang", "go", "language measured: go (gopls) or python (pyright)")
+	tsls := flag.String("tsls", "typescript-language-server", "typescript-language-server (-lang typescript), run with --stdio")
+	tsdk := flag.String("tsdk", "", "the typescript package's lib directory tsserver is started from (-lang typescript; default: the server's own lookup)")
+	language := flag.String("lang", "go", "language measured: go (gopls), python (pyright) or typescript (typescript-language-server)")
 	n := flag.Int("n", 40, "functions to sample")
 	seed := flag.Int64("seed", 1, "sampling seed")
 	ifaces := flag.Int("ifaces", 40, "interfaces to sample for implements")
@@ -52,8 +55,17 @@ func main() {
 	case "go":
 	case "python":
 		srv.bin, srv.args = *pyright, []string{"--stdio"}
+	case "typescript":
+		srv.bin, srv.args = *tsls, []string{"--stdio"}
+		if *tsdk != "" {
+			srv.init = map[string]any{"tsserver": map[string]any{"path": *tsdk}}
+		}
+		if *residueMode {
+			fmt.Fprintln(os.Stderr, "graphoracle: -residue is for -lang python")
+			os.Exit(2)
+		}
 	default:
-		fmt.Fprintln(os.Stderr, "graphoracle: -lang must be go or python")
+		fmt.Fprintln(os.Stderr, "graphoracle: -lang must be go, python or typescript")
 		os.Exit(2)
 	}
 	if *residueMode {
@@ -71,9 +83,10 @@ func main() {
 
 // server is the language server used as the oracle.
 type server struct {
-	lang string // "go" or "python"
+	lang string // "go", "python" or "typescript"
 	bin  string
 	args []string
+	init any // initializationOptions, when set
 }
 
 type chunk struct {
@@ -115,7 +128,7 @@ func loadIndex(ctx context.Context, dbPath, root, language string) (*index, erro
 		if err := rows.Scan(&c.id, &c.path, &c.kind, &c.sym, &c.short, &c.start, &c.end, &c.lang); err != nil {
 			return nil, err
 		}
-		if c.lang != language || language == "go" && !inBuild(root, c.path) {
+		if c.lang != language && !(language == "typescript" && c.lang == "tsx") || language == "go" && !inBuild(root, c.path) {
 			continue // gopls does not load files the default build excludes
 		}
 		ix.byID[c.id] = len(ix.chunks)
@@ -175,6 +188,32 @@ func (ix *index) enclosing(path string, line int, types bool) (int64, bool) {
 	return ix.chunks[best].id, true
 }
 
+// enclosingSite is enclosing for a TypeScript call site: a chunk starting
+// on the site's line holds it only from its name on (a one-line chunk
+// "ok: () => pick(…)" after "schema: z.number()" on the same line).
+func (ix *index) enclosingSite(root, path string, at position, lines map[string][]string) (int64, bool) {
+	line := at.Line + 1
+	best := -1
+	for _, i := range ix.byFile[path] {
+		c := &ix.chunks[i]
+		if line < c.start || line > c.end || c.kind == "type" {
+			continue
+		}
+		if line == c.start {
+			if p, ok := namePos(root, c, lines); ok && p.Line == at.Line && utf16ToByte(lines[path][at.Line], at.Character) < p.Character {
+				continue
+			}
+		}
+		if best < 0 || c.start >= ix.chunks[best].start {
+			best = i
+		}
+	}
+	if best < 0 {
+		return 0, false
+	}
+	return ix.chunks[best].id, true
+}
+
 // ---- a minimal LSP client over stdio ----
 
 type lsp struct {
@@ -206,11 +245,15 @@ func startLSP(srv server, root string) (*lsp, error) {
 	l := &lsp{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20), pending: map[int]chan json.RawMessage{}, errs: map[int]string{}, dead: make(chan struct{})}
 	go l.readLoop()
 	uri := "file://" + root
-	_, err = l.call("initialize", map[string]any{
+	params := map[string]any{
 		"processId": os.Getpid(), "rootUri": uri,
 		"workspaceFolders": []map[string]string{{"uri": uri, "name": filepath.Base(root)}},
 		"capabilities":     map[string]any{"textDocument": map[string]any{"callHierarchy": map[string]any{}, "implementation": map[string]any{}}},
-	}, 10*time.Minute)
+	}
+	if srv.init != nil {
+		params["initializationOptions"] = srv.init
+	}
+	_, err = l.call("initialize", params, 10*time.Minute)
 	if err != nil {
 		return nil, err
 	}
@@ -370,6 +413,14 @@ func namePos(root string, c *chunk, lines map[string][]string) (position, bool) 
 		s := ls[ln-1]
 		var k int
 		switch {
+		case isTS(c.lang):
+			// the first line outside the doc comment and decorators
+			// that names it: "function f(", "  async m(", "export const f ="
+			t := strings.TrimSpace(s)
+			if t == "" || strings.HasPrefix(t, "//") || strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "*") || strings.HasPrefix(t, "@") {
+				continue
+			}
+			k = indexWordIn(s, name, isIdentTS)
 		case c.lang == "python":
 			t := strings.TrimSpace(s)
 			if !strings.HasPrefix(t, "def ") && !strings.HasPrefix(t, "async def ") && !strings.HasPrefix(t, "class ") {
@@ -394,15 +445,19 @@ func namePos(root string, c *chunk, lines map[string][]string) (position, bool) 
 	return position{}, false
 }
 
-func indexWord(s, w string) int {
+func indexWord(s, w string) int { return indexWordIn(s, w, isIdent) }
+
+// indexWordIn finds w in s as a whole word of the identifier characters
+// ident accepts.
+func indexWordIn(s, w string, ident func(byte) bool) int {
 	for off := 0; ; {
 		k := strings.Index(s[off:], w)
 		if k < 0 {
 			return -1
 		}
 		k += off
-		before := k == 0 || !isIdent(s[k-1])
-		after := k+len(w) >= len(s) || !isIdent(s[k+len(w)])
+		before := k == 0 || !ident(s[k-1])
+		after := k+len(w) >= len(s) || !ident(s[k+len(w)])
 		if before && after {
 			return k
 		}
@@ -412,6 +467,25 @@ func indexWord(s, w string) int {
 
 func isIdent(b byte) bool {
 	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// isIdentTS: TypeScript identifiers also hold "$" ($ZodType).
+func isIdentTS(b byte) bool { return b == '$' || isIdent(b) }
+
+func isTS(lang string) bool { return lang == "typescript" || lang == "tsx" }
+
+// isAccessor reports whether a TypeScript method chunk is a get or set
+// accessor (read or assigned, never called).
+func isAccessor(root string, c *chunk, lines map[string][]string) bool {
+	if !isTS(c.lang) || c.kind != "method" {
+		return false
+	}
+	pos, ok := namePos(root, c, lines)
+	if !ok {
+		return false
+	}
+	f := strings.Fields(lines[c.path][pos.Line][:pos.Character])
+	return len(f) > 0 && (f[len(f)-1] == "get" || f[len(f)-1] == "set")
 }
 
 type pr struct{ tp, fp, fn int }
@@ -453,6 +527,7 @@ func run(root, dbPath string, srv server, n, nIfaces int, seed int64, verbose bo
 		return err
 	}
 	py := srv.lang == "python"
+	ts := srv.lang == "typescript"
 	lines := map[string][]string{}
 	// sample: half functions with a common short name (3+ chunks), half rare
 	count := map[string]int{}
@@ -463,6 +538,11 @@ func run(root, dbPath string, srv server, n, nIfaces int, seed int64, verbose bo
 	for i, c := range ix.chunks {
 		if c.kind == "type" || py && isProperty(root, &c, lines) {
 			continue // a property is read, not called: pyright lists reads as calls
+		}
+		if ts && (c.short == "constructor" || isAccessor(root, &c, lines)) {
+			// tsserver has no call hierarchy item for a constructor (its
+			// calls are the class's); an accessor is read, not called
+			continue
 		}
 		if count[c.short] >= 3 {
 			common = append(common, i)
@@ -485,6 +565,28 @@ func run(root, dbPath string, srv server, n, nIfaces int, seed int64, verbose bo
 		// until a request that needs the whole program has been answered
 		l.call("workspace/symbol", map[string]any{"query": "__init__"}, 10*time.Minute)
 	}
+	opened := map[string]bool{}
+	openTS := func(uri string) {
+		// tsserver answers for the files of a project once one of them is
+		// open: open each file asked about (the configured project,
+		// tsconfig.json at the root, holds them all)
+		if !ts || opened[uri] {
+			return
+		}
+		opened[uri] = true
+		b, err := os.ReadFile(strings.TrimPrefix(uri, "file://"))
+		if err != nil {
+			return
+		}
+		l.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "typescript", "version": 1, "text": string(b)}})
+	}
+	siteChunk := func(uri string, at position) (int64, bool) {
+		rel, err := filepath.Rel(root, strings.TrimPrefix(uri, "file://"))
+		if err != nil || strings.HasPrefix(rel, "..") {
+			return 0, false
+		}
+		return ix.enclosingSite(root, filepath.ToSlash(rel), at, lines)
+	}
 	toChunk := func(uri string, line int, types bool) (int64, bool) {
 		p := strings.TrimPrefix(uri, "file://")
 		rel, err := filepath.Rel(root, p)
@@ -492,6 +594,32 @@ func run(root, dbPath string, srv server, n, nIfaces int, seed int64, verbose bo
 			return 0, false
 		}
 		return ix.enclosing(filepath.ToSlash(rel), line+1, types)
+	}
+	// toTarget maps an outgoing call's target. tsserver names an
+	// overloaded function or method by its first signature, which has no
+	// chunk: the chunk is the implementation's, the next function of that
+	// name after the signatures.
+	toTarget := func(it item) (int64, bool) {
+		line := it.SelectionRange.Start.Line
+		id, ok := toChunk(it.URI, line, true)
+		if !ts || ok && ix.chunks[ix.byID[id]].kind != "type" || it.Kind == symbolKindClass {
+			return id, ok
+		}
+		rel, err := filepath.Rel(root, strings.TrimPrefix(it.URI, "file://"))
+		if err != nil {
+			return id, ok
+		}
+		for _, k := range ix.byFile[filepath.ToSlash(rel)] {
+			if n := &ix.chunks[k]; n.kind != "type" && n.start > line+1 {
+				// in the class the signature is in (an interface's
+				// method signature stays the interface's)
+				if n.short == it.Name && (!ok || n.end <= ix.chunks[ix.byID[id]].end) {
+					return n.id, true
+				}
+				break
+			}
+		}
+		return id, ok
 	}
 	name := func(id int64) string {
 		c := ix.chunks[ix.byID[id]]
@@ -507,6 +635,7 @@ func run(root, dbPath string, srv server, n, nIfaces int, seed int64, verbose bo
 			continue
 		}
 		uri := "file://" + filepath.Join(root, c.path)
+		openTS(uri)
 		res, err := l.call("textDocument/prepareCallHierarchy", map[string]any{"textDocument": map[string]string{"uri": uri}, "position": pos}, 5*time.Minute)
 		var items []item
 		if err == nil {
@@ -517,6 +646,7 @@ func run(root, dbPath string, srv server, n, nIfaces int, seed int64, verbose bo
 				if l, err = startLSP(srv, root); err != nil {
 					return err
 				}
+				clear(opened)
 			}
 			skipped++
 			continue
@@ -539,7 +669,8 @@ func run(root, dbPath string, srv server, n, nIfaces int, seed int64, verbose bo
 		}
 		out, err2 := l.call("callHierarchy/outgoingCalls", map[string]any{"item": it}, 5*time.Minute)
 		var outgoing []struct {
-			To item `json:"to"`
+			To         item       `json:"to"`
+			FromRanges []lspRange `json:"fromRanges"`
 		}
 		if err2 == nil {
 			err2 = json.Unmarshal(out, &outgoing)
@@ -550,6 +681,7 @@ func run(root, dbPath string, srv server, n, nIfaces int, seed int64, verbose bo
 			if l, err = startLSP(srv, root); err != nil {
 				return err
 			}
+			clear(opened)
 			skipped++
 			continue
 		}
@@ -558,16 +690,56 @@ func run(root, dbPath string, srv server, n, nIfaces int, seed int64, verbose bo
 		// callers are checked with textDocument/definition at the first
 		// call site of up to maxChecked callers (in gopls' order): recall
 		// is measured on those; precision against every gopls caller.
+		//
+		// tsserver (TypeScript) finds references through the base classes
+		// and interfaces a method overrides or implements as gopls does
+		// (a call on an interface is a caller of every implementation):
+		// its callers are checked the same way.
 		wantIn, wantRef, wantAll, wantOut := map[int64]bool{}, map[int64]bool{}, map[int64]bool{}, map[int64]bool{}
 		checked := 0
+		type caller struct {
+			From       item
+			FromRanges []lspRange
+			id         int64
+		}
+		var callers []caller
 		for _, x := range incoming {
+			if verbose && os.Getenv("ORACLE_DEBUG") != "" {
+				fmt.Printf("debug %s <- %s (kind %d) %s:%d %v\n", c.sym, x.From.Name, x.From.Kind, x.From.URI, x.From.Range.Start.Line+1, x.FromRanges)
+			}
 			if py && x.From.Kind == symbolKindModule {
 				continue // module-level code (a class body too): no function chunk
 			}
-			id, ok := toChunk(x.From.URI, x.From.Range.Start.Line, false)
-			if !ok {
+			if ts {
+				// tsserver's caller is the nearest function declaration,
+				// method, accessor, class (for a constructor or a field
+				// initialiser), const-assigned function, namespace or
+				// file around the call: a callback passed as an argument
+				// or a function assigned to a property (zod's
+				// inst._zod.parse = (…) => …, a chunk of its own) is not
+				// one. The caller is the function chunk around each call
+				// site; a site at top level (none) is left out.
+				var ids []int64
+				byID := map[int64][]lspRange{}
+				for _, rg := range x.FromRanges {
+					if id, ok := siteChunk(x.From.URI, rg.Start); ok {
+						if byID[id] == nil {
+							ids = append(ids, id)
+						}
+						byID[id] = append(byID[id], rg)
+					}
+				}
+				for _, id := range ids {
+					callers = append(callers, caller{x.From, byID[id], id})
+				}
 				continue
 			}
+			if id, ok := toChunk(x.From.URI, x.From.Range.Start.Line, false); ok {
+				callers = append(callers, caller{x.From, x.FromRanges, id})
+			}
+		}
+		for _, x := range callers {
+			id := x.id
 			wantAll[id] = true
 			// Both servers list references that are not calls among the
 			// incoming calls (gopls: any reference, a function passed as a
@@ -598,12 +770,16 @@ func run(root, dbPath string, srv server, n, nIfaces int, seed int64, verbose bo
 				continue
 			}
 			checked++
+			openTS(x.From.URI)
 			res, err := l.call("textDocument/definition", map[string]any{"textDocument": map[string]string{"uri": x.From.URI}, "position": x.FromRanges[site].Start}, time.Minute)
 			var locs []struct {
 				URI   string   `json:"uri"`
 				Range lspRange `json:"range"`
 			}
-			if err == nil && json.Unmarshal(res, &locs) == nil && len(locs) > 0 && locs[0].URI == uri && locs[0].Range.Start.Line == pos.Line {
+			if verbose && os.Getenv("ORACLE_DEBUG") != "" {
+				fmt.Printf("debug definition %s <- %s: %s %v\n", c.sym, name(id), res, err)
+			}
+			if err == nil && json.Unmarshal(res, &locs) == nil && len(locs) > 0 && (locs[0].URI == uri && locs[0].Range.Start.Line == pos.Line || ts && isDef(locs, uri, pos.Line)) {
 				wantRef[id] = true
 				if isCall {
 					wantIn[id] = true
@@ -614,9 +790,21 @@ func run(root, dbPath string, srv server, n, nIfaces int, seed int64, verbose bo
 			if verbose && os.Getenv("ORACLE_DEBUG") != "" {
 				fmt.Printf("debug %s -> %s %s:%d\n", c.sym, x.To.Name, x.To.URI, x.To.SelectionRange.Start.Line+1)
 			}
-			if id, ok := toChunk(x.To.URI, x.To.SelectionRange.Start.Line, true); ok {
+			if id, ok := toTarget(x.To); ok {
 				if py && isProperty(root, &ix.chunks[ix.byID[id]], lines) {
 					continue // a property read, not a call
+				}
+				if ts && !calledFrom(root, it.URI, x.FromRanges, lines, func(rg lspRange) bool {
+					k, ok := siteChunk(it.URI, rg.Start)
+					return ok && k == c.id
+				}) {
+					// tsserver lists every property access that reaches a
+					// method or an accessor (a method passed as a value,
+					// a getter read): a callee when a range is called.
+					// As for callers, the site must be in this function's
+					// chunk, not in a nested one (tsserver takes in
+					// callbacks and functions assigned to properties)
+					continue
 				}
 				wantOut[id] = true
 			}
@@ -628,7 +816,7 @@ func run(root, dbPath string, srv server, n, nIfaces int, seed int64, verbose bo
 		}
 		for _, r := range rels {
 			if r.SrcChunk != 0 && (r.Resolution == store.ResExact || r.Resolution == store.ResInferred) {
-				if k, ok := ix.byID[r.SrcChunk]; ok && !(py && ix.chunks[k].kind == "type") {
+				if k, ok := ix.byID[r.SrcChunk]; ok && !((py || ts) && ix.chunks[k].kind == "type") {
 					gotIn[r.SrcChunk] = true
 				}
 			}
@@ -636,7 +824,9 @@ func run(root, dbPath string, srv server, n, nIfaces int, seed int64, verbose bo
 		from := []int64{c.id}
 		if py {
 			// pyright's outgoing calls of a function include those of
-			// the functions defined inside it
+			// the functions defined inside it (tsserver's do not: they
+			// stop at a nested function declaration or an arrow function
+			// assigned to a const, and take in the callbacks)
 			for _, k := range ix.byFile[c.path] {
 				if n := &ix.chunks[k]; n.id != c.id && n.kind != "type" && n.start >= c.start && n.end <= c.end {
 					from = append(from, n.id)
@@ -652,8 +842,8 @@ func run(root, dbPath string, srv server, n, nIfaces int, seed int64, verbose bo
 				continue
 			}
 			k, ok := ix.byID[r.DstChunk]
-			if !ok || (!py && ix.chunks[k].kind == "type" && r.Detail != "interface method") {
-				continue // Go conversions are not calls (a Python class call constructs)
+			if !ok || (!py && !ts && ix.chunks[k].kind == "type" && r.Detail != "interface method") {
+				continue // Go conversions are not calls (a Python class call constructs, TypeScript's new)
 			}
 			gotOut[r.DstChunk] = true
 		}
@@ -824,13 +1014,17 @@ func run(root, dbPath string, srv server, n, nIfaces int, seed int64, verbose bo
 		fmt.Printf("callers: precision %.3f (tp %d, fp %d: ours not among pyright's callers), recall %.3f (%d of %d pyright callers with a call site)\n",
 			ratio(callersP.tp, callersP.tp+callersP.fp), callersP.tp, callersP.fp, ratio(callersR.tp, callersR.tp+callersR.fn), callersR.tp, callersR.tp+callersR.fn)
 	} else {
-		fmt.Printf("direct callers: precision %.3f (tp %d, fp %d: ours not among gopls' callers), recall %.3f (%d of %d callers gopls resolves to it statically, first %d per function)\n",
-			ratio(callersP.tp, callersP.tp+callersP.fp), callersP.tp, callersP.fp, ratio(callersR.tp, callersR.tp+callersR.fn), callersR.tp, callersR.tp+callersR.fn, maxChecked)
+		who := "gopls"
+		if ts {
+			who = "tsserver"
+		}
+		fmt.Printf("direct callers: precision %.3f (tp %d, fp %d: ours not among %s' callers), recall %.3f (%d of %d callers %s resolves to it statically, first %d per function)\n",
+			ratio(callersP.tp, callersP.tp+callersP.fp), callersP.tp, callersP.fp, who, ratio(callersR.tp, callersR.tp+callersR.fn), callersR.tp, callersR.tp+callersR.fn, who, maxChecked)
 		fmt.Printf("callers with dispatch: %s\n", callersAll)
 	}
 	fmt.Printf("callers counting references that are not calls: recall %.3f (%d of %d)\n", ratio(refsR.tp, refsR.tp+refsR.fn), refsR.tp, refsR.tp+refsR.fn)
 	fmt.Printf("direct callees: %s\n", callees)
-	if !py {
+	if !py && !ts {
 		fmt.Printf("implements:     %s\n", impl)
 	}
 	share := 0.0
@@ -859,20 +1053,71 @@ func callAt(root, uri string, rg lspRange, lines map[string][]string) bool {
 		ls = strings.Split(string(b), "\n")
 		lines[rel] = ls
 	}
+	ts := strings.HasSuffix(rel, ".ts")
 	for ln, col := rg.End.Line, rg.End.Character; ln < len(ls); ln, col = ln+1, 0 {
 		s := ls[ln]
+		if ts {
+			col = utf16ToByte(s, col) // zod's locales are not ASCII
+		}
 		if col > len(s) {
 			col = len(s) // UTF-16 columns: close enough on ASCII source
 		}
 		if t := strings.TrimLeft(s[col:], " \t"); t != "" {
-			return t[0] == '('
+			// a TypeScript tagged template (tag`…`) is a call too
+			return t[0] == '(' || t[0] == '`' && strings.HasSuffix(rel, ".ts")
 		}
 	}
 	return false
 }
 
+// utf16ToByte converts an LSP column (UTF-16 code units) on s to a byte
+// offset.
+func utf16ToByte(s string, col int) int {
+	n := 0
+	for i, r := range s {
+		if n >= col {
+			return i
+		}
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+	}
+	return len(s)
+}
+
 // symbolKindModule is the LSP SymbolKind pyright gives module-level callers.
 const symbolKindModule = 2
+
+// symbolKindClass is the LSP SymbolKind of a class item (a callee
+// constructed with new: never an overload signature).
+const symbolKindClass = 5
+
+// isDef reports whether one of the locations textDocument/definition
+// answers is the declaration at line of uri (tsserver lists an overloaded
+// function's signatures and its implementation).
+func isDef(locs []struct {
+	URI   string   `json:"uri"`
+	Range lspRange `json:"range"`
+}, uri string, line int) bool {
+	for _, l := range locs {
+		if l.URI == uri && l.Range.Start.Line == line {
+			return true
+		}
+	}
+	return false
+}
+
+// calledFrom reports whether one of the ranges (in uri) that in accepts
+// is called.
+func calledFrom(root, uri string, rgs []lspRange, lines map[string][]string, in func(lspRange) bool) bool {
+	for _, rg := range rgs {
+		if in(rg) && callAt(root, uri, rg, lines) {
+			return true
+		}
+	}
+	return false
+}
 
 // isProperty reports whether a Python function chunk is decorated as a
 // property (read, set or deleted, never called).
