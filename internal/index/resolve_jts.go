@@ -72,6 +72,8 @@ type jtsResolver struct {
 	dirTypes map[string][]int                    // Java: directory\x00symbol → type chunks in path order
 	baseEnts map[int][]jEnt                      // type chunk → its bases (lazy)
 	impls    map[int][]int                       // interface chunk → implementing types (lazy)
+	funcsIn  map[string][]int                    // path → its function and method chunks (lazy, jFuncAt)
+	encl     map[int]int                         // chunk → innermost function or method holding it (lazy)
 }
 
 // jtsExt are the extensions of Java and TypeScript/JavaScript files (a
@@ -388,6 +390,67 @@ func (r *resolver) jFunc(file, name string) int {
 		}
 	}
 	return -1
+}
+
+// jFuncAt is the function named name of file that a bare call at line
+// sees: one declared at the top level, or nested in a function holding
+// the line — the innermost such scope first (two functions may each
+// declare a local helper of one name); -1 when none is in scope.
+func (r *resolver) jFuncAt(file, name string, line int) int {
+	best, bestScope := -1, -1
+	for _, i := range r.byShort[name] {
+		s := &r.syms[i]
+		if s.Path != file || s.Container != "" || s.Kind != "function" {
+			continue
+		}
+		scope := 0 // the start line of the innermost function holding it; 0: the top level
+		if p := r.jEnclosingFunc(file, i); p >= 0 {
+			ps := &r.syms[p]
+			if line < ps.StartLine || line > ps.EndLine {
+				continue // local to another function
+			}
+			scope = ps.StartLine
+		}
+		if scope > bestScope {
+			best, bestScope = i, scope
+		}
+	}
+	return best
+}
+
+// jEnclosingFunc is the innermost function or method chunk of file that
+// holds chunk i's lines (i excluded), -1 when i is at the top level.
+func (r *resolver) jEnclosingFunc(file string, i int) int {
+	j := r.jts
+	if j.funcsIn == nil {
+		j.funcsIn = map[string][]int{}
+		for k := range r.syms {
+			if s := &r.syms[k]; (s.Kind == "function" || s.Kind == "method") && jtsLang(s.Lang) {
+				j.funcsIn[s.Path] = append(j.funcsIn[s.Path], k)
+			}
+		}
+	}
+	if p, ok := j.encl[i]; ok {
+		return p
+	}
+	c := &r.syms[i]
+	best := -1
+	defer func() {
+		if j.encl == nil {
+			j.encl = map[int]int{}
+		}
+		j.encl[i] = best
+	}()
+	for _, k := range j.funcsIn[file] {
+		p := &r.syms[k]
+		if k == i || p.StartLine > c.StartLine || p.EndLine < c.EndLine || (p.StartLine == c.StartLine && p.EndLine == c.EndLine) {
+			continue
+		}
+		if best < 0 || p.StartLine >= r.syms[best].StartLine {
+			best = k
+		}
+	}
+	return best
 }
 
 // jNameTS is what a TypeScript name that is not a local denotes in file
@@ -830,7 +893,7 @@ func (r *resolver) jtsResolve(e store.EdgeRow) (edgeOut, bool) {
 		if !java && e.Qualifier == "" {
 			// a function of the file, else an imported one
 			file := j.paths[e.FileID]
-			if i := r.jFunc(file, m); i >= 0 {
+			if i := r.jFuncAt(file, m, e.Line); i >= 0 {
 				return exact(r.syms[i].ID).with("same file"), true
 			}
 			if b, ok := j.binds[e.FileID][m]; ok {

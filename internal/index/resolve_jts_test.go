@@ -343,3 +343,43 @@ func TestJTSResolutionIsAFunctionOfTheTree(t *testing.T) {
 	shuffledArrivals(t, tree, 2, 4, want)
 	deleteAndReadd(t, tree, []string{"src/main/java/com/acme/shape/Shape.java", "web/shapes/index.ts"}, want)
 }
+
+// TestTypeScriptBareCallsInScope: two functions of a file each declare a
+// local helper of one name; a bare call reaches the helper in its own
+// scope, and a top-level function of that name from anywhere else.
+func TestTypeScriptBareCallsInScope(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"src/errors.ts": `export function formatError(e: string) {
+  function processError(x: string) {
+    return x;
+  }
+  return processError(e);
+}
+
+export function treeifyError(e: string) {
+  function processError(x: string) {
+    return x + "!";
+  }
+  return processError(e);
+}
+
+function shared(x: string) {
+  return x;
+}
+
+export function top(e: string) {
+  return shared(e);
+}
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target, r.line, COALESCE(dc.start_line, 0), r.resolution
+		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls'`, 5)
+	containsAll(t, got, []string{
+		"formatError | processError | 5 | 2 | exact",
+		"treeifyError | processError | 12 | 9 | exact",
+		"top | shared | 20 | 15 | exact",
+	})
+}
