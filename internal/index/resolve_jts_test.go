@@ -383,3 +383,44 @@ export function top(e: string) {
 		"top | shared | 20 | 15 | exact",
 	})
 }
+
+// TestTypeScriptDestructuredLocals: const {a, b: c} = v binds a to v.a and
+// c to v.b, so their methods resolve by v's declared type.
+func TestTypeScriptDestructuredLocals(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"src/codegen.ts": `export class CodeGen {
+  emit(s: string): void {}
+}
+
+export class Scope {
+  name(): string { return ""; }
+}
+
+export class KeywordCxt {
+  gen: CodeGen;
+  scope: Scope;
+  constructor() {
+    this.gen = new CodeGen();
+    this.scope = new Scope();
+  }
+}
+`,
+		"src/rule.ts": `import {KeywordCxt} from "./codegen";
+
+export function code(cxt: KeywordCxt) {
+  const {gen, scope: sc} = cxt;
+  gen.emit("x");
+  sc.name();
+}
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target, r.line, COALESCE(dc.symbol, ''), r.resolution
+		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls'`, 5)
+	containsAll(t, got, []string{
+		"code | emit | 5 | CodeGen.emit | exact",
+		"code | name | 6 | Scope.name | exact",
+	})
+}

@@ -315,6 +315,23 @@ func (x *extractor) jScope(fn int32) map[string][]jDecl {
 					continue // a module binding (jsPrepare), not a value
 				}
 				ty := jType(t, t.field(j, "type"))
+				if n := t.field(j, "name"); ty == "" && t.kind(n) == "object_pattern" {
+					// const {a, b: c} = v: a is v.a, c is v.b (one level)
+					add(n, j, "")
+					if v := t.field(j, "value"); jLocalValue(t, v) != "" {
+						for c := t.first(n); c >= 0; c = t.next(c) {
+							switch t.kind(c) {
+							case "shorthand_property_identifier_pattern":
+								m[t.text(c)] = append(m[t.text(c)], jDecl{j, "@" + strconv.Itoa(int(v)) + " ." + t.text(c)})
+							case "pair_pattern":
+								if b := t.field(c, "value"); t.kind(b) == "identifier" {
+									m[t.text(b)] = append(m[t.text(b)], jDecl{j, "@" + strconv.Itoa(int(v)) + " ." + jsName(t, t.field(c, "key"))})
+								}
+							}
+						}
+					}
+					continue
+				}
 				if ty == "" {
 					ty = jLocalValue(t, t.field(j, "value"))
 				}
@@ -386,9 +403,18 @@ func (x *extractor) jRecv(o int32, depth int) string {
 		n := t.text(o)
 		if local, ty := x.jLocal(o, n); local {
 			if v, ok := strings.CutPrefix(ty, "@"); ok {
-				// the value the local was initialised with
+				// the value the local was initialised with; "@N .p": its
+				// property p (destructured)
+				v, prop, member := strings.Cut(v, " ")
 				k, _ := strconv.Atoi(v)
-				return x.jRecv(int32(k), depth+1)
+				r := x.jRecv(int32(k), depth+1)
+				if !member {
+					return r
+				}
+				if r == "?" || strings.HasPrefix(r, "!") {
+					return "?"
+				}
+				return r + " " + prop
 			}
 			if ty == "" {
 				return "?"
