@@ -72,6 +72,7 @@ type jtsResolver struct {
 	dirTypes map[string][]int                    // Java: directory\x00symbol → type chunks in path order
 	baseEnts map[int][]jEnt                      // type chunk → its bases (lazy)
 	impls    map[int][]int                       // interface chunk → implementing types (lazy)
+	subs     map[int][]int                       // class chunk → its subclasses, transitively (lazy)
 	funcsIn  map[string][]int                    // path → its function and method chunks (lazy, jFuncAt)
 	encl     map[int]int                         // chunk → innermost function or method holding it (lazy)
 }
@@ -571,7 +572,7 @@ func (r *resolver) jIsIface(ti int) bool {
 func (r *resolver) jImpls(ti int) []int {
 	j := r.jts
 	if j.impls == nil {
-		j.impls = map[int][]int{}
+		j.impls, j.subs = map[int][]int{}, map[int][]int{}
 		for i := range r.syms {
 			s := &r.syms[i]
 			if s.Kind != "type" || !jtsLang(s.Lang) || r.jIsIface(i) {
@@ -590,6 +591,8 @@ func (r *resolver) jImpls(ti int) []int {
 					seen[b.sym] = true
 					if r.jIsIface(b.sym) {
 						j.impls[b.sym] = append(j.impls[b.sym], i)
+					} else {
+						j.subs[b.sym] = append(j.subs[b.sym], i)
 					}
 					walk(b.sym, depth+1)
 				}
@@ -598,6 +601,22 @@ func (r *resolver) jImpls(ti int) []int {
 		}
 	}
 	return j.impls[ti]
+}
+
+// jOverrides lists, for a call of m resolved to method k on a value of
+// class ti, the methods of ti's subclasses that override it (the
+// implementations a virtual call may reach besides k).
+func (r *resolver) jOverrides(ti, k int, m string) []int {
+	r.jImpls(ti) // builds the subclass lists
+	var out []int
+	seen := map[int]bool{k: true}
+	for _, c := range r.jts.subs[ti] {
+		if k2, _ := r.jLookup(c, m); k2 >= 0 && !seen[k2] {
+			seen[k2] = true
+			out = append(out, k2)
+		}
+	}
+	return out
 }
 
 // jDispatch lists the implementations of method m of interface ti: for
@@ -651,6 +670,10 @@ func (r *resolver) jCallOn(e jEnt, m, rule string, fileID int64) edgeOut {
 			if owner := r.ownType(&r.syms[k]); owner >= 0 && r.jIsIface(owner) {
 				o.detail = "interface method"
 				o.dispatch = dispatch
+			} else if !r.jIsIface(e.sym) {
+				// a method of a class: the overrides in its subclasses
+				// may run instead (a super call is static, see above)
+				o.dispatch = r.jOverrides(e.sym, k, m)
 			}
 			return o
 		}

@@ -424,3 +424,75 @@ export function code(cxt: KeywordCxt) {
 		"code | name | 6 | Scope.name | exact",
 	})
 }
+
+// TestClassOverrideDispatch: a call of a class's method may run an override
+// in a subclass: dispatch edges to the overrides (not to the method
+// itself, not for super calls), in TypeScript and Java.
+func TestClassOverrideDispatch(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"src/node.ts": `export abstract class Node {
+  render(): string { return ""; }
+  all(): string { return this.render(); }
+}
+
+export class If extends Node {
+  render(): string { return "if " + super.render(); }
+}
+
+export class Block extends Node {}
+
+export class Loop extends Block {
+  render(): string { return "loop"; }
+}
+
+export function show(n: Node) {
+  n.render();
+}
+
+export function showBlock(b: Block) {
+  b.render();
+}
+`,
+		"src/main/java/p/Shape.java": `package p;
+
+public class Shape {
+    public double area() { return 0; }
+}
+`,
+		"src/main/java/p/Square.java": `package p;
+
+public class Square extends Shape {
+    public double area() { return 4; }
+    double base() { return super.area(); }
+}
+`,
+		"src/main/java/p/Use.java": `package p;
+
+class Use {
+    double total(Shape s) { return s.area(); }
+}
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.line, COALESCE(dc.symbol, '')
+		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'dispatch'`, 3)
+	containsAll(t, got, []string{
+		"Node.all | 3 | If.render",
+		"Node.all | 3 | Loop.render",
+		"show | 17 | If.render",
+		"show | 17 | Loop.render",
+		"showBlock | 21 | Loop.render", // Block inherits Node.render; Loop overrides it
+		"Use.total | 4 | Square.area",
+	})
+	for _, bad := range []string{
+		"showBlock | 21 | If.render",    // If is no Block
+		"If.render | 7 | Node.render",   // a super call is static
+		"Square.base | 5 | Square.area", // likewise
+	} {
+		if slices.Contains(got, bad) {
+			t.Errorf("unexpected %q", bad)
+		}
+	}
+}
