@@ -353,9 +353,11 @@ func (g *goResolver) base(b, dir string, depth int) gtype {
 	}
 	// an alias (type Request = jsonrpc2.Request) is the type it names:
 	// its methods and fields are that type's
-	if a := g.aliases[t.key()]; a != nil && t.project() && depth < 8 {
-		if at := g.eval(a.Type, g.factDir[a], depth+1); at.known() {
-			t = at
+	if len(g.aliases) > 0 && t.project() && depth < 8 {
+		if a := g.aliases[t.key()]; a != nil {
+			if at := g.eval(a.Type, g.factDir[a], depth+1); at.known() {
+				t = at
+			}
 		}
 	}
 	t.elem += elem

@@ -424,7 +424,7 @@ func (r *resolver) jFuncAt(file, name string, line int) int {
 func (r *resolver) jEnclosingFunc(file string, i int) int {
 	j := r.jts
 	if j.funcsIn == nil {
-		j.funcsIn = map[string][]int{}
+		j.funcsIn, j.encl = map[string][]int{}, map[int]int{}
 		for k := range r.syms {
 			if s := &r.syms[k]; (s.Kind == "function" || s.Kind == "method") && jtsLang(s.Lang) {
 				j.funcsIn[s.Path] = append(j.funcsIn[s.Path], k)
@@ -436,12 +436,6 @@ func (r *resolver) jEnclosingFunc(file string, i int) int {
 	}
 	c := &r.syms[i]
 	best := -1
-	defer func() {
-		if j.encl == nil {
-			j.encl = map[int]int{}
-		}
-		j.encl[i] = best
-	}()
 	for _, k := range j.funcsIn[file] {
 		p := &r.syms[k]
 		if k == i || p.StartLine > c.StartLine || p.EndLine < c.EndLine || (p.StartLine == c.StartLine && p.EndLine == c.EndLine) {
@@ -451,6 +445,7 @@ func (r *resolver) jEnclosingFunc(file string, i int) int {
 			best = k
 		}
 	}
+	j.encl[i] = best
 	return best
 }
 
