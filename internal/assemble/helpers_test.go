@@ -1,6 +1,7 @@
 package assemble
 
 import (
+	"context"
 	"path/filepath"
 	"testing"
 
@@ -33,6 +34,33 @@ func (f *fixture) reindex(t *testing.T) *index.Summary {
 	sum := f.p.Reindex(t)
 	f.pid = f.p.ID
 	return sum
+}
+
+// chunkIDs lists the ids of the fixture's chunks, in id order; files
+// leaves out the file chunks when false.
+func (f *fixture) chunkIDs(t *testing.T, files bool) []int64 {
+	t.Helper()
+	q := "SELECT id FROM chunks WHERE project_id = ? ORDER BY id"
+	if !files {
+		q = "SELECT id FROM chunks WHERE project_id = ? AND kind != 'file' ORDER BY id"
+	}
+	rows, err := f.db.SQL().QueryContext(context.Background(), q, f.pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return ids
 }
 
 // chunk returns the chunk with the given symbol (the first one).

@@ -18,19 +18,7 @@ func TestRelationsInMatchesDirectReads(t *testing.T) {
 	ctx := context.Background()
 	for _, fix := range []string{"hubmethod", "ctxproj", "ctxpy"} {
 		f := indexFixture(t, fix)
-		rows, err := f.db.SQL().QueryContext(ctx, "SELECT id FROM chunks WHERE project_id = ? AND kind != 'file' ORDER BY id", f.pid)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var ids []int64
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				t.Fatal(err)
-			}
-			ids = append(ids, id)
-		}
-		rows.Close()
+		ids := f.chunkIDs(t, false)
 		chunks, err := f.db.GraphChunks(ctx, ids, false)
 		if err != nil {
 			t.Fatal(err)

@@ -13,19 +13,7 @@ import (
 func TestCallInDegreeCache(t *testing.T) {
 	f := indexFixture(t, "ctxproj")
 	ctx := context.Background()
-	rows, err := f.db.SQL().QueryContext(ctx, "SELECT id FROM chunks WHERE project_id = ? ORDER BY id", f.pid)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			t.Fatal(err)
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
+	ids := f.chunkIDs(t, true)
 	want, err := callerDegree(ctx, f.db, ids)
 	if err != nil {
 		t.Fatal(err)
