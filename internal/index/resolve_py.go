@@ -1063,8 +1063,8 @@ func (r *resolver) pyDispatch(e pyEnt, k int, o edgeOut) edgeOut {
 			return
 		}
 		for _, c := range r.pySubclasses(ti) {
-			if seen[c] {
-				continue
+			if seen[c] || len(o.dispatch) > maxDispatch {
+				continue // past maxDispatch the call gets none: stop looking
 			}
 			seen[c] = true
 			if k2 := r.member(c, m); k2 >= 0 && k2 != k && !slices.Contains(o.dispatch, k2) {
