@@ -305,7 +305,33 @@ func (s *Server) glob(ctx context.Context, in globIn) (answer, error) {
 	if err != nil {
 		return answer{}, err
 	}
-	return answer{text: res.Text(), data: res}, nil
+	return answer{text: res.Text(), data: leanGlob(res)}, nil
+}
+
+// globOut is glob_files' structured content: the list in parallel arrays
+// (one path, size and modification time per file, in the listed order),
+// so that each file costs a few tokens beside its line in the text.
+type globOut struct {
+	Pattern   string   `json:"pattern"`
+	Path      string   `json:"path"`
+	Sort      string   `json:"sort"`
+	Paths     []string `json:"paths"`
+	Sizes     []int64  `json:"sizes"`
+	MTimes    []int64  `json:"mtimes"` // Unix seconds
+	Total     int      `json:"total"`
+	Truncated bool     `json:"truncated"`
+	Notes     []string `json:"notes,omitempty"`
+}
+
+func leanGlob(r *codectx.GlobResult) globOut {
+	out := globOut{Pattern: r.Pattern, Path: r.Path, Sort: r.Sort, Total: r.Total, Truncated: r.Truncated, Notes: r.Notes,
+		Paths: make([]string, 0, len(r.Files)), Sizes: make([]int64, 0, len(r.Files)), MTimes: make([]int64, 0, len(r.Files))}
+	for _, f := range r.Files {
+		out.Paths = append(out.Paths, f.Path)
+		out.Sizes = append(out.Sizes, f.Size)
+		out.MTimes = append(out.MTimes, f.ModTime.Unix())
+	}
+	return out
 }
 
 func (s *Server) grep(ctx context.Context, in grepIn) (answer, error) {
