@@ -1,0 +1,89 @@
+package index
+
+import (
+	"strconv"
+	"strings"
+
+	"codectx/internal/lang"
+	"codectx/internal/store"
+)
+
+// Go references edges: a function or method used as a value (a callback,
+// a handler, a method value or expression), from the lang.FactRef facts
+// the extractor records for every identifier or selector where a function
+// value can stand. Each is resolved as a call of the same name and
+// receiver would be (goCall: a bare name is the package's function, pkg.F
+// through the file's imports, x.M through the type of x), and kept only
+// when that gives a project function or method: a variable, a constant, a
+// type, a field, an interface method or anything outside the project
+// leaves no row. One row per source function, target and line, derived
+// (rebuilt by every resolution, like dispatch edges).
+
+// goReferenceEdges resolves the reference facts of the project's Go files.
+func (r *resolver) goReferenceEdges(facts []store.FactRow) []store.DerivedRelation {
+	g := r.g
+	if g == nil || len(g.goFiles) == 0 {
+		return nil
+	}
+	type key struct {
+		src, dst int64
+		line     int
+	}
+	seen := map[key]bool{}
+	var out []store.DerivedRelation
+	for i := range facts {
+		f := &facts[i]
+		if f.Kind != lang.FactRef || !g.goFiles[f.FileID] {
+			continue
+		}
+		line, err := strconv.Atoi(f.Sig)
+		if err != nil {
+			continue
+		}
+		src := r.chunkAt(f.FileID, f.Owner, line)
+		if src < 0 {
+			continue
+		}
+		dir := g.pkgKey(f.FileID, r.fileDir[f.FileID])
+		o := r.goCall(store.EdgeRow{FileID: f.FileID, Kind: "calls", Target: f.Name, Recv: f.Type, Line: line}, dir)
+		di, ok := r.byID[o.dst]
+		if !ok || o.dst == 0 || (o.res != store.ResExact && o.res != store.ResInferred) {
+			continue
+		}
+		dst := &r.syms[di]
+		detail := "function value"
+		switch {
+		case dst.Kind == "method":
+			// x.f names a field when the type declares one of that name
+			// (a field hides a method promoted from an embedded type)
+			if f.Type != "" && !strings.HasPrefix(f.Type, "pkg:") {
+				if t := g.eval(f.Type, dir, 0); t.project() && g.hasField(t, f.Name) {
+					continue
+				}
+			}
+			detail = "method value"
+		case dst.Kind != "function":
+			continue // a type (a conversion's), an interface method
+		}
+		s := &r.syms[src]
+		k := key{s.ID, dst.ID, line}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, store.DerivedRelation{FileID: f.FileID, Kind: lang.RelReferences, SrcChunk: s.ID, SrcSymbol: s.Symbol,
+			Target: f.Name, Line: line, DstChunk: dst.ID, Resolution: o.res, Detail: detail})
+	}
+	return out
+}
+
+// chunkAt is the chunk of file fileID with the given symbol whose lines
+// hold line (a file may declare several init functions), -1 when none.
+func (r *resolver) chunkAt(fileID int64, symbol string, line int) int {
+	for _, i := range r.bySymbol[symbol] {
+		if s := &r.syms[i]; s.FileID == fileID && line >= s.StartLine && line <= s.EndLine {
+			return i
+		}
+	}
+	return -1
+}
