@@ -45,9 +45,13 @@ func (x *extractor) goRefs(fn int32, d funcDecl) {
 	first := len(x.facts)
 	end := t.subtreeEnd(body)
 	for j := body + 1; j < end; j++ {
+		k := t.kind(j)
+		if (k != "identifier" && k != "selector_expression") || !x.goValuePos(j) {
+			continue
+		}
 		var name, recv string
 		var at int32
-		switch t.kind(j) {
+		switch k {
 		case "identifier":
 			name, at = t.text(j), j
 			if x.sp.builtins[name] || x.gref.top[name] {
@@ -68,10 +72,8 @@ func (x *extractor) goRefs(fn int32, d funcDecl) {
 			} else if recv = x.goExprType(op); recv == "" {
 				continue // a value of unknown type: nothing to resolve it by
 			}
-		default:
-			continue
 		}
-		if name == "" || name == "_" || !x.goValuePos(j) {
+		if name == "" || name == "_" {
 			continue
 		}
 		f := Fact{Kind: FactRef, Owner: sym, Name: name, Type: recv, Sig: strconv.Itoa(t.line(at))}
