@@ -1,7 +1,6 @@
 package index
 
 import (
-	"strconv"
 	"strings"
 
 	"codectx/internal/lang"
@@ -31,50 +30,60 @@ func (r *resolver) goReferenceEdges(facts []store.FactRow) []store.DerivedRelati
 	}
 	seen := map[key]bool{}
 	var out []store.DerivedRelation
+	var uses []lang.GoRef
 	for i := range facts {
 		f := &facts[i]
 		if f.Kind != lang.FactRef || !g.goFiles[f.FileID] {
 			continue
 		}
-		line, err := strconv.Atoi(f.Sig)
-		if err != nil {
+		dir := g.pkgKey(f.FileID, r.fileDir[f.FileID])
+		uses = lang.ParseGoRefs(f.Sig, uses[:0])
+		if len(uses) == 0 {
 			continue
 		}
-		src := r.chunkAt(f.FileID, f.Owner, line)
+		// the uses of one fact are in one function
+		src := r.chunkAt(f.FileID, f.Owner, uses[0].Line)
 		if src < 0 {
 			continue
 		}
-		dir := g.pkgKey(f.FileID, r.fileDir[f.FileID])
-		o := r.goCall(store.EdgeRow{FileID: f.FileID, Kind: "calls", Target: f.Name, Recv: f.Type, Line: line}, dir)
-		di, ok := r.byID[o.dst]
-		if !ok || o.dst == 0 || (o.res != store.ResExact && o.res != store.ResInferred) {
-			continue
-		}
-		dst := &r.syms[di]
-		detail := "function value"
-		switch {
-		case dst.Kind == "method":
-			// x.f names a field when the type declares one of that name
-			// (a field hides a method promoted from an embedded type)
-			if f.Type != "" && !strings.HasPrefix(f.Type, "pkg:") {
-				if t := g.eval(f.Type, dir, 0); t.project() && g.hasField(t, f.Name) {
-					continue
-				}
+		for _, u := range uses {
+			if e, ok := r.goReference(f.FileID, src, u, dir); ok && !seen[key{e.SrcChunk, e.DstChunk, e.Line}] {
+				seen[key{e.SrcChunk, e.DstChunk, e.Line}] = true
+				out = append(out, e)
 			}
-			detail = "method value"
-		case dst.Kind != "function":
-			continue // a type (a conversion's), an interface method
 		}
-		s := &r.syms[src]
-		k := key{s.ID, dst.ID, line}
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		out = append(out, store.DerivedRelation{FileID: f.FileID, Kind: lang.RelReferences, SrcChunk: s.ID, SrcSymbol: s.Symbol,
-			Target: f.Name, Line: line, DstChunk: dst.ID, Resolution: o.res, Detail: detail})
 	}
 	return out
+}
+
+// goReference resolves use u of function src (symbol index) of file
+// fileID in package dir: a references edge when it reaches a project
+// function or method.
+func (r *resolver) goReference(fileID int64, src int, u lang.GoRef, dir string) (store.DerivedRelation, bool) {
+	g := r.g
+	o := r.goCall(store.EdgeRow{FileID: fileID, Kind: "calls", Target: u.Name, Recv: u.Qualifier, Line: u.Line}, dir)
+	di, ok := r.byID[o.dst]
+	if !ok || o.dst == 0 || (o.res != store.ResExact && o.res != store.ResInferred) {
+		return store.DerivedRelation{}, false
+	}
+	dst := &r.syms[di]
+	detail := "function value"
+	switch {
+	case dst.Kind == "method":
+		// x.f names a field when the type declares one of that name (a
+		// field hides a method promoted from an embedded type)
+		if q := u.Qualifier; q != "" && !strings.HasPrefix(q, "pkg:") {
+			if t := g.eval(q, dir, 0); t.project() && g.hasField(t, u.Name) {
+				return store.DerivedRelation{}, false
+			}
+		}
+		detail = "method value"
+	case dst.Kind != "function":
+		return store.DerivedRelation{}, false // a type (a conversion's), an interface method
+	}
+	s := &r.syms[src]
+	return store.DerivedRelation{FileID: fileID, Kind: lang.RelReferences, SrcChunk: s.ID, SrcSymbol: s.Symbol,
+		Target: u.Name, Line: u.Line, DstChunk: dst.ID, Resolution: o.res, Detail: detail}, true
 }
 
 // chunkAt is the chunk of file fileID with the given symbol whose lines

@@ -1,34 +1,67 @@
 package lang
 
-import "strconv"
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
 
 // Go references: a function or method used as a value rather than called
 // (checkRedirect: defaultCheckRedirect, http.HandleFunc("/", index),
 // sort.Slice(xs, less), f := helper, return pkg.Func, a method value
 // t.handle passed as a callback, a method expression (*T).m). The file
-// alone cannot tell whether a name is a function: the extractor records a
-// FactRef for every identifier or selector in a position where a function
-// value can stand, and relation resolution (internal/index/refs_go.go)
+// alone cannot tell whether a name is a function: the extractor lists, in
+// one FactRef per function, every identifier or selector in a position
+// where a function value can stand, and relation resolution (internal/index/refs_go.go)
 // keeps as references edges those that resolve, as a call's callee would,
 // to a project function or method. The others leave no trace.
 
-// FactRef: in the Go function or method Owner (its chunk symbol), Name is
-// used as a value at line Sig; Type is what qualifies it, in the receiver
-// notation of calls (Relation.Recv): "" for a bare name (the package's, as a
-// local does not shadow it), "pkg:PATH" for an imported package's member,
-// a type or value notation for x.Name (a method value or expression).
+// FactRef: the names the Go function or method Owner (its chunk symbol)
+// uses as values, one fact per function: Sig lists them, one per line
+// ("\n"-separated), each as LINE, NAME and QUALIFIER separated by tabs,
+// in source order, without repeats. QUALIFIER is in the receiver notation
+// of calls (Relation.Recv): "" for a bare name (the package's, as no local
+// shadows it), "pkg:PATH" for an imported package's member, a type or
+// value notation for x.NAME (a method value or expression). One fact per
+// function rather than per use keeps the table small: most candidates are
+// field reads and constants that resolve to nothing.
 const FactRef = "ref"
+
+// GoRef is one use listed by a FactRef fact.
+type GoRef struct {
+	Line      int
+	Name      string
+	Qualifier string // Relation.Recv notation
+}
+
+// ParseGoRefs reads the uses a FactRef fact's Sig lists (malformed
+// entries are skipped).
+func ParseGoRefs(sig string, out []GoRef) []GoRef {
+	for sig != "" {
+		var e string
+		e, sig, _ = strings.Cut(sig, "\n")
+		ln, rest, ok := strings.Cut(e, "\t")
+		name, q, ok2 := strings.Cut(rest, "\t")
+		line, err := strconv.Atoi(ln)
+		if ok && ok2 && err == nil && name != "" {
+			out = append(out, GoRef{Line: line, Name: name, Qualifier: q})
+		}
+	}
+	return out
+}
 
 // goRefState is what the reference scan of a file knows beyond goCtx.
 type goRefState struct {
 	// top holds the names the file declares at top level as types,
 	// variables and constants: a bare use of one is not a function.
 	top map[string]bool
+	// refs is the current function's uses (reused from one to the next).
+	refs []GoRef
 }
 
-// goRefs records the references candidates of function declaration fn,
-// whose chunk symbol d gives; the function's locals (goFuncLocals) are
-// current.
+// goRefs records the reference candidates of function declaration fn
+// (its chunk symbol from d) as one FactRef; the function's locals
+// (goFuncLocals) are current.
 func (x *extractor) goRefs(fn int32, d funcDecl) {
 	t := x.t
 	body := t.field(fn, "body")
@@ -42,7 +75,8 @@ func (x *extractor) goRefs(fn int32, d funcDecl) {
 	if x.gref == nil {
 		x.gref = &goRefState{top: x.goTopNames()}
 	}
-	first := len(x.facts)
+	st := x.gref
+	st.refs = st.refs[:0]
 	end := t.subtreeEnd(body)
 	for j := body + 1; j < end; j++ {
 		k := t.kind(j)
@@ -76,18 +110,26 @@ func (x *extractor) goRefs(fn int32, d funcDecl) {
 		if name == "" || name == "_" {
 			continue
 		}
-		f := Fact{Kind: FactRef, Owner: sym, Name: name, Type: recv, Sig: strconv.Itoa(t.line(at))}
-		dup := false
-		for _, g := range x.facts[first:] {
-			if g == f {
-				dup = true
-				break
-			}
-		}
-		if !dup {
-			x.facts = append(x.facts, f)
+		r := GoRef{Line: t.line(at), Name: name, Qualifier: recv}
+		if !slices.Contains(st.refs, r) {
+			st.refs = append(st.refs, r)
 		}
 	}
+	if len(st.refs) == 0 {
+		return
+	}
+	var b strings.Builder
+	for k, r := range st.refs {
+		if k > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(strconv.Itoa(r.Line))
+		b.WriteByte('\t')
+		b.WriteString(r.Name)
+		b.WriteByte('\t')
+		b.WriteString(r.Qualifier)
+	}
+	x.facts = append(x.facts, Fact{Kind: FactRef, Owner: sym, Sig: b.String()})
 }
 
 // goValuePos reports whether expression e stands where a function value
