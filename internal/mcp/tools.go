@@ -163,7 +163,8 @@ func (s *Server) register() {
 		Title: "Call and type graph",
 		Description: "Relations of a symbol from the index: calls, extends, implements, contains and imports, followed depth hops in one or both directions. " +
 			"Use it for who calls X, what X calls, and type hierarchies. Every edge has a resolution (exact, inferred, name, external, unresolved); " +
-			"dispatch edges are calls through an interface to its implementations. An unknown name answers with close matches.",
+			"dispatch edges are calls through an interface to its implementations; references edges are Go functions and methods used as values (callbacks, handlers), not called. " +
+			"An unknown name answers with close matches.",
 		Annotations:  ro,
 		OutputSchema: outputSchema[graphOut](),
 	}, withEnum[graphIn](map[string][]any{"direction": {codectx.DirectionOut, codectx.DirectionIn, codectx.DirectionBoth},
