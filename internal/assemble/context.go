@@ -380,6 +380,7 @@ type plan struct {
 	callee, caller          float64 // calls out / in
 	dispatchOut, dispatchIn float64 // calls through an interface to an implementation / from such callers
 	referrer                float64 // references in: functions using the chunk as a value (a callback or handler passed on, a method value)
+	referenced              float64 // references out: the functions a chunk uses as values (its callbacks, handlers, defaults)
 	implOut, implIn         float64 // extends/implements out (its interfaces) / in (its implementers)
 	container, members      float64 // a chunk's type header / a type's members (siblings)
 	// sureCallers: a seed's callers, dispatch callers and referrers enter unfiltered;
@@ -408,13 +409,15 @@ func planFor(kind string) plan {
 	case IntentChange:
 		// The places a change touches: callers and callees across files,
 		// interface ↔ implementations, the type and its other members.
-		return plan{callee: 0.9, caller: 0.85, dispatchOut: 0.8, dispatchIn: 0.8, implOut: 0.85, implIn: 0.85,
+		return plan{callee: 0.9, caller: 0.85, dispatchOut: 0.8, dispatchIn: 0.8, referenced: 0.8, implOut: 0.85, implIn: 0.85,
 			container: 0.9, members: 0.6, sureImpl: true, sureCallees: true, noTests: true}
 	case IntentLocation:
 		return plan{callee: 0.8, caller: 0.8, container: 0.9, implOut: 0.8, implIn: 0.8}
 	}
 	// Implementation: the target, its callees, its type's header and fields.
-	return plan{callee: 1, dispatchOut: 0.85, caller: 0.7, container: 0.9, implOut: 0.8, implIn: 0.7, sureCallees: true}
+	// A function it passes on as a value (a callback, a default policy)
+	// runs on its behalf later: as an implementation it dispatches to.
+	return plan{callee: 1, dispatchOut: 0.85, referenced: 0.85, caller: 0.7, container: 0.9, implOut: 0.8, implIn: 0.7, sureCallees: true}
 }
 
 // expandContext follows one hop from the frontier along the intent's plan
@@ -447,7 +450,7 @@ func planEdges(ctx context.Context, db *store.DB, projectID int64, frontier []*c
 			edges = append(edges, edge{from: f, to: to, weight: w, reason: reason, sure: sure})
 		}
 	}
-	out, err := db.RelationsFrom(ctx, ids, "calls", "dispatch", "extends", "implements", "contains")
+	out, err := db.RelationsFrom(ctx, ids, "calls", "dispatch", "references", "extends", "implements", "contains")
 	if err != nil {
 		return nil, err
 	}
@@ -461,6 +464,9 @@ func planEdges(ctx context.Context, db *store.DB, projectID int64, frontier []*c
 			add(f, r.DstChunk, pl.callee, fmt.Sprintf("called by %s (line %d)", f.c.Symbol, r.Line), f.seed && pl.sureCallees)
 		case "dispatch":
 			add(f, r.DstChunk, pl.dispatchOut, fmt.Sprintf("implementation called by %s (line %d)", f.c.Symbol, r.Line), false)
+		case "references":
+			// a seed's, like its callees, unfiltered where they are
+			add(f, r.DstChunk, pl.referenced, fmt.Sprintf("used as a value by %s (line %d)", f.c.Symbol, r.Line), f.seed && pl.sureCallees)
 		case "contains":
 			if f.c.Kind == "type" {
 				add(f, r.DstChunk, pl.members, "member of "+f.c.Symbol, false)

@@ -561,6 +561,21 @@ func registerStages() []func([]byte) [][]byte {
 	}
 	r = f.assemble(t, "how does splitBlocks cut a buffer", "1", 100000, "splitBlocks")
 	if slices.Contains(symbols(r), "registerStages") {
-		t.Errorf("implementation plan followed a references edge: %v", symbols(r))
+		t.Errorf("implementation plan followed an incoming references edge: %v", symbols(r))
+	}
+	// the other way: how a function works takes in what it passes on as
+	// a value, as its callees, even when the question does not name it
+	r = f.assemble(t, "which stages does the pipeline register", "1", 100000, "registerStages")
+	found = false
+	for _, c := range r.Chunks() {
+		if c.Symbol == "splitBlocks" {
+			found = true
+			if !strings.Contains(c.Reason, "used as a value by registerStages (line 5)") {
+				t.Errorf("reason %q", c.Reason)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("the function registerStages uses as a value is missing: %v", symbols(r))
 	}
 }
