@@ -2,6 +2,7 @@ package index
 
 import (
 	"bufio"
+	"go/build"
 	"os"
 	"path"
 	"path/filepath"
@@ -39,6 +40,7 @@ type goResolver struct {
 	factDir   map[*store.FactRow]string
 	goFiles   map[int64]bool
 	xtest     map[int64]bool      // files of a directory's external test package (package x_test)
+	offBuild  map[int64]bool      // files the default build context does not compile (gobuild.go)
 	testFiles map[int64]bool      // _test.go files
 	impls     map[string][]string // iface key → implementing type keys
 }
@@ -89,11 +91,29 @@ func (r *resolver) goInit(root string, facts []store.FactRow) {
 		factDir: map[*store.FactRow]string{}, goFiles: map[int64]bool{}, xtest: map[int64]bool{}, testFiles: map[int64]bool{},
 	}
 	r.g = g
+	built := map[int64]string{} // file → its build constraint
 	for i := range facts {
-		if facts[i].Kind == lang.FactPackage {
+		switch facts[i].Kind {
+		case lang.FactPackage:
 			g.xtest[facts[i].FileID] = true
+		case lang.FactBuild:
+			built[facts[i].FileID] = facts[i].Name
 		}
 	}
+	// the files the default build context leaves out: a declaration in
+	// one gives way to a build-tag twin in a file it compiles
+	g.offBuild = map[int64]bool{}
+	for i := range r.syms {
+		s := &r.syms[i]
+		if s.Lang != "go" || (i > 0 && r.syms[i-1].FileID == s.FileID) {
+			continue
+		}
+		if !goBuildsIn(&build.Default, s.Path, built[s.FileID]) {
+			g.offBuild[s.FileID] = true
+		}
+	}
+	// first in (path, line) order, unless a build-tag twin replaces it
+	keep := func(old, new int64) bool { return !g.offBuild[old] || g.offBuild[new] }
 	for i := range r.syms {
 		s := &r.syms[i]
 		if s.Lang != "go" {
@@ -117,7 +137,7 @@ func (r *resolver) goInit(root string, facts []store.FactRow) {
 		default:
 			continue
 		}
-		if _, dup := m[k]; !dup { // first in (path, line) order: build-tag twins
+		if old, dup := m[k]; !dup || !keep(r.syms[old].FileID, s.FileID) {
 			m[k] = i
 		}
 	}
@@ -134,17 +154,17 @@ func (r *resolver) goInit(root string, facts []store.FactRow) {
 		switch f.Kind {
 		case lang.FactField:
 			if alias := strings.HasPrefix(f.Sig, "alias:"); alias || f.Sig == "underlying" {
-				if _, dup := g.under[key2(dir, f.Owner)]; !dup {
+				if old, dup := g.under[key2(dir, f.Owner)]; !dup || !keep(old.FileID, f.FileID) {
 					g.under[key2(dir, f.Owner)] = f
 				}
-				if _, dup := g.aliases[key2(dir, f.Owner)]; !dup && alias {
+				if old, dup := g.aliases[key2(dir, f.Owner)]; alias && (!dup || !keep(old.FileID, f.FileID)) {
 					g.aliases[key2(dir, f.Owner)] = f
 				}
 				continue
 			}
 			g.fields[key2(dir, f.Owner)] = append(g.fields[key2(dir, f.Owner)], f)
 		case lang.FactResult:
-			if _, dup := g.results[key3(dir, f.Owner, f.Name)]; !dup {
+			if old, dup := g.results[key3(dir, f.Owner, f.Name)]; !dup || !keep(old.FileID, f.FileID) {
 				g.results[key3(dir, f.Owner, f.Name)] = f
 			}
 		case lang.FactIMethod:
@@ -163,7 +183,7 @@ func (r *resolver) goInit(root string, facts []store.FactRow) {
 			}
 			g.tparams[key2(dir, f.Owner)] = set
 		case lang.FactVar:
-			if _, dup := g.vars[key2(dir, f.Name)]; !dup {
+			if old, dup := g.vars[key2(dir, f.Name)]; !dup || !keep(old.FileID, f.FileID) {
 				g.vars[key2(dir, f.Name)] = f
 			}
 		}

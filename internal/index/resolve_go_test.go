@@ -1,6 +1,7 @@
 package index
 
 import (
+	"runtime"
 	"slices"
 	"testing"
 )
@@ -417,5 +418,62 @@ func (h *Handler) Serve() {
 		"Handler.Serve | getServer | 13 |  | unresolved | function-typed field",
 		"Handler.Serve | Connect | 14 | Server.Connect | exact | ",
 		"Handler.Serve | Connect | 15 | Server.Connect | exact | ",
+	})
+}
+
+// TestGoBuildTwins: a function or method declared in two files for
+// different builds resolves to the file the default build compiles, not to
+// the first in path order (a //go:build line, a legacy // +build line, a
+// _GOOS file name suffix).
+func TestGoBuildTwins(t *testing.T) {
+	other := "aix" // sorts before the host's GOOS
+	if runtime.GOOS == other {
+		other = "zos"
+	}
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/bt\n\ngo 1.22\n",
+		"v/value_a.go": `// Copyright notice.
+
+//go:build !go1.1
+
+package v
+
+func (v Value) String() string { return "" }
+
+func Make() Value { return Value{} }
+`,
+		"v/value_b.go": `//go:build go1.1
+
+package v
+
+func (v Value) String() string { return "" }
+
+func Make() Value { return Value{} }
+`,
+		"v/value.go": `package v
+
+type Value struct{}
+
+func Use() {
+	Make().String()
+	Open()
+	Legacy()
+}
+`,
+		"v/open_" + other + ".go": "package v\n\nfunc Open() {}\n",
+		"v/open_" + runtime.GOOS + ".go": "package v\n\nfunc Open() {}\n",
+		"v/legacy_a.go": "// +build ignore\n\npackage v\n\nfunc Legacy() {}\n",
+		"v/legacy_b.go": "package v\n\nfunc Legacy() {}\n",
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target, r.line, COALESCE(dc.path, ''), r.resolution
+		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls'`, 5)
+	containsAll(t, got, []string{
+		"Use | Make | 6 | v/value_b.go | exact",
+		"Use | String | 6 | v/value_b.go | exact",
+		"Use | Open | 7 | v/open_" + runtime.GOOS + ".go | exact",
+		"Use | Legacy | 8 | v/legacy_b.go | exact",
 	})
 }

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"go/build/constraint"
 	"slices"
 	"strconv"
 	"strings"
@@ -73,6 +74,9 @@ func goPrepare(x *extractor) {
 			}
 		}
 	}
+	if e := goBuildConstraint(t); e != "" {
+		x.facts = append(x.facts, Fact{Kind: FactBuild, Name: e})
+	}
 	for c := t.first(0); c >= 0; c = t.next(c) {
 		switch t.kind(c) {
 		case "package_clause":
@@ -104,6 +108,40 @@ func goPrepare(x *extractor) {
 			g.tparams = nil
 		}
 	}
+}
+
+// goBuildConstraint is the file's build constraint in //go:build syntax
+// (the //go:build line, else the // +build lines joined by &&), "" when it
+// has none: comment lines before the package clause.
+func goBuildConstraint(t *tree) string {
+	var plus constraint.Expr
+	for c := t.first(0); c >= 0; c = t.next(c) {
+		if t.kind(c) != "comment" {
+			break
+		}
+		for _, line := range strings.Split(t.text(c), "\n") {
+			line = strings.TrimSpace(line)
+			if !constraint.IsGoBuild(line) && !constraint.IsPlusBuild(line) {
+				continue
+			}
+			e, err := constraint.Parse(line)
+			if err != nil {
+				continue
+			}
+			if constraint.IsGoBuild(line) {
+				return e.String()
+			}
+			if plus == nil {
+				plus = e
+			} else {
+				plus = &constraint.AndExpr{X: plus, Y: e}
+			}
+		}
+	}
+	if plus != nil {
+		return plus.String()
+	}
+	return ""
 }
 
 // goPackageName guesses the package name of an import path: its last

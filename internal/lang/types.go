@@ -101,6 +101,10 @@ const (
 	// FactTypeParams: generic interface Owner has the type parameters Name
 	// (comma-separated, in order), which its method signatures name bare.
 	FactTypeParams = "tparams"
+	// FactBuild: the file's build constraint (its //go:build line, or
+	// its // +build lines joined), Name the expression in //go:build
+	// syntax; recorded only for a file that has one.
+	FactBuild = "build"
 )
 
 // Fact is one type fact declared in a file. Type is a type reference in the
@@ -129,7 +133,7 @@ type Result struct {
 // Version names the chunking and relation rules. Bump it whenever Parse
 // produces different chunks or relations for the same input: the index then
 // re-parses files whose content did not change.
-const Version = "2026-12-01.30"
+const Version = "2026-12-01.31"
 
 // MaxEmbedChars bounds the text handed to an embedder.
 const MaxEmbedChars = 2000
