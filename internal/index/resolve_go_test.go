@@ -421,6 +421,58 @@ func (h *Handler) Serve() {
 	})
 }
 
+// TestGoTypeSwitch: in a type switch's clause naming one type, the bound
+// name has that type; in a clause of several types or the default one, the
+// switched value's; after the statement, what the name was before.
+func TestGoTypeSwitch(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/ts\n\ngo 1.22\n",
+		"ast/ast.go": `package ast
+
+type Node interface{ Pos() int }
+
+type Ident struct{}
+
+func (x *Ident) Pos() int { return 0 }
+
+type Lit struct{}
+
+func (x Lit) Pos() int { return 1 }
+
+func Walk(n Node) {
+	switch x := n.(type) {
+	case *Ident:
+		x.Pos()
+	case Lit, nil:
+		x.Pos()
+	default:
+		x.Pos()
+	}
+}
+
+func Shadow(n Node) {
+	switch n := n.(type) {
+	case Lit:
+		n.Pos()
+	}
+	n.Pos()
+}
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target, r.line, COALESCE(dc.symbol, ''), r.resolution
+		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls'`, 5)
+	containsAll(t, got, []string{
+		"Walk | Pos | 16 | Ident.Pos | exact",
+		"Walk | Pos | 18 | Node | exact", // the interface's method
+		"Walk | Pos | 20 | Node | exact",
+		"Shadow | Pos | 27 | Lit.Pos | exact",
+		"Shadow | Pos | 29 | Node | exact", // n is the parameter again
+	})
+}
+
 // TestGoBuildTwins: a function or method declared in two files for
 // different builds resolves to the file the default build compiles, not to
 // the first in path order (a //go:build line, a legacy // +build line, a

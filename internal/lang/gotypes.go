@@ -510,6 +510,7 @@ func (x *extractor) goFuncLocals(fn int32) {
 	g := x.gx
 	g.locals = map[string][]goLocal{}
 	g.tparams = x.goTypeParams(fn)
+	var restores []goRestore
 	// a declaration is in scope after its statement (parameters: from the start)
 	set := func(name, ref string, stmt int32) {
 		if name == "" || name == "_" {
@@ -593,18 +594,71 @@ func (x *extractor) goFuncLocals(fn int32) {
 				}
 			}
 		case "type_switch_statement":
-			if a := t.field(j, "alias"); a >= 0 {
-				for c := t.first(a); c >= 0; c = t.next(c) {
-					if t.kind(c) == "identifier" {
-						set(t.text(c), "", a)
-					}
+			a := t.field(j, "alias")
+			if a < 0 {
+				break
+			}
+			var names []int32
+			for c := t.first(a); c >= 0; c = t.next(c) {
+				if t.kind(c) == "identifier" {
+					names = append(names, c)
 				}
 			}
+			if len(names) != 1 || t.text(names[0]) == "_" {
+				for _, c := range names {
+					set(t.text(c), "", a)
+				}
+				break
+			}
+			// switch x := v.(type): in a clause naming one type, x has
+			// that type; in the others (several types, default) the type
+			// of v. After the statement, the name is what it was before
+			// (switch v := v.(type) shadows v only inside).
+			name := t.text(names[0])
+			vt := x.goExprType(t.field(j, "value")) // before x is declared
+			set(name, "", a)
+			typeF := t.g.field("type")
+			for c := t.first(j); c >= 0; c = t.next(c) {
+				if k := t.kind(c); k != "type_case" && k != "default_case" {
+					continue
+				}
+				ref, n := vt, 0
+				for ty := t.first(c); ty >= 0; ty = t.next(ty) {
+					if t.nodes[ty].field == typeF {
+						n++
+						ref = x.goTypeRef(ty)
+						if t.text(ty) == "nil" {
+							ref = vt
+						}
+					}
+				}
+				if n > 1 {
+					ref = vt
+				}
+				g.locals[name] = append(g.locals[name], goLocal{pos: t.nodes[c].start, ref: ref})
+			}
+			restores = append(restores, goRestore{name: name, from: t.nodes[j].start, at: t.nodes[j].end})
 		}
 	}
 	for _, ds := range g.locals {
 		slices.SortStableFunc(ds, func(a, b goLocal) int { return int(a.pos) - int(b.pos) })
 	}
+	for _, r := range restores { // in source order: an enclosing switch's clause types come first
+		ref, _ := g.local(r.name, r.from)
+		ds := g.locals[r.name]
+		k, _ := slices.BinarySearchFunc(ds, r.at, func(d goLocal, at uint32) int { return int(d.pos) - int(at) })
+		for k < len(ds) && ds[k].pos <= r.at {
+			k++
+		}
+		g.locals[r.name] = slices.Insert(ds, k, goLocal{pos: r.at, ref: ref})
+	}
+}
+
+// goRestore ends a type switch's binding: from the statement's end (at),
+// name has the type it had at the statement's start (from).
+type goRestore struct {
+	name     string
+	from, at uint32
 }
 
 // goImportOf is the import path op names when op is an identifier that is
