@@ -529,3 +529,60 @@ func Use() {
 		"Use | Legacy | 8 | v/legacy_b.go | exact",
 	})
 }
+
+// TestGoAnonymousStructs: the fields of a function's anonymous struct
+// values (a table of test cases ranged over or indexed, a struct literal)
+// have their declared types; a method call on one is a method of its only
+// embedded field; make(T, n) is a T and append(s, …) is s's type.
+func TestGoAnonymousStructs(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/an\n\ngo 1.22\n",
+		"lv/lv.go": `package lv
+
+type Level int
+
+func (l Level) String() string { return "" }
+
+type Box struct{}
+
+func (b *Box) Open() {}
+`,
+		"lv/lv_test.go": `package lv
+
+func TestString() {
+	for _, test := range []struct {
+		in   Level
+		want string
+	}{{1, "a"}} {
+		test.in.String()
+	}
+	tests := []struct{ in, out Level }{{1, 2}}
+	for i := range tests {
+		tests[i].out.String()
+	}
+	p := &struct {
+		*Box
+		n int
+	}{}
+	p.Open()
+	ls := make([]Level, 3)
+	ls[0].String()
+	ls = append(ls, 4)
+	more := append(ls, 5)
+	more[1].String()
+}
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target, r.line, COALESCE(dc.symbol, ''), r.resolution
+		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls'`, 5)
+	containsAll(t, got, []string{
+		"TestString | String | 8 | Level.String | exact",
+		"TestString | String | 12 | Level.String | exact",
+		"TestString | Open | 18 | Box.Open | exact",
+		"TestString | String | 20 | Level.String | exact",
+		"TestString | String | 23 | Level.String | exact",
+	})
+}

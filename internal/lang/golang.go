@@ -154,6 +154,9 @@ func goCall(x *extractor, i int32, fn string) {
 		}
 		if recv == "" {
 			recv = x.goExprType(op)
+			if goAnon(recv) {
+				recv = x.goAnonRecv(recv)
+			}
 			if recv == "" {
 				recv = "?"
 			}

@@ -433,6 +433,14 @@ func (x *extractor) goTypeRef(ty int32) string {
 				return ""
 			}
 			return "[]" + e
+		case "struct_type":
+			// an anonymous struct, in a function (tests := []struct{…}):
+			// "~N", its node, which goExprType reads fields from; never
+			// stored (goAnonMember, goCall)
+			if x.gx.locals == nil {
+				return ""
+			}
+			return "~" + strconv.Itoa(int(ty))
 		default:
 			return ""
 		}
@@ -728,6 +736,9 @@ func (x *extractor) goExprType(e int32) string {
 			if b == "" {
 				return ""
 			}
+			if goAnon(b) {
+				return x.goAnonMember(b, f, false)
+			}
 			return b + " ." + f
 		case "index_expression":
 			b := x.goExprType(t.field(e, "operand"))
@@ -743,9 +754,15 @@ func (x *extractor) goExprType(e int32) string {
 				if _, local := g.local(n, t.nodes[fn].start); local {
 					return ""
 				}
-				if n == "new" {
+				switch n {
+				case "new", "make": // new(T), make(T, n)
 					if a := t.field(e, "arguments"); a >= 0 {
 						return x.goTypeRef(t.firstNamed(a))
+					}
+					return ""
+				case "append": // append(s, …) is s's type
+					if a := t.field(e, "arguments"); a >= 0 {
+						return x.goExprType(t.firstNamed(a))
 					}
 					return ""
 				}
@@ -762,6 +779,9 @@ func (x *extractor) goExprType(e int32) string {
 				if b == "" {
 					return ""
 				}
+				if goAnon(b) {
+					return x.goAnonMember(b, f, true)
+				}
 				return b + " ." + f + "()"
 			case "parenthesized_expression", "type_identifier", "qualified_type", "pointer_type":
 				// conversion (T)(x) / T(x)
@@ -776,4 +796,102 @@ func (x *extractor) goExprType(e int32) string {
 		}
 	}
 	return ""
+}
+
+// goAnon reports whether a type reference involves an anonymous struct
+// ("~N", goTypeRef).
+func goAnon(ref string) bool { return strings.IndexByte(ref, '~') >= 0 }
+
+// goAnonStruct is the struct_type node of an anonymous struct reference
+// whose slice/map levels ("[]" prefixes) are all taken by element
+// selections (" []" suffixes), -1 otherwise.
+func (x *extractor) goAnonStruct(ref string) int32 {
+	pre, post := 0, 0
+	for strings.HasPrefix(ref, "[]") {
+		pre++
+		ref = ref[2:]
+	}
+	for strings.HasSuffix(ref, " []") {
+		post++
+		ref = ref[:len(ref)-3]
+	}
+	if pre != post || len(ref) < 2 || ref[0] != '~' {
+		return -1
+	}
+	n, err := strconv.Atoi(ref[1:])
+	if err != nil || n < 0 || n >= len(x.t.nodes) || x.t.kind(int32(n)) != "struct_type" {
+		return -1
+	}
+	return int32(n)
+}
+
+// goAnonMember is the type of field f of an anonymous struct value (ref),
+// or of the result of its method f (call): a named field's declared type,
+// else a member promoted from its only embedded field; "" when unknown.
+func (x *extractor) goAnonMember(ref, f string, call bool) string {
+	t := x.t
+	st := x.goAnonStruct(ref)
+	if st < 0 {
+		return ""
+	}
+	var embedded []int32
+	fl := t.childKind(st, "field_declaration_list")
+	for d := t.first(fl); d >= 0; d = t.next(d) {
+		if t.kind(d) != "field_declaration" {
+			continue
+		}
+		named := false
+		for c := t.first(d); c >= 0; c = t.next(c) {
+			if t.kind(c) == "field_identifier" {
+				named = true
+				if t.text(c) == f {
+					if call { // a function-typed field
+						return ""
+					}
+					return x.goTypeRef(t.field(d, "type"))
+				}
+			}
+		}
+		if !named {
+			embedded = append(embedded, d)
+		}
+	}
+	if len(embedded) != 1 {
+		return ""
+	}
+	e := x.goTypeRef(t.field(embedded[0], "type"))
+	if e == "" || goAnon(e) {
+		return ""
+	}
+	if call {
+		return e + " ." + f + "()"
+	}
+	return e + " ." + f
+}
+
+// goAnonRecv is the receiver notation of a method call on a value of an
+// anonymous struct type: its only embedded field's type (whose method set
+// the struct's is), "?" otherwise.
+func (x *extractor) goAnonRecv(ref string) string {
+	t := x.t
+	st := x.goAnonStruct(ref)
+	if st < 0 {
+		return "?"
+	}
+	emb := ""
+	fl := t.childKind(st, "field_declaration_list")
+	for d := t.first(fl); d >= 0; d = t.next(d) {
+		if t.kind(d) == "field_declaration" && t.field(d, "name") < 0 {
+			if emb != "" {
+				return "?"
+			}
+			if emb = x.goTypeRef(t.field(d, "type")); emb == "" {
+				return "?"
+			}
+		}
+	}
+	if emb == "" || goAnon(emb) {
+		return "?"
+	}
+	return emb
 }
