@@ -513,10 +513,10 @@ func Use() {
 	Legacy()
 }
 `,
-		"v/open_" + other + ".go": "package v\n\nfunc Open() {}\n",
+		"v/open_" + other + ".go":        "package v\n\nfunc Open() {}\n",
 		"v/open_" + runtime.GOOS + ".go": "package v\n\nfunc Open() {}\n",
-		"v/legacy_a.go": "// +build ignore\n\npackage v\n\nfunc Legacy() {}\n",
-		"v/legacy_b.go": "package v\n\nfunc Legacy() {}\n",
+		"v/legacy_a.go":                  "// +build ignore\n\npackage v\n\nfunc Legacy() {}\n",
+		"v/legacy_b.go":                  "package v\n\nfunc Legacy() {}\n",
 	})
 	db := openDB(t)
 	run(t, db, root, &fakeEmbedder{model: "fake:a"})
