@@ -586,3 +586,50 @@ func TestString() {
 		"TestString | String | 23 | Level.String | exact",
 	})
 }
+
+// TestGoChannels: a value received from a channel (v := <-c, a select
+// case's v, ok := <-c) has the channel's element type.
+func TestGoChannels(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/ch\n\ngo 1.22\n",
+		"rm/rm.go": `package rm
+
+type Msg struct{}
+
+func (m *Msg) Send() {}
+
+type job struct{ msg *Msg }
+
+type Srv struct{ jobs chan job }
+
+func (s *Srv) Loop(in <-chan *Msg) {
+	select {
+	case j, ok := <-s.jobs:
+		j.msg.Send()
+	case m := <-in:
+		m.Send()
+	}
+	first := <-in
+	first.Send()
+	(<-in).Send()
+	var old *Msg
+	select {
+	case old = <-in:
+	}
+	old.Send()
+}
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target, r.line, COALESCE(dc.symbol, ''), r.resolution
+		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls'`, 5)
+	containsAll(t, got, []string{
+		"Srv.Loop | Send | 14 | Msg.Send | exact",
+		"Srv.Loop | Send | 16 | Msg.Send | exact",
+		"Srv.Loop | Send | 19 | Msg.Send | exact",
+		"Srv.Loop | Send | 20 | Msg.Send | exact",
+		"Srv.Loop | Send | 25 | Msg.Send | exact",
+	})
+}

@@ -421,6 +421,12 @@ func (x *extractor) goTypeRef(ty int32) string {
 			ty = t.firstNamed(ty)
 		case "generic_type":
 			ty = t.field(ty, "type")
+		case "channel_type": // the values it carries, as a slice's
+			e := x.goTypeRef(t.field(ty, "value"))
+			if e == "" {
+				return ""
+			}
+			return "[]" + e
 		case "slice_type", "array_type", "implicit_length_array_type":
 			e := x.goTypeRef(t.field(ty, "element"))
 			if e == "" {
@@ -543,8 +549,11 @@ func (x *extractor) goFuncLocals(fn int32) {
 					set(t.text(c), ref, j)
 				}
 			}
-		case "short_var_declaration", "range_clause":
+		case "short_var_declaration", "range_clause", "receive_statement":
 			l, r := t.field(j, "left"), t.field(j, "right")
+			if t.kind(j) == "receive_statement" && t.childKind(j, ":=") < 0 {
+				break // case v = <-c: an assignment
+			}
 			var lefts, rights []int32
 			for c := t.first(l); c >= 0; c = t.next(c) {
 				if t.kind(c) == "identifier" {
@@ -566,6 +575,10 @@ func (x *extractor) goFuncLocals(fn int32) {
 						if rt := x.goExprType(r); rt != "" {
 							ref = rt + " []"
 						}
+					}
+				case t.kind(j) == "receive_statement":
+					if k == 0 { // case v, ok := <-c
+						ref = x.goExprType(r)
 					}
 				case len(rights) == len(lefts):
 					ref = x.goExprType(rights[k])
@@ -694,10 +707,18 @@ func (x *extractor) goExprType(e int32) string {
 			e = t.firstNamed(e)
 		case "unary_expression":
 			op := t.field(e, "operator")
-			if s := t.text(op); s != "&" && s != "*" {
+			switch t.text(op) {
+			case "&", "*":
+				e = t.field(e, "operand")
+			case "<-": // a value received from a channel
+				b := x.goExprType(t.field(e, "operand"))
+				if b == "" {
+					return ""
+				}
+				return b + " []"
+			default:
 				return ""
 			}
-			e = t.field(e, "operand")
 		case "composite_literal":
 			return x.goTypeRef(t.field(e, "type"))
 		case "type_conversion_expression":
