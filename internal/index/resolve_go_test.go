@@ -571,6 +571,12 @@ func TestString() {
 	ls = append(ls, 4)
 	more := append(ls, 5)
 	more[1].String()
+	type row struct {
+		lv Level
+		n  int
+	}
+	rows := []row{{1, 2}}
+	rows[0].lv.String()
 }
 `,
 	})
@@ -584,6 +590,7 @@ func TestString() {
 		"TestString | Open | 18 | Box.Open | exact",
 		"TestString | String | 20 | Level.String | exact",
 		"TestString | String | 23 | Level.String | exact",
+		"TestString | String | 29 | Level.String | exact", // a local named struct type
 	})
 }
 
@@ -631,5 +638,45 @@ func (s *Srv) Loop(in <-chan *Msg) {
 		"Srv.Loop | Send | 19 | Msg.Send | exact",
 		"Srv.Loop | Send | 20 | Msg.Send | exact",
 		"Srv.Loop | Send | 25 | Msg.Send | exact",
+	})
+}
+
+// TestGoLocalScopes: a local name is in scope to the end of its block,
+// clause or function literal: a closure's parameter or a variable declared
+// in an if statement does not shadow the receiver or a parameter after
+// it, and the parameter names of a function type declare nothing.
+func TestGoLocalScopes(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/sc\n\ngo 1.22\n",
+		"rd/rd.go": `package rd
+
+type Reader struct{}
+
+func (r *Reader) line() {}
+
+type Other struct{}
+
+func (o Other) line() {}
+
+func (r *Reader) record(keep func(r rune) bool) {
+	skip := func(r rune) bool { return r == ' ' }
+	_ = skip
+	r.line()
+	if r := (Other{}); true {
+		r.line()
+	}
+	r.line()
+}
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target, r.line, COALESCE(dc.symbol, ''), r.resolution
+		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls'`, 5)
+	containsAll(t, got, []string{
+		"Reader.record | line | 14 | Reader.line | exact",
+		"Reader.record | line | 16 | Other.line | exact",
+		"Reader.record | line | 18 | Reader.line | exact",
 	})
 }

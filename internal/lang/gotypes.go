@@ -19,24 +19,27 @@ type goCtx struct {
 	imports map[string]string    // alias (or package name) → import path
 	locals  map[string][]goLocal // current function: local name → declarations in source order
 	tparams map[string]bool      // current function: type parameters
+	ltypes  map[string]string    // current function: types it declares → reference ("" unknown)
 }
 
-// goLocal is one declaration of a local name: where it starts and its type
-// (Recv notation, "" unknown).
+// goLocal is one declaration of a local name: the byte range it is in
+// scope and its type (Recv notation, "" unknown).
 type goLocal struct {
-	pos uint32
-	ref string
+	pos, end uint32
+	ref      string
 }
 
-// local returns the type of the local name as declared last before the
-// byte offset pos (ok false when the function declares no such name).
+// local returns the type of the local name at byte offset pos: the
+// innermost declaration in scope there (ok false when none is).
 func (g *goCtx) local(name string, pos uint32) (string, bool) {
 	ref, ok := "", false
 	for _, d := range g.locals[name] {
 		if d.pos > pos {
 			break
 		}
-		ref, ok = d.ref, true
+		if pos < d.end {
+			ref, ok = d.ref, true
+		}
 	}
 	return ref, ok
 }
@@ -407,6 +410,9 @@ func (x *extractor) goTypeRef(ty int32) string {
 			if x.gx.tparams[n] {
 				return ""
 			}
+			if ref, ok := x.gx.ltypes[n]; ok {
+				return ref
+			}
 			if goUniverse[n] {
 				return "!" + n
 			}
@@ -517,29 +523,48 @@ func (x *extractor) goTypeArgIdent(a int32) int32 {
 
 // goFuncLocals collects the declared names of a function (receiver,
 // parameters, var and := declarations, range variables, closures included)
-// with their types where the declaration tells. A name declared twice with
-// different types is unknown.
+// with their types where the declaration tells, each in scope from its
+// statement's end (a parameter: from its function's start) to the end of
+// the innermost block, clause or function literal around it, as Go's
+// lexical scopes are.
 func (x *extractor) goFuncLocals(fn int32) {
 	t := x.t
 	g := x.gx
 	g.locals = map[string][]goLocal{}
 	g.tparams = x.goTypeParams(fn)
-	var restores []goRestore
-	// a declaration is in scope after its statement (parameters: from the start)
+	g.ltypes = nil
+	scopeEnd := func(n int32) uint32 {
+		for p := t.parent(n); p >= 0 && p != fn; p = t.parent(p) {
+			switch t.kind(p) {
+			case "block", "if_statement", "for_statement", "expression_switch_statement", "type_switch_statement",
+				"select_statement", "expression_case", "type_case", "default_case", "communication_case", "func_literal":
+				return t.nodes[p].end
+			}
+		}
+		return t.nodes[fn].end
+	}
 	set := func(name, ref string, stmt int32) {
 		if name == "" || name == "_" {
 			return
 		}
-		pos := t.nodes[stmt].end
+		pos, end := t.nodes[stmt].end, uint32(0)
 		if k := t.kind(stmt); k == "parameter_declaration" || k == "variadic_parameter_declaration" {
-			pos = t.nodes[fn].start
+			owner := t.parent(t.parent(stmt))
+			pos, end = t.nodes[owner].start, t.nodes[owner].end
+		} else {
+			end = scopeEnd(stmt)
 		}
-		g.locals[name] = append(g.locals[name], goLocal{pos: pos, ref: ref})
+		g.locals[name] = append(g.locals[name], goLocal{pos: pos, end: end, ref: ref})
 	}
 	end := t.subtreeEnd(fn)
 	for j := fn + 1; j < end; j++ {
 		switch t.kind(j) {
 		case "parameter_declaration", "variadic_parameter_declaration":
+			switch t.kind(t.parent(t.parent(j))) {
+			case "function_declaration", "method_declaration", "func_literal":
+			default:
+				continue // the parameter names of a function type declare nothing
+			}
 			ref := x.goTypeRef(t.field(j, "type"))
 			if t.kind(j) == "variadic_parameter_declaration" && ref != "" {
 				ref = "[]" + ref
@@ -551,8 +576,8 @@ func (x *extractor) goFuncLocals(fn int32) {
 			}
 		case "short_var_declaration", "range_clause", "receive_statement":
 			l, r := t.field(j, "left"), t.field(j, "right")
-			if t.kind(j) == "receive_statement" && t.childKind(j, ":=") < 0 {
-				break // case v = <-c: an assignment
+			if t.kind(j) != "short_var_declaration" && t.childKind(j, ":=") < 0 {
+				break // case v = <-c, for k, v = range: assignments
 			}
 			var lefts, rights []int32
 			for c := t.first(l); c >= 0; c = t.next(c) {
@@ -614,6 +639,18 @@ func (x *extractor) goFuncLocals(fn int32) {
 					k++
 				}
 			}
+		case "type_spec", "type_alias":
+			// a local type: an anonymous struct under a name (a table
+			// of test cases), an alias; another is of unknown type
+			// (it has no methods, and hides a package type's name)
+			ref := ""
+			if ty := t.field(j, "type"); t.kind(ty) == "struct_type" || t.kind(j) == "type_alias" {
+				ref = x.goTypeRef(ty)
+			}
+			if g.ltypes == nil {
+				g.ltypes = map[string]string{}
+			}
+			g.ltypes[t.text(t.field(j, "name"))] = ref
 		case "type_switch_statement":
 			a := t.field(j, "alias")
 			if a < 0 {
@@ -633,8 +670,7 @@ func (x *extractor) goFuncLocals(fn int32) {
 			}
 			// switch x := v.(type): in a clause naming one type, x has
 			// that type; in the others (several types, default) the type
-			// of v. After the statement, the name is what it was before
-			// (switch v := v.(type) shadows v only inside).
+			// of v; each binding is the clause's scope.
 			name := t.text(names[0])
 			vt := x.goExprType(t.field(j, "value")) // before x is declared
 			set(name, "", a)
@@ -656,30 +692,13 @@ func (x *extractor) goFuncLocals(fn int32) {
 				if n > 1 {
 					ref = vt
 				}
-				g.locals[name] = append(g.locals[name], goLocal{pos: t.nodes[c].start, ref: ref})
+				g.locals[name] = append(g.locals[name], goLocal{pos: t.nodes[c].start, end: t.nodes[c].end, ref: ref})
 			}
-			restores = append(restores, goRestore{name: name, from: t.nodes[j].start, at: t.nodes[j].end})
 		}
 	}
 	for _, ds := range g.locals {
 		slices.SortStableFunc(ds, func(a, b goLocal) int { return int(a.pos) - int(b.pos) })
 	}
-	for _, r := range restores { // in source order: an enclosing switch's clause types come first
-		ref, _ := g.local(r.name, r.from)
-		ds := g.locals[r.name]
-		k, _ := slices.BinarySearchFunc(ds, r.at, func(d goLocal, at uint32) int { return int(d.pos) - int(at) })
-		for k < len(ds) && ds[k].pos <= r.at {
-			k++
-		}
-		g.locals[r.name] = slices.Insert(ds, k, goLocal{pos: r.at, ref: ref})
-	}
-}
-
-// goRestore ends a type switch's binding: from the statement's end (at),
-// name has the type it had at the statement's start (from).
-type goRestore struct {
-	name     string
-	from, at uint32
 }
 
 // goImportOf is the import path op names when op is an identifier that is
