@@ -630,6 +630,8 @@ func (r *resolver) goCall(e store.EdgeRow, dir string) edgeOut {
 		return unresolved("local function value")
 	case e.Recv == "?":
 		return unresolved("receiver of unknown type")
+	case e.Recv == "?field": // of an anonymous struct
+		return unresolved("function-typed field")
 	case strings.HasPrefix(e.Recv, "pkg:"):
 		ip := e.Recv[4:]
 		d, ok := g.dirOf(ip)

@@ -680,3 +680,56 @@ func (r *Reader) record(keep func(r rune) bool) {
 		"Reader.record | line | 18 | Reader.line | exact",
 	})
 }
+
+// TestGoExpressionTypes: typed constants (an iota group's later specs
+// repeat the type), arithmetic on a typed operand and an untyped literal,
+// unary minus, a slice expression; a function-typed field of an anonymous
+// struct is called as one.
+func TestGoExpressionTypes(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/ex\n\ngo 1.22\n",
+		"lv/lv.go": `package lv
+
+type Level int
+
+func (l Level) String() string { return "" }
+
+const (
+	Debug Level = iota
+	Info
+	Warn
+)
+
+const Top = Warn + 1
+
+type Rec struct{ back []Level }
+
+func Use(r *Rec) {
+	w := Warn - 3
+	w.String()
+	(2 * Info).String()
+	(-Debug).String()
+	Top.String()
+	end := r.back[:1][0]
+	end.String()
+	cases := []struct{ f func() Level }{}
+	for _, c := range cases {
+		c.f()
+	}
+}
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target, r.line, COALESCE(dc.symbol, ''), r.resolution, r.detail
+		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls'`, 6)
+	containsAll(t, got, []string{
+		"Use | String | 19 | Level.String | exact | ",
+		"Use | String | 20 | Level.String | exact | ",
+		"Use | String | 21 | Level.String | exact | ",
+		"Use | String | 22 | Level.String | exact | ",
+		"Use | String | 24 | Level.String | exact | ",
+		"Use | f | 27 |  | unresolved | function-typed field",
+	})
+}

@@ -105,6 +105,21 @@ func goPrepare(x *extractor) {
 					j = t.subtreeEnd(j) - 1
 				}
 			}
+		case "const_declaration":
+			// a constant's type: declared, else its value's; a spec
+			// with neither repeats the one before (iota groups)
+			prevType, prevVals := int32(-1), int32(-1)
+			for j := t.first(c); j >= 0; j = t.next(j) {
+				if t.kind(j) != "const_spec" {
+					continue
+				}
+				ty, v := t.field(j, "type"), t.field(j, "value")
+				if ty < 0 && v < 0 {
+					ty, v = prevType, prevVals
+				}
+				prevType, prevVals = ty, v
+				x.goConstFacts(j, ty, v)
+			}
 		case "function_declaration", "method_declaration":
 			g.tparams = x.goTypeParams(c)
 			x.goFuncFact(c)
@@ -237,6 +252,37 @@ func (x *extractor) goTypeFacts(spec int32) {
 			}
 			x.facts = append(x.facts, Fact{Kind: FactField, Owner: name, Name: "", Type: ref, Sig: sig})
 		}
+	}
+}
+
+// goConstFacts declares the typed constants of a const spec (FactVar):
+// of type ty, else each of its value's type (untyped literals: none).
+func (x *extractor) goConstFacts(spec, ty, vals int32) {
+	t := x.t
+	ref := ""
+	if ty >= 0 {
+		ref = x.goTypeRef(ty)
+	}
+	var vs []int32
+	for c := t.first(vals); c >= 0; c = t.next(c) {
+		if t.named(c) && t.kind(c) != "comment" {
+			vs = append(vs, c)
+		}
+	}
+	nameF := t.g.field("name")
+	k := 0
+	for c := t.first(spec); c >= 0; c = t.next(c) {
+		if t.nodes[c].field != nameF {
+			continue
+		}
+		r := ref
+		if ty < 0 && len(vs) > k {
+			r = x.goExprType(vs[k])
+		}
+		if r != "" && t.text(c) != "_" {
+			x.facts = append(x.facts, Fact{Kind: FactVar, Name: t.text(c), Type: r})
+		}
+		k++
 	}
 }
 
@@ -729,6 +775,10 @@ func (x *extractor) goExprType(e int32) string {
 			switch t.text(op) {
 			case "&", "*":
 				e = t.field(e, "operand")
+			case "-", "+", "^": // the operand's type
+				e = t.field(e, "operand")
+			case "!":
+				return "!bool"
 			case "<-": // a value received from a channel
 				b := x.goExprType(t.field(e, "operand"))
 				if b == "" {
@@ -738,6 +788,28 @@ func (x *extractor) goExprType(e int32) string {
 			default:
 				return ""
 			}
+		case "slice_expression": // s[i:j] is s's type
+			e = t.field(e, "operand")
+		case "binary_expression":
+			// a comparison is a bool; a shift has its left operand's
+			// type; other operators have both operands' type (an
+			// untyped literal takes the other's)
+			l, r := t.field(e, "left"), t.field(e, "right")
+			switch t.text(t.field(e, "operator")) {
+			case "==", "!=", "<", "<=", ">", ">=", "&&", "||":
+				return "!bool"
+			case "<<", ">>":
+				e = l
+				continue
+			}
+			if goLiteral(t.kind(l)) {
+				e = r
+				continue
+			}
+			if lt := x.goExprType(l); lt != "" || goLiteral(t.kind(r)) {
+				return lt
+			}
+			e = r
 		case "composite_literal":
 			return x.goTypeRef(t.field(e, "type"))
 		case "type_conversion_expression":
@@ -909,10 +981,11 @@ func (x *extractor) goAnonMember(ref, f string, call bool) string {
 	return e + " ." + f
 }
 
-// goAnonRecv is the receiver notation of a method call on a value of an
-// anonymous struct type: its only embedded field's type (whose method set
-// the struct's is), "?" otherwise.
-func (x *extractor) goAnonRecv(ref string) string {
+// goAnonRecv is the receiver notation of a call of m on a value of an
+// anonymous struct type: "?field" when m is a field (holding a function),
+// else its only embedded field's type (whose method set the struct's is),
+// "?" otherwise.
+func (x *extractor) goAnonRecv(ref, m string) string {
 	t := x.t
 	st := x.goAnonStruct(ref)
 	if st < 0 {
@@ -921,7 +994,15 @@ func (x *extractor) goAnonRecv(ref string) string {
 	emb := ""
 	fl := t.childKind(st, "field_declaration_list")
 	for d := t.first(fl); d >= 0; d = t.next(d) {
-		if t.kind(d) == "field_declaration" && t.field(d, "name") < 0 {
+		if t.kind(d) != "field_declaration" {
+			continue
+		}
+		for c := t.first(d); c >= 0; c = t.next(c) {
+			if t.kind(c) == "field_identifier" && t.text(c) == m {
+				return "?field"
+			}
+		}
+		if t.field(d, "name") < 0 {
 			if emb != "" {
 				return "?"
 			}
@@ -934,4 +1015,15 @@ func (x *extractor) goAnonRecv(ref string) string {
 		return "?"
 	}
 	return emb
+}
+
+// goLiteral reports whether a node kind is a literal of a basic type (an
+// untyped constant).
+func goLiteral(kind string) bool {
+	switch kind {
+	case "int_literal", "float_literal", "imaginary_literal", "rune_literal",
+		"interpreted_string_literal", "raw_string_literal", "iota", "true", "false", "nil":
+		return true
+	}
+	return false
 }

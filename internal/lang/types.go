@@ -64,13 +64,15 @@ type Chunk struct {
 //	"pkg:PATH"     call qualified by an imported package (import path PATH)
 //	"?"            receiver of unknown type (a local whose type is not known)
 //	"?local"       call of a local function value
+//	"?field"       call of a function-typed field of an anonymous struct
 //	BASE SEG...    space-separated: a type reference or value, then selectors
 //
 // BASE is a type reference ("T" in the file's package, "PATH#T" in an
 // imported package, "!T" a predeclared type, "[]"-prefixed for an element
 // type), "=F" / "=PATH#F" (the first result of function F), or "$V" /
-// "$PATH#V" (package-level variable V). SEG is ".f" (field f), ".m()" (first
-// result of method m) or "[]" (element of a slice, array or map). Python's
+// "$PATH#V" (package-level variable or typed constant V). SEG is ".f"
+// (field f), ".m()" (first result of method m) or "[]" (element of a slice,
+// array, map or channel). Python's
 // notation is described in internal/index/resolve_py.go, Java's and
 // TypeScript/JavaScript's in jtypes.go.
 type Relation struct {
@@ -91,7 +93,7 @@ const (
 	FactResult  = "result"  // function (Owner "") or method of Owner: Name, first result Type, Sig
 	FactIMethod = "imethod" // interface Owner declares method Name with Sig and first result Type
 	FactIEmbed  = "iembed"  // interface Owner embeds interface Type
-	FactVar     = "var"     // package-level variable Name of Type
+	FactVar     = "var"     // package-level variable (Go: or typed constant) Name of Type
 	// FactPackage: the file belongs to package Name, recorded only for an
 	// external test package ("x_test", a package of its own beside the
 	// directory's package).
@@ -133,7 +135,7 @@ type Result struct {
 // Version names the chunking and relation rules. Bump it whenever Parse
 // produces different chunks or relations for the same input: the index then
 // re-parses files whose content did not change.
-const Version = "2026-12-01.34"
+const Version = "2026-12-01.35"
 
 // MaxEmbedChars bounds the text handed to an embedder.
 const MaxEmbedChars = 2000
