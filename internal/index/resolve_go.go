@@ -834,6 +834,10 @@ func (g *goResolver) computeImplements(r *resolver) {
 		}
 		params := g.tparams[ik]
 		for _, tk := range byMethod[seed] {
+			if td, _, _ := strings.Cut(tk, "\x00"); td != d && (goIgnoredDir(d) || goIgnoredDir(td)) &&
+				strings.TrimSuffix(td, xtestSuffix) != strings.TrimSuffix(d, xtestSuffix) {
+				continue // the go command builds no package of these two together
+			}
 			have := concreteSets[tk]
 			ok := true
 			var bound map[string]string // a generic interface's parameters, as the type's methods bind them
@@ -967,6 +971,20 @@ func (g *goResolver) canonSigDepth(sig, dir string, depth int) string {
 		}
 	}
 	return b.String()
+}
+
+// goIgnoredDir reports whether the go command ignores package directory
+// dir (a path element testdata or starting with "_" or "."): its files
+// form no package of the module that others could use, so types there
+// implement only interfaces of their own directory, and its interfaces are
+// implemented only there.
+func goIgnoredDir(dir string) bool {
+	for _, e := range strings.Split(strings.TrimSuffix(dir, xtestSuffix), "/") {
+		if e == "testdata" || (e != "" && e != "." && (e[0] == '_' || e[0] == '.')) {
+			return true
+		}
+	}
+	return false
 }
 
 func isPathByte(c byte) bool {

@@ -733,3 +733,51 @@ func Use(r *Rec) {
 		"Use | f | 27 |  | unresolved | function-typed field",
 	})
 }
+
+// TestGoImplementsIgnoredDirs: the go command builds no package of a
+// testdata directory (or one starting with "_" or "."): its types
+// implement only its own interfaces, and its interfaces have no
+// implementations elsewhere.
+func TestGoImplementsIgnoredDirs(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/sh\n\ngo 1.22\n",
+		"shapes/shapes.go": `package shapes
+
+type Shape interface{ Area() int }
+
+type Square struct{}
+
+func (Square) Area() int { return 1 }
+`,
+		"shapes/testdata/a/a.go": `package a
+
+type Sized interface{ Area() int }
+
+type Circle struct{}
+
+func (Circle) Area() int { return 2 }
+`,
+		"shapes/testdata/b/b.go": `package b
+
+type Tri struct{}
+
+func (Tri) Area() int { return 3 }
+`,
+		"_old/old.go": `package old
+
+type Hex struct{}
+
+func (Hex) Area() int { return 6 }
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target FROM relations r WHERE r.kind = 'implements'`, 2)
+	containsAll(t, got, []string{"Square | Shape", "Circle | Sized"})
+	for _, bad := range []string{"Square | Sized", "Circle | Shape", "Tri | Sized", "Tri | Shape", "Hex | Shape", "Hex | Sized"} {
+		if slices.Contains(got, bad) {
+			t.Errorf("unexpected %q", bad)
+		}
+	}
+}
