@@ -781,3 +781,95 @@ func (Hex) Area() int { return 6 }
 		}
 	}
 }
+
+// TestGoTypeParamConstraints: in a generic function, a value of a type
+// parameter constrained by a named interface calls that interface's
+// methods; a type switch on an expression of a name it rebinds reads the
+// name as it was before the switch.
+func TestGoTypeParamConstraints(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/tp\n\ngo 1.22\n",
+		"lat/lat.go": `package lat
+
+type Lattice[E any] interface {
+	Merge(a, b E) E
+}
+
+type Node interface{ Under() Node }
+
+type Leaf struct{}
+
+func (l Leaf) Under() Node { return l }
+
+func Join[L Lattice[E], E any](l L, a, b E) E {
+	return l.Merge(a, b)
+}
+
+func Kind(n Node) {
+	switch n := n.Under().(type) {
+	case Leaf:
+		n.Under()
+	}
+}
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target, r.line, COALESCE(dc.symbol, ''), r.resolution
+		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls'`, 5)
+	containsAll(t, got, []string{
+		"Join | Merge | 14 | Lattice | exact",
+		"Kind | Under | 18 | Node | exact",
+		"Kind | Under | 20 | Leaf.Under | exact",
+	})
+}
+
+// TestGoPackageAnonymousStructs: a package variable of an anonymous
+// struct type (a guarded cache, a table of test cases) has its fields.
+func TestGoPackageAnonymousStructs(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/pa\n\ngo 1.22\n",
+		"c/c.go": `package c
+
+import "sync"
+
+type Item struct{}
+
+func (i *Item) Use() {}
+
+var cache struct {
+	sync.Mutex
+	m map[string]*Item
+}
+
+func Get() {
+	cache.Lock()
+	cache.m["x"].Use()
+}
+`,
+		"c/c_test.go": `package c
+
+var tests = []struct {
+	in *Item
+	n  int
+}{{nil, 1}}
+
+func TestUse() {
+	for _, tt := range tests {
+		tt.in.Use()
+	}
+}
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target, r.line, COALESCE(dc.symbol, ''), r.resolution, r.detail
+		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls'`, 6)
+	containsAll(t, got, []string{
+		"Get | Lock | 15 |  | external | sync",
+		"Get | Use | 16 | Item.Use | exact | ",
+		"TestUse | Use | 10 | Item.Use | exact | ",
+	})
+}

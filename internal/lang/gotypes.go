@@ -19,7 +19,11 @@ type goCtx struct {
 	imports map[string]string    // alias (or package name) → import path
 	locals  map[string][]goLocal // current function: local name → declarations in source order
 	tparams map[string]bool      // current function: type parameters
-	ltypes  map[string]string    // current function: types it declares → reference ("" unknown)
+	tconstr map[string]string    // current function: its own type parameters' named constraints
+	// anonOwner, while a package variable's facts are made, is the type
+	// name its anonymous struct type is declared under
+	anonOwner string
+	ltypes    map[string]string // current function: types it declares → reference ("" unknown)
 }
 
 // goLocal is one declaration of a local name: the byte range it is in
@@ -186,28 +190,7 @@ func (x *extractor) goTypeFacts(spec int32) {
 	}
 	switch t.kind(ty) {
 	case "struct_type":
-		fl := t.childKind(ty, "field_declaration_list")
-		for f := t.first(fl); f >= 0; f = t.next(f) {
-			if t.kind(f) != "field_declaration" {
-				continue
-			}
-			ft := t.field(f, "type")
-			ref, sig := x.goTypeRef(ft), ""
-			if t.kind(ft) == "function_type" {
-				// a field holding a function: Type is what calling it returns
-				ref, sig = x.goResultRef(t.field(ft, "result")), "func"
-			}
-			named := false
-			for c := t.first(f); c >= 0; c = t.next(c) {
-				if t.kind(c) == "field_identifier" {
-					named = true
-					x.facts = append(x.facts, Fact{Kind: FactField, Owner: name, Name: t.text(c), Type: ref, Sig: sig})
-				}
-			}
-			if !named && ref != "" {
-				x.facts = append(x.facts, Fact{Kind: FactField, Owner: name, Name: goRefName(ref), Type: ref, Sig: "embed"})
-			}
-		}
+		x.goStructFacts(name, ty)
 	case "interface_type":
 		if tp := t.field(spec, "type_parameters"); tp >= 0 {
 			// a generic interface: its type parameters, in order
@@ -286,9 +269,49 @@ func (x *extractor) goConstFacts(spec, ty, vals int32) {
 	}
 }
 
+// goStructFacts declares the fields of struct type st under the type name
+// owner.
+func (x *extractor) goStructFacts(owner string, st int32) {
+	t := x.t
+	fl := t.childKind(st, "field_declaration_list")
+	for f := t.first(fl); f >= 0; f = t.next(f) {
+		if t.kind(f) != "field_declaration" {
+			continue
+		}
+		ft := t.field(f, "type")
+		ref, sig := x.goTypeRef(ft), ""
+		if t.kind(ft) == "function_type" {
+			// a field holding a function: Type is what calling it returns
+			ref, sig = x.goResultRef(t.field(ft, "result")), "func"
+		}
+		named := false
+		for c := t.first(f); c >= 0; c = t.next(c) {
+			if t.kind(c) == "field_identifier" {
+				named = true
+				x.facts = append(x.facts, Fact{Kind: FactField, Owner: owner, Name: t.text(c), Type: ref, Sig: sig})
+			}
+		}
+		if !named && ref != "" {
+			x.facts = append(x.facts, Fact{Kind: FactField, Owner: owner, Name: goRefName(ref), Type: ref, Sig: "embed"})
+		}
+	}
+}
+
+// goAnonSep joins a package variable's name into the name its anonymous
+// struct type is declared under (V·struct): "·" is no letter, so no Go
+// type has that name.
+const goAnonSep = "·struct"
+
 func (x *extractor) goVarFacts(spec int32) {
 	t := x.t
 	ref := ""
+	// var cache struct{ sync.Mutex; … }, var tests = []struct{…}{…}: the
+	// anonymous struct is declared as a type named after the variable
+	g := x.gx
+	if n := t.field(spec, "name"); n >= 0 {
+		g.anonOwner = t.text(n) + goAnonSep
+		defer func() { g.anonOwner = "" }()
+	}
 	if ty := t.field(spec, "type"); ty >= 0 {
 		ref = x.goTypeRef(ty)
 	}
@@ -454,7 +477,7 @@ func (x *extractor) goTypeRef(ty int32) string {
 		case "type_identifier":
 			n := t.text(ty)
 			if x.gx.tparams[n] {
-				return ""
+				return x.gx.tconstr[n]
 			}
 			if ref, ok := x.gx.ltypes[n]; ok {
 				return ref
@@ -494,9 +517,16 @@ func (x *extractor) goTypeRef(ty int32) string {
 		case "struct_type":
 			// an anonymous struct, in a function (tests := []struct{…}):
 			// "~N", its node, which goExprType reads fields from; never
-			// stored (goAnonMember, goCall)
+			// stored (goAnonMember, goCall). In a package variable's
+			// declaration, a type of its own (goVarFacts).
 			if x.gx.locals == nil {
-				return ""
+				o := x.gx.anonOwner
+				if o == "" {
+					return ""
+				}
+				x.gx.anonOwner = "" // one struct per variable
+				x.goStructFacts(o, ty)
+				return o
 			}
 			return "~" + strconv.Itoa(int(ty))
 		default:
@@ -550,6 +580,48 @@ func (x *extractor) goTypeParams(decl int32) map[string]bool {
 	return out
 }
 
+// goTypeConstraints maps the type parameters a generic function declares
+// to their constraint when it is a named interface (func F[T Iface](x T):
+// x.M() calls Iface's method M), nil when none is. Only inside the
+// function: a caller's instantiation binds T to a type of its own.
+func (x *extractor) goTypeConstraints(fn int32) map[string]string {
+	t := x.t
+	tp := t.field(fn, "type_parameters")
+	if tp < 0 {
+		return nil
+	}
+	var out map[string]string
+	for d := t.first(tp); d >= 0; d = t.next(d) {
+		if t.kind(d) != "type_parameter_declaration" {
+			continue
+		}
+		c := t.field(d, "type")
+		if t.kind(c) == "type_constraint" {
+			c = t.firstNamed(c)
+			if t.next(c) >= 0 {
+				continue // a union or several elements
+			}
+		}
+		ref := ""
+		switch t.kind(c) {
+		case "type_identifier", "qualified_type", "generic_type":
+			ref = x.goTypeRef(c)
+		}
+		if ref == "" || ref[0] == '!' {
+			continue // any, comparable, or a type parameter
+		}
+		for n := t.first(d); n >= 0; n = t.next(n) {
+			if t.kind(n) == "identifier" {
+				if out == nil {
+					out = map[string]string{}
+				}
+				out[t.text(n)] = ref
+			}
+		}
+	}
+	return out
+}
+
 // goTypeArgIdent is the identifier a receiver's type argument names (the
 // argument itself, or inside a type_elem), -1 when it is not a bare name.
 func (x *extractor) goTypeArgIdent(a int32) int32 {
@@ -578,6 +650,8 @@ func (x *extractor) goFuncLocals(fn int32) {
 	g := x.gx
 	g.locals = map[string][]goLocal{}
 	g.tparams = x.goTypeParams(fn)
+	g.tconstr = nil
+	g.tconstr = x.goTypeConstraints(fn)
 	g.ltypes = nil
 	scopeEnd := func(n int32) uint32 {
 		for p := t.parent(n); p >= 0 && p != fn; p = t.parent(p) {
@@ -718,8 +792,7 @@ func (x *extractor) goFuncLocals(fn int32) {
 			// that type; in the others (several types, default) the type
 			// of v; each binding is the clause's scope.
 			name := t.text(names[0])
-			vt := x.goExprType(t.field(j, "value")) // before x is declared
-			set(name, "", a)
+			vt := x.goExprType(t.field(j, "value"))
 			typeF := t.g.field("type")
 			for c := t.first(j); c >= 0; c = t.next(c) {
 				if k := t.kind(c); k != "type_case" && k != "default_case" {
