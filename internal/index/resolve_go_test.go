@@ -873,3 +873,36 @@ func TestUse() {
 		"TestUse | Use | 10 | Item.Use | exact | ",
 	})
 }
+
+// TestGoLocalFunctionResults: calling a local function value gives what
+// its function literal or function type returns.
+func TestGoLocalFunctionResults(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/lf\n\ngo 1.22\n",
+		"fn/fn.go": `package fn
+
+type Func struct{}
+
+func (f *Func) Origin() *Func { return f }
+
+func Use(make func(n int) *Func) {
+	load := func(n int) *Func { return nil }
+	a := load(1)
+	a.Origin()
+	make(2).Origin()
+	var get func() *Func
+	get().Origin()
+}
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target, r.line, COALESCE(dc.symbol, ''), r.resolution
+		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls'`, 5)
+	containsAll(t, got, []string{
+		"Use | Origin | 10 | Func.Origin | exact",
+		"Use | Origin | 11 | Func.Origin | exact",
+		"Use | Origin | 13 | Func.Origin | exact",
+	})
+}

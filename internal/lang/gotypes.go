@@ -31,21 +31,33 @@ type goCtx struct {
 type goLocal struct {
 	pos, end uint32
 	ref      string
+	res      string // a local holding a function: what calling it returns
 }
 
 // local returns the type of the local name at byte offset pos: the
 // innermost declaration in scope there (ok false when none is).
 func (g *goCtx) local(name string, pos uint32) (string, bool) {
-	ref, ok := "", false
-	for _, d := range g.locals[name] {
-		if d.pos > pos {
+	d := g.localDecl(name, pos)
+	if d == nil {
+		return "", false
+	}
+	return d.ref, true
+}
+
+// localDecl is the declaration of the local name in scope at pos, nil
+// when none is.
+func (g *goCtx) localDecl(name string, pos uint32) *goLocal {
+	var out *goLocal
+	ds := g.locals[name]
+	for i := range ds {
+		if ds[i].pos > pos {
 			break
 		}
-		if pos < d.end {
-			ref, ok = d.ref, true
+		if pos < ds[i].end {
+			out = &ds[i]
 		}
 	}
-	return ref, ok
+	return out
 }
 
 // goUniverse are Go's predeclared types: a method call on one of them never
@@ -663,7 +675,20 @@ func (x *extractor) goFuncLocals(fn int32) {
 		}
 		return t.nodes[fn].end
 	}
+	// res is what calling a function value returns when a function
+	// literal or type node says so (one result)
+	res := func(n int32) string {
+		if k := t.kind(n); k != "func_literal" && k != "function_type" {
+			return ""
+		}
+		if r := x.goResultRef(t.field(n, "result")); !strings.Contains(r, ";") {
+			return r
+		}
+		return ""
+	}
+	var fres string // the function result of the declaration set records
 	set := func(name, ref string, stmt int32) {
+		defer func() { fres = "" }()
 		if name == "" || name == "_" {
 			return
 		}
@@ -674,7 +699,7 @@ func (x *extractor) goFuncLocals(fn int32) {
 		} else {
 			end = scopeEnd(stmt)
 		}
-		g.locals[name] = append(g.locals[name], goLocal{pos: pos, end: end, ref: ref})
+		g.locals[name] = append(g.locals[name], goLocal{pos: pos, end: end, ref: ref, res: fres})
 	}
 	end := t.subtreeEnd(fn)
 	for j := fn + 1; j < end; j++ {
@@ -691,6 +716,9 @@ func (x *extractor) goFuncLocals(fn int32) {
 			}
 			for c := t.first(j); c >= 0; c = t.next(c) {
 				if t.kind(c) == "identifier" {
+					if t.kind(j) == "parameter_declaration" {
+						fres = res(t.field(j, "type"))
+					}
 					set(t.text(c), ref, j)
 				}
 			}
@@ -727,6 +755,7 @@ func (x *extractor) goFuncLocals(fn int32) {
 					}
 				case len(rights) == len(lefts):
 					ref = x.goExprType(rights[k])
+					fres = res(rights[k])
 				case k == 0 && len(rights) == 1:
 					ref = x.goExprType(rights[0])
 				case len(rights) == 1 && t.kind(rights[0]) == "call_expression":
@@ -752,8 +781,10 @@ func (x *extractor) goFuncLocals(fn int32) {
 			for c := t.first(j); c >= 0; c = t.next(c) {
 				if t.nodes[c].field == nameF {
 					r := ref
+					fres = res(ty)
 					if ty < 0 && len(vals) > k {
 						r = x.goExprType(vals[k])
+						fres = res(vals[k])
 					}
 					set(t.text(c), r, j)
 					k++
@@ -936,8 +967,8 @@ func (x *extractor) goExprType(e int32) string {
 			switch t.kind(fn) {
 			case "identifier":
 				n := t.text(fn)
-				if _, local := g.local(n, t.nodes[fn].start); local {
-					return ""
+				if d := g.localDecl(n, t.nodes[fn].start); d != nil {
+					return d.res // a local function value: its literal's or type's result
 				}
 				switch n {
 				case "new", "make": // new(T), make(T, n)
