@@ -906,3 +906,39 @@ func Use(make func(n int) *Func) {
 		"Use | Origin | 13 | Func.Origin | exact",
 	})
 }
+
+// TestGoImplementsSignatureSpelling: signatures compare by their types,
+// not their spelling: the parameter names of a function type, interface{}
+// and any, a generic type's arguments, an array's and a channel's element
+// written in the interface's package and in another.
+func TestGoImplementsSignatureSpelling(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/sp\n\ngo 1.22\n",
+		"api/api.go": `package api
+
+type Box[T any] struct{ v T }
+
+type Event struct{}
+
+type Walker interface {
+	Walk(fn func(path string, err error) error) error
+	Put(v any, b Box[Event], a [2]Event, c <-chan Event)
+}
+`,
+		"impl/impl.go": `package impl
+
+import "example.com/sp/api"
+
+type Dir struct{}
+
+func (d *Dir) Walk(visit func(p string, e error) error) error { return nil }
+
+func (d *Dir) Put(x interface{}, box api.Box[api.Event], arr [2]api.Event, ch <-chan api.Event) {}
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target FROM relations r WHERE r.kind = 'implements'`, 2)
+	containsAll(t, got, []string{"Dir | Walker"})
+}

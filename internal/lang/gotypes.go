@@ -466,6 +466,46 @@ func (x *extractor) goSigType(ty int32) string {
 		return "[]" + x.goSigType(t.field(ty, "element"))
 	case "map_type":
 		return "map[" + x.goSigType(t.field(ty, "key")) + "]" + x.goSigType(t.field(ty, "value"))
+	case "parenthesized_type":
+		return x.goSigType(t.firstNamed(ty))
+	case "array_type":
+		return "[" + collapse(t.text(t.field(ty, "length"))) + "]" + x.goSigType(t.field(ty, "element"))
+	case "channel_type":
+		dir := "chan "
+		if s := t.text(ty); strings.HasPrefix(s, "<-") {
+			dir = "<-chan "
+		} else if strings.HasPrefix(strings.TrimSpace(strings.TrimPrefix(s, "chan")), "<-") {
+			dir = "chan<- "
+		}
+		return dir + x.goSigType(t.field(ty, "value"))
+	case "function_type":
+		// parameter names dropped, as in a method's own signature
+		return "func" + x.goSig(t.field(ty, "parameters"), t.field(ty, "result"))
+	case "interface_type":
+		if t.firstNamed(ty) < 0 {
+			return "any" // interface{} is any
+		}
+	case "generic_type":
+		var b strings.Builder
+		b.WriteString(x.goSigType(t.field(ty, "type")))
+		b.WriteByte('[')
+		n := 0
+		for a := t.first(t.field(ty, "type_arguments")); a >= 0; a = t.next(a) {
+			if !t.named(a) {
+				continue
+			}
+			arg := a
+			if t.kind(a) == "type_elem" && t.firstNamed(a) >= 0 && t.next(t.firstNamed(a)) < 0 {
+				arg = t.firstNamed(a)
+			}
+			if n > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(x.goSigType(arg))
+			n++
+		}
+		b.WriteByte(']')
+		return b.String()
 	}
 	return collapse(t.text(ty))
 }
