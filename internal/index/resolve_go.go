@@ -758,7 +758,11 @@ func (g *goResolver) computeImplements(r *resolver) {
 				continue
 			}
 			et := g.eval(f.Type, g.factDir[f], 0)
-			if ms, ok := goStdInterfaces[f.Type]; ok && !et.project() && (et.universe || et.ext != "") {
+			ms, ok := goStdInterfaces[f.Type]
+			if !ok {
+				ms, ok = goStdTypes[f.Type]
+			}
+			if ok && !et.project() && (et.universe || et.ext != "") {
 				for m, sig := range ms {
 					if _, ok := out[m]; !ok {
 						out[m] = msig{sig, ""}

@@ -942,3 +942,47 @@ func (d *Dir) Put(x interface{}, box api.Box[api.Event], arr [2]api.Event, ch <-
 	got := querySet(t, db, `SELECT r.src_symbol, r.target FROM relations r WHERE r.kind = 'implements'`, 2)
 	containsAll(t, got, []string{"Dir | Walker"})
 }
+
+// TestGoImplementsEmbeddedStdTypes: a struct embedding a common
+// standard-library concrete type (bytes.Buffer, *bufio.Writer,
+// sync.Mutex) has its methods.
+func TestGoImplementsEmbeddedStdTypes(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/es\n\ngo 1.22\n",
+		"w/w.go": `package w
+
+import (
+	"bufio"
+	"bytes"
+	"sync"
+)
+
+type stringWriter interface {
+	WriteString(s string) (n int, err error)
+}
+
+type pipeBuffer interface {
+	Len() int
+	Write(p []byte) (int, error)
+	Lock()
+}
+
+type lockedBuffer struct {
+	sync.Mutex
+	bytes.Buffer
+}
+
+type flushWriter struct {
+	*bufio.Writer
+}
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target FROM relations r WHERE r.kind = 'implements'`, 2)
+	containsAll(t, got, []string{"lockedBuffer | stringWriter", "lockedBuffer | pipeBuffer", "flushWriter | stringWriter"})
+	if slices.Contains(got, "flushWriter | pipeBuffer") {
+		t.Error("flushWriter has no Len and no Lock")
+	}
+}
