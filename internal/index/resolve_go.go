@@ -736,7 +736,10 @@ func (g *goResolver) computeImplements(r *resolver) {
 	// method sets of concrete types
 	methodsOf := map[string]map[string][]int{} // type key → method name → chunk
 	byType := map[string][]string{}            // dir\x00Type → method names
-	for k := range g.methods {
+	for k, i := range g.methods {
+		if g.offBuild[r.syms[i].FileID] {
+			continue // a method the default build does not compile (a twin's type's, or of another platform)
+		}
 		parts := strings.SplitN(k, "\x00", 3)
 		tk := key2(parts[0], parts[1])
 		byType[tk] = append(byType[tk], parts[2])
@@ -794,8 +797,10 @@ func (g *goResolver) computeImplements(r *resolver) {
 	}
 	_ = methodsOf
 	typeKeys := make([]string, 0, len(g.types))
-	for k := range g.types {
-		typeKeys = append(typeKeys, k)
+	for k, i := range g.types {
+		if !g.offBuild[r.syms[i].FileID] {
+			typeKeys = append(typeKeys, k)
+		}
 	}
 	slices.Sort(typeKeys)
 	concreteSets := map[string]sigs{}
@@ -838,9 +843,9 @@ func (g *goResolver) computeImplements(r *resolver) {
 		}
 		params := g.tparams[ik]
 		for _, tk := range byMethod[seed] {
-			if td, _, _ := strings.Cut(tk, "\x00"); td != d && (goIgnoredDir(d) || goIgnoredDir(td)) &&
+			if td, _, _ := strings.Cut(tk, "\x00"); td != d && goIgnoredDir(td) &&
 				strings.TrimSuffix(td, xtestSuffix) != strings.TrimSuffix(d, xtestSuffix) {
-				continue // the go command builds no package of these two together
+				continue // a package the go command does not build, seen only from its own files
 			}
 			have := concreteSets[tk]
 			ok := true
@@ -979,9 +984,9 @@ func (g *goResolver) canonSigDepth(sig, dir string, depth int) string {
 
 // goIgnoredDir reports whether the go command ignores package directory
 // dir (a path element testdata or starting with "_" or "."): its files
-// form no package of the module that others could use, so types there
-// implement only interfaces of their own directory, and its interfaces are
-// implemented only there.
+// form no package of the module, so types there implement only interfaces
+// of their own directory (gopls, asked from a file there, sees that
+// package and the module's packages).
 func goIgnoredDir(dir string) bool {
 	for _, e := range strings.Split(strings.TrimSuffix(dir, xtestSuffix), "/") {
 		if e == "testdata" || (e != "" && e != "." && (e[0] == '_' || e[0] == '.')) {
