@@ -1005,9 +1005,9 @@ type Stringer interface{ String() string }
 
 type backend interface{ Close() error }
 `,
-		"k/kind.go":     "//go:build go1.1\n\npackage k\n\ntype Kind = int\n",
-		"k/kind_old.go": "//go:build !go1.1\n\npackage k\n\ntype Kind uint8\n\nfunc (k Kind) String() string { return \"\" }\n",
-		"k/watch_" + other + ".go": "package k\n\ntype kqueue struct{}\n\nfunc (w *kqueue) Close() error { return nil }\n",
+		"k/kind.go":                       "//go:build go1.1\n\npackage k\n\ntype Kind = int\n",
+		"k/kind_old.go":                   "//go:build !go1.1\n\npackage k\n\ntype Kind uint8\n\nfunc (k Kind) String() string { return \"\" }\n",
+		"k/watch_" + other + ".go":        "package k\n\ntype kqueue struct{}\n\nfunc (w *kqueue) Close() error { return nil }\n",
 		"k/watch_" + runtime.GOOS + ".go": "package k\n\ntype inotify struct{}\n\nfunc (w *inotify) Close() error { return nil }\n",
 	})
 	db := openDB(t)
