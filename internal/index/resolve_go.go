@@ -36,6 +36,7 @@ type goResolver struct {
 	under     map[string]*store.FactRow  // dir\x00Type → underlying type of a named non-struct type
 	aliases   map[string]*store.FactRow  // dir\x00Type → the type an alias (type T = U) names
 	tparams   map[string]map[string]bool // dir\x00Iface → a generic interface's type parameters
+	tparamSeq map[string][]string        // dir\x00Iface → the same, in order
 	dots      map[string][]string        // package key → import paths its files dot-import (sorted)
 	factDir   map[*store.FactRow]string
 	goFiles   map[int64]bool
@@ -87,7 +88,7 @@ func (r *resolver) goInit(root string, facts []store.FactRow) {
 		fields: map[string][]*store.FactRow{}, results: map[string]*store.FactRow{},
 		imethods: map[string][]*store.FactRow{}, iembeds: map[string][]*store.FactRow{},
 		vars: map[string]*store.FactRow{}, under: map[string]*store.FactRow{}, aliases: map[string]*store.FactRow{},
-		tparams: map[string]map[string]bool{}, dots: map[string][]string{},
+		tparams: map[string]map[string]bool{}, tparamSeq: map[string][]string{}, dots: map[string][]string{},
 		factDir: map[*store.FactRow]string{}, goFiles: map[int64]bool{}, xtest: map[int64]bool{}, testFiles: map[int64]bool{},
 	}
 	r.g = g
@@ -178,10 +179,12 @@ func (r *resolver) goInit(root string, facts []store.FactRow) {
 			}
 		case lang.FactTypeParams:
 			set := map[string]bool{}
-			for _, n := range strings.Split(f.Name, ",") {
+			seq := strings.Split(f.Name, ",")
+			for _, n := range seq {
 				set[n] = true
 			}
 			g.tparams[key2(dir, f.Owner)] = set
+			g.tparamSeq[key2(dir, f.Owner)] = seq
 		case lang.FactVar:
 			if old, dup := g.vars[key2(dir, f.Name)]; !dup || !keep(old.FileID, f.FileID) {
 				g.vars[key2(dir, f.Name)] = f
@@ -727,6 +730,26 @@ func (g *goResolver) computeImplements(r *resolver) {
 			if !et.project() || depth > 6 || !g.isInterface(et) {
 				return false // an external or non-interface element: not known here
 			}
+			if seq := g.tparamSeq[et.key()]; len(seq) > 0 && f.Sig != "" {
+				// an instantiated generic interface (Graph[int]): its
+				// methods with the arguments for its parameters
+				args := splitTypeArgs(f.Sig)
+				if len(args) != len(seq) {
+					return false
+				}
+				inner := sigs{}
+				if !ifaceSet(et, depth+1, inner) {
+					return false
+				}
+				bind := map[string]string{}
+				for i, p := range seq {
+					bind[p] = g.canonSig(args[i], g.factDir[f])
+				}
+				for m, ms := range inner {
+					out[m] = msig{substParams(ms.sig, bind), ms.dir}
+				}
+				continue
+			}
 			if !ifaceSet(et, depth+1, out) {
 				return false
 			}
@@ -869,6 +892,65 @@ func (g *goResolver) computeImplements(r *resolver) {
 			}
 		}
 	}
+}
+
+// splitTypeArgs splits "[A,B]" into its type arguments (commas inside
+// brackets and parentheses belong to an argument).
+func splitTypeArgs(s string) []string {
+	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' {
+		return nil
+	}
+	s = s[1 : len(s)-1]
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
+}
+
+// substParams writes a signature with the type parameter names it uses
+// bare (bind's keys) replaced by their arguments.
+func substParams(sig string, bind map[string]string) string {
+	var b strings.Builder
+	for i := 0; i < len(sig); {
+		c := sig[i]
+		if !isPathByte(c) {
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		j := i
+		for j < len(sig) && isPathByte(sig[j]) {
+			j++
+		}
+		if dots := strings.IndexFunc(sig[i:j], func(r rune) bool { return r != '.' }); dots > 0 {
+			b.WriteString(sig[i : i+dots]) // a variadic parameter's "..."
+			i += dots
+		}
+		tok := sig[i:j]
+		prev := byte(0)
+		if i > 0 && sig[i-1] != '.' {
+			prev = sig[i-1]
+		}
+		if a, ok := bind[tok]; ok && prev != ':' && prev != '#' && prev != '@' && (j == len(sig) || sig[j] != '#' && sig[j] != ':') {
+			b.WriteString(a)
+		} else {
+			b.WriteString(tok)
+		}
+		i = j
+	}
+	return b.String()
 }
 
 // matchGeneric reports whether signature have is signature want with

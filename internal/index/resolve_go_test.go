@@ -1020,3 +1020,53 @@ type backend interface{ Close() error }
 		}
 	}
 }
+
+// TestGoImplementsEmbeddedGenericInterface: an interface embedding an
+// instantiated generic interface (Graph[int]) has its methods with the
+// type arguments in place of the parameters.
+func TestGoImplementsEmbeddedGenericInterface(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/gg\n\ngo 1.22\n",
+		"graph/graph.go": `package graph
+
+type Graph[NodeID comparable] interface {
+	NumNodes() int
+	Out(node NodeID) []NodeID
+	Walk(fn func(NodeID) bool, ids ...NodeID)
+}
+`,
+		"compact/compact.go": `package compact
+
+import "example.com/gg/graph"
+
+type Node struct{}
+
+type Compact interface {
+	graph.Graph[Node]
+	IsCompact()
+}
+
+type dense struct{}
+
+func (d *dense) NumNodes() int                            { return 0 }
+func (d *dense) Out(n Node) []Node                        { return nil }
+func (d *dense) Walk(fn func(Node) bool, ids ...Node)     {}
+func (d *dense) IsCompact()                               {}
+
+type other struct{}
+
+func (o *other) NumNodes() int                        { return 0 }
+func (o *other) Out(n int) []int                      { return nil }
+func (o *other) Walk(fn func(int) bool, ids ...int)   {}
+func (o *other) IsCompact()                           {}
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target FROM relations r WHERE r.kind = 'implements'`, 2)
+	containsAll(t, got, []string{"dense | Compact"})
+	if slices.Contains(got, "other | Compact") {
+		t.Error("other's methods take int, not Node")
+	}
+}

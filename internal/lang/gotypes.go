@@ -230,7 +230,13 @@ func (x *extractor) goTypeFacts(spec int32) {
 				c := t.firstNamed(e)
 				if c >= 0 && t.next(c) < 0 {
 					if ref := x.goTypeRef(c); ref != "" {
-						x.facts = append(x.facts, Fact{Kind: FactIEmbed, Owner: name, Type: ref})
+						// an instantiated generic interface (Graph[int]):
+						// its type arguments, as signatures write them
+						sig := ""
+						if t.kind(c) == "generic_type" {
+							sig = strings.TrimPrefix(x.goSigType(c), x.goSigType(t.field(c, "type")))
+						}
+						x.facts = append(x.facts, Fact{Kind: FactIEmbed, Owner: name, Type: ref, Sig: sig})
 					}
 				}
 			}

@@ -92,7 +92,7 @@ const (
 	FactField   = "field"   // Owner struct type has field Name of Type; Sig "embed" when embedded, "func" for a field of function type (Type: what a call of it returns); Name "" and Sig "underlying" (or "alias:" and the aliased type as in signatures) for a named non-struct type or an alias
 	FactResult  = "result"  // function (Owner "") or method of Owner: Name, first result Type, Sig
 	FactIMethod = "imethod" // interface Owner declares method Name with Sig and first result Type
-	FactIEmbed  = "iembed"  // interface Owner embeds interface Type
+	FactIEmbed  = "iembed"  // interface Owner embeds interface Type (Go: Sig "[A,B]", the type arguments of an instantiated generic one)
 	FactVar     = "var"     // package-level variable (Go: or typed constant) Name of Type
 	// FactPackage: the file belongs to package Name, recorded only for an
 	// external test package ("x_test", a package of its own beside the
@@ -135,7 +135,7 @@ type Result struct {
 // Version names the chunking and relation rules. Bump it whenever Parse
 // produces different chunks or relations for the same input: the index then
 // re-parses files whose content did not change.
-const Version = "2026-12-01.38"
+const Version = "2026-12-01.39"
 
 // MaxEmbedChars bounds the text handed to an embedder.
 const MaxEmbedChars = 2000
