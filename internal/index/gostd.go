@@ -58,3 +58,36 @@ var goStdInterfaces = map[string]map[string]string{
 	"hash#Hash": {"Write": "([]byte)(int,error)", "Sum": "([]byte)([]byte)", "Reset": "()",
 		"Size": "()(int)", "BlockSize": "()(int)"},
 }
+
+// goStdTypes are the method sets (pointer receivers included) of
+// standard-library concrete types that project structs often embed
+// (type lockedBuffer struct{ sync.Mutex; bytes.Buffer }, type bufWriter
+// struct{ *bufio.Writer }), in the notation of goStdInterfaces: the
+// embedding type's method set has them (concrete in resolve_go.go).
+var goStdTypes = map[string]map[string]string{
+	"bytes#Buffer": {"Available": "()(int)", "AvailableBuffer": "()([]byte)", "Bytes": "()([]byte)", "Cap": "()(int)",
+		"Grow": "(int)", "Len": "()(int)", "Next": "(int)([]byte)", "Read": "([]byte)(int,error)",
+		"ReadByte": "()(byte,error)", "ReadBytes": "(byte)([]byte,error)", "ReadFrom": "(io#Reader)(int64,error)",
+		"ReadRune": "()(rune,int,error)", "ReadString": "(byte)(string,error)", "Reset": "()", "String": "()(string)",
+		"Truncate": "(int)", "UnreadByte": "()(error)", "UnreadRune": "()(error)", "Write": "([]byte)(int,error)",
+		"WriteByte": "(byte)(error)", "WriteRune": "(rune)(int,error)", "WriteString": "(string)(int,error)",
+		"WriteTo": "(io#Writer)(int64,error)"},
+	"bufio#Writer": {"Available": "()(int)", "AvailableBuffer": "()([]byte)", "Buffered": "()(int)", "Flush": "()(error)",
+		"ReadFrom": "(io#Reader)(int64,error)", "Reset": "(io#Writer)", "Size": "()(int)", "Write": "([]byte)(int,error)",
+		"WriteByte": "(byte)(error)", "WriteRune": "(rune)(int,error)", "WriteString": "(string)(int,error)"},
+	"bufio#Reader": {"Buffered": "()(int)", "Discard": "(int)(int,error)", "Peek": "(int)([]byte,error)",
+		"Read": "([]byte)(int,error)", "ReadByte": "()(byte,error)", "ReadBytes": "(byte)([]byte,error)",
+		"ReadLine": "()([]byte,bool,error)", "ReadRune": "()(rune,int,error)", "ReadSlice": "(byte)([]byte,error)",
+		"ReadString": "(byte)(string,error)", "Reset": "(io#Reader)", "Size": "()(int)", "UnreadByte": "()(error)",
+		"UnreadRune": "()(error)", "WriteTo": "(io#Writer)(int64,error)"},
+	"strings#Builder": {"Cap": "()(int)", "Grow": "(int)", "Len": "()(int)", "Reset": "()", "String": "()(string)",
+		"Write": "([]byte)(int,error)", "WriteByte": "(byte)(error)", "WriteRune": "(rune)(int,error)",
+		"WriteString": "(string)(int,error)"},
+	"strings#Reader": {"Len": "()(int)", "Read": "([]byte)(int,error)", "ReadAt": "([]byte,int64)(int,error)",
+		"ReadByte": "()(byte,error)", "ReadRune": "()(rune,int,error)", "Reset": "(string)",
+		"Seek": "(int64,int)(int64,error)", "Size": "()(int64)", "UnreadByte": "()(error)", "UnreadRune": "()(error)",
+		"WriteTo": "(io#Writer)(int64,error)"},
+	"sync#Mutex": {"Lock": "()", "TryLock": "()(bool)", "Unlock": "()"},
+	"sync#RWMutex": {"Lock": "()", "RLock": "()", "RLocker": "()(sync#Locker)", "RUnlock": "()", "TryLock": "()(bool)",
+		"TryRLock": "()(bool)", "Unlock": "()"},
+}

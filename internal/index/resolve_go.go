@@ -2,6 +2,7 @@ package index
 
 import (
 	"bufio"
+	"go/build"
 	"os"
 	"path"
 	"path/filepath"
@@ -35,10 +36,12 @@ type goResolver struct {
 	under     map[string]*store.FactRow  // dir\x00Type → underlying type of a named non-struct type
 	aliases   map[string]*store.FactRow  // dir\x00Type → the type an alias (type T = U) names
 	tparams   map[string]map[string]bool // dir\x00Iface → a generic interface's type parameters
+	tparamSeq map[string][]string        // dir\x00Iface → the same, in order
 	dots      map[string][]string        // package key → import paths its files dot-import (sorted)
 	factDir   map[*store.FactRow]string
 	goFiles   map[int64]bool
 	xtest     map[int64]bool      // files of a directory's external test package (package x_test)
+	offBuild  map[int64]bool      // files the default build context does not compile (gobuild.go)
 	testFiles map[int64]bool      // _test.go files
 	impls     map[string][]string // iface key → implementing type keys
 }
@@ -85,15 +88,33 @@ func (r *resolver) goInit(root string, facts []store.FactRow) {
 		fields: map[string][]*store.FactRow{}, results: map[string]*store.FactRow{},
 		imethods: map[string][]*store.FactRow{}, iembeds: map[string][]*store.FactRow{},
 		vars: map[string]*store.FactRow{}, under: map[string]*store.FactRow{}, aliases: map[string]*store.FactRow{},
-		tparams: map[string]map[string]bool{}, dots: map[string][]string{},
+		tparams: map[string]map[string]bool{}, tparamSeq: map[string][]string{}, dots: map[string][]string{},
 		factDir: map[*store.FactRow]string{}, goFiles: map[int64]bool{}, xtest: map[int64]bool{}, testFiles: map[int64]bool{},
 	}
 	r.g = g
+	built := map[int64]string{} // file → its build constraint
 	for i := range facts {
-		if facts[i].Kind == lang.FactPackage {
+		switch facts[i].Kind {
+		case lang.FactPackage:
 			g.xtest[facts[i].FileID] = true
+		case lang.FactBuild:
+			built[facts[i].FileID] = facts[i].Name
 		}
 	}
+	// the files the default build context leaves out: a declaration in
+	// one gives way to a build-tag twin in a file it compiles
+	g.offBuild = map[int64]bool{}
+	for i := range r.syms {
+		s := &r.syms[i]
+		if s.Lang != "go" || (i > 0 && r.syms[i-1].FileID == s.FileID) {
+			continue
+		}
+		if !goBuildsIn(&build.Default, s.Path, built[s.FileID]) {
+			g.offBuild[s.FileID] = true
+		}
+	}
+	// first in (path, line) order, unless a build-tag twin replaces it
+	keep := func(old, new int64) bool { return !g.offBuild[old] || g.offBuild[new] }
 	for i := range r.syms {
 		s := &r.syms[i]
 		if s.Lang != "go" {
@@ -117,7 +138,7 @@ func (r *resolver) goInit(root string, facts []store.FactRow) {
 		default:
 			continue
 		}
-		if _, dup := m[k]; !dup { // first in (path, line) order: build-tag twins
+		if old, dup := m[k]; !dup || !keep(r.syms[old].FileID, s.FileID) {
 			m[k] = i
 		}
 	}
@@ -134,17 +155,17 @@ func (r *resolver) goInit(root string, facts []store.FactRow) {
 		switch f.Kind {
 		case lang.FactField:
 			if alias := strings.HasPrefix(f.Sig, "alias:"); alias || f.Sig == "underlying" {
-				if _, dup := g.under[key2(dir, f.Owner)]; !dup {
+				if old, dup := g.under[key2(dir, f.Owner)]; !dup || !keep(old.FileID, f.FileID) {
 					g.under[key2(dir, f.Owner)] = f
 				}
-				if _, dup := g.aliases[key2(dir, f.Owner)]; !dup && alias {
+				if old, dup := g.aliases[key2(dir, f.Owner)]; alias && (!dup || !keep(old.FileID, f.FileID)) {
 					g.aliases[key2(dir, f.Owner)] = f
 				}
 				continue
 			}
 			g.fields[key2(dir, f.Owner)] = append(g.fields[key2(dir, f.Owner)], f)
 		case lang.FactResult:
-			if _, dup := g.results[key3(dir, f.Owner, f.Name)]; !dup {
+			if old, dup := g.results[key3(dir, f.Owner, f.Name)]; !dup || !keep(old.FileID, f.FileID) {
 				g.results[key3(dir, f.Owner, f.Name)] = f
 			}
 		case lang.FactIMethod:
@@ -158,12 +179,14 @@ func (r *resolver) goInit(root string, facts []store.FactRow) {
 			}
 		case lang.FactTypeParams:
 			set := map[string]bool{}
-			for _, n := range strings.Split(f.Name, ",") {
+			seq := strings.Split(f.Name, ",")
+			for _, n := range seq {
 				set[n] = true
 			}
 			g.tparams[key2(dir, f.Owner)] = set
+			g.tparamSeq[key2(dir, f.Owner)] = seq
 		case lang.FactVar:
-			if _, dup := g.vars[key2(dir, f.Name)]; !dup {
+			if old, dup := g.vars[key2(dir, f.Name)]; !dup || !keep(old.FileID, f.FileID) {
 				g.vars[key2(dir, f.Name)] = f
 			}
 		}
@@ -610,6 +633,8 @@ func (r *resolver) goCall(e store.EdgeRow, dir string) edgeOut {
 		return unresolved("local function value")
 	case e.Recv == "?":
 		return unresolved("receiver of unknown type")
+	case e.Recv == "?field": // of an anonymous struct
+		return unresolved("function-typed field")
 	case strings.HasPrefix(e.Recv, "pkg:"):
 		ip := e.Recv[4:]
 		d, ok := g.dirOf(ip)
@@ -705,6 +730,26 @@ func (g *goResolver) computeImplements(r *resolver) {
 			if !et.project() || depth > 6 || !g.isInterface(et) {
 				return false // an external or non-interface element: not known here
 			}
+			if seq := g.tparamSeq[et.key()]; len(seq) > 0 && f.Sig != "" {
+				// an instantiated generic interface (Graph[int]): its
+				// methods with the arguments for its parameters
+				args := splitTypeArgs(f.Sig)
+				if len(args) != len(seq) {
+					return false
+				}
+				inner := sigs{}
+				if !ifaceSet(et, depth+1, inner) {
+					return false
+				}
+				bind := map[string]string{}
+				for i, p := range seq {
+					bind[p] = g.canonSig(args[i], g.factDir[f])
+				}
+				for m, ms := range inner {
+					out[m] = msig{substParams(ms.sig, bind), ms.dir}
+				}
+				continue
+			}
 			if !ifaceSet(et, depth+1, out) {
 				return false
 			}
@@ -714,7 +759,10 @@ func (g *goResolver) computeImplements(r *resolver) {
 	// method sets of concrete types
 	methodsOf := map[string]map[string][]int{} // type key → method name → chunk
 	byType := map[string][]string{}            // dir\x00Type → method names
-	for k := range g.methods {
+	for k, i := range g.methods {
+		if g.offBuild[r.syms[i].FileID] {
+			continue // a method the default build does not compile (a twin's type's, or of another platform)
+		}
 		parts := strings.SplitN(k, "\x00", 3)
 		tk := key2(parts[0], parts[1])
 		byType[tk] = append(byType[tk], parts[2])
@@ -736,7 +784,11 @@ func (g *goResolver) computeImplements(r *resolver) {
 				continue
 			}
 			et := g.eval(f.Type, g.factDir[f], 0)
-			if ms, ok := goStdInterfaces[f.Type]; ok && !et.project() && (et.universe || et.ext != "") {
+			ms, ok := goStdInterfaces[f.Type]
+			if !ok {
+				ms, ok = goStdTypes[f.Type]
+			}
+			if ok && !et.project() && (et.universe || et.ext != "") {
 				for m, sig := range ms {
 					if _, ok := out[m]; !ok {
 						out[m] = msig{sig, ""}
@@ -768,8 +820,10 @@ func (g *goResolver) computeImplements(r *resolver) {
 	}
 	_ = methodsOf
 	typeKeys := make([]string, 0, len(g.types))
-	for k := range g.types {
-		typeKeys = append(typeKeys, k)
+	for k, i := range g.types {
+		if !g.offBuild[r.syms[i].FileID] {
+			typeKeys = append(typeKeys, k)
+		}
 	}
 	slices.Sort(typeKeys)
 	concreteSets := map[string]sigs{}
@@ -812,6 +866,10 @@ func (g *goResolver) computeImplements(r *resolver) {
 		}
 		params := g.tparams[ik]
 		for _, tk := range byMethod[seed] {
+			if td, _, _ := strings.Cut(tk, "\x00"); td != d && goIgnoredDir(td) &&
+				strings.TrimSuffix(td, xtestSuffix) != strings.TrimSuffix(d, xtestSuffix) {
+				continue // a package the go command does not build, seen only from its own files
+			}
 			have := concreteSets[tk]
 			ok := true
 			var bound map[string]string // a generic interface's parameters, as the type's methods bind them
@@ -834,6 +892,65 @@ func (g *goResolver) computeImplements(r *resolver) {
 			}
 		}
 	}
+}
+
+// splitTypeArgs splits "[A,B]" into its type arguments (commas inside
+// brackets and parentheses belong to an argument).
+func splitTypeArgs(s string) []string {
+	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' {
+		return nil
+	}
+	s = s[1 : len(s)-1]
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
+}
+
+// substParams writes a signature with the type parameter names it uses
+// bare (bind's keys) replaced by their arguments.
+func substParams(sig string, bind map[string]string) string {
+	var b strings.Builder
+	for i := 0; i < len(sig); {
+		c := sig[i]
+		if !isPathByte(c) {
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		j := i
+		for j < len(sig) && isPathByte(sig[j]) {
+			j++
+		}
+		if dots := strings.IndexFunc(sig[i:j], func(r rune) bool { return r != '.' }); dots > 0 {
+			b.WriteString(sig[i : i+dots]) // a variadic parameter's "..."
+			i += dots
+		}
+		tok := sig[i:j]
+		prev := byte(0)
+		if i > 0 && sig[i-1] != '.' {
+			prev = sig[i-1]
+		}
+		if a, ok := bind[tok]; ok && prev != ':' && prev != '#' && prev != '@' && (j == len(sig) || sig[j] != '#' && sig[j] != ':') {
+			b.WriteString(a)
+		} else {
+			b.WriteString(tok)
+		}
+		i = j
+	}
+	return b.String()
 }
 
 // matchGeneric reports whether signature have is signature want with
@@ -945,6 +1062,20 @@ func (g *goResolver) canonSigDepth(sig, dir string, depth int) string {
 		}
 	}
 	return b.String()
+}
+
+// goIgnoredDir reports whether the go command ignores package directory
+// dir (a path element testdata or starting with "_" or "."): its files
+// form no package of the module, so types there implement only interfaces
+// of their own directory (gopls, asked from a file there, sees that
+// package and the module's packages).
+func goIgnoredDir(dir string) bool {
+	for _, e := range strings.Split(strings.TrimSuffix(dir, xtestSuffix), "/") {
+		if e == "testdata" || (e != "" && e != "." && (e[0] == '_' || e[0] == '.')) {
+			return true
+		}
+	}
+	return false
 }
 
 func isPathByte(c byte) bool {

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"runtime"
 	"slices"
 	"testing"
 )
@@ -418,4 +419,654 @@ func (h *Handler) Serve() {
 		"Handler.Serve | Connect | 14 | Server.Connect | exact | ",
 		"Handler.Serve | Connect | 15 | Server.Connect | exact | ",
 	})
+}
+
+// TestGoTypeSwitch: in a type switch's clause naming one type, the bound
+// name has that type; in a clause of several types or the default one, the
+// switched value's; after the statement, what the name was before.
+func TestGoTypeSwitch(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/ts\n\ngo 1.22\n",
+		"ast/ast.go": `package ast
+
+type Node interface{ Pos() int }
+
+type Ident struct{}
+
+func (x *Ident) Pos() int { return 0 }
+
+type Lit struct{}
+
+func (x Lit) Pos() int { return 1 }
+
+func Walk(n Node) {
+	switch x := n.(type) {
+	case *Ident:
+		x.Pos()
+	case Lit, nil:
+		x.Pos()
+	default:
+		x.Pos()
+	}
+}
+
+func Shadow(n Node) {
+	switch n := n.(type) {
+	case Lit:
+		n.Pos()
+	}
+	n.Pos()
+}
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target, r.line, COALESCE(dc.symbol, ''), r.resolution
+		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls'`, 5)
+	containsAll(t, got, []string{
+		"Walk | Pos | 16 | Ident.Pos | exact",
+		"Walk | Pos | 18 | Node | exact", // the interface's method
+		"Walk | Pos | 20 | Node | exact",
+		"Shadow | Pos | 27 | Lit.Pos | exact",
+		"Shadow | Pos | 29 | Node | exact", // n is the parameter again
+	})
+}
+
+// TestGoBuildTwins: a function or method declared in two files for
+// different builds resolves to the file the default build compiles, not to
+// the first in path order (a //go:build line, a legacy // +build line, a
+// _GOOS file name suffix).
+func TestGoBuildTwins(t *testing.T) {
+	other := "aix" // sorts before the host's GOOS
+	if runtime.GOOS == other {
+		other = "zos"
+	}
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/bt\n\ngo 1.22\n",
+		"v/value_a.go": `// Copyright notice.
+
+//go:build !go1.1
+
+package v
+
+func (v Value) String() string { return "" }
+
+func Make() Value { return Value{} }
+`,
+		"v/value_b.go": `//go:build go1.1
+
+package v
+
+func (v Value) String() string { return "" }
+
+func Make() Value { return Value{} }
+`,
+		"v/value.go": `package v
+
+type Value struct{}
+
+func Use() {
+	Make().String()
+	Open()
+	Legacy()
+}
+`,
+		"v/open_" + other + ".go":        "package v\n\nfunc Open() {}\n",
+		"v/open_" + runtime.GOOS + ".go": "package v\n\nfunc Open() {}\n",
+		"v/legacy_a.go":                  "// +build ignore\n\npackage v\n\nfunc Legacy() {}\n",
+		"v/legacy_b.go":                  "package v\n\nfunc Legacy() {}\n",
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target, r.line, COALESCE(dc.path, ''), r.resolution
+		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls'`, 5)
+	containsAll(t, got, []string{
+		"Use | Make | 6 | v/value_b.go | exact",
+		"Use | String | 6 | v/value_b.go | exact",
+		"Use | Open | 7 | v/open_" + runtime.GOOS + ".go | exact",
+		"Use | Legacy | 8 | v/legacy_b.go | exact",
+	})
+}
+
+// TestGoAnonymousStructs: the fields of a function's anonymous struct
+// values (a table of test cases ranged over or indexed, a struct literal)
+// have their declared types; a method call on one is a method of its only
+// embedded field; make(T, n) is a T and append(s, …) is s's type.
+func TestGoAnonymousStructs(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/an\n\ngo 1.22\n",
+		"lv/lv.go": `package lv
+
+type Level int
+
+func (l Level) String() string { return "" }
+
+type Box struct{}
+
+func (b *Box) Open() {}
+`,
+		"lv/lv_test.go": `package lv
+
+func TestString() {
+	for _, test := range []struct {
+		in   Level
+		want string
+	}{{1, "a"}} {
+		test.in.String()
+	}
+	tests := []struct{ in, out Level }{{1, 2}}
+	for i := range tests {
+		tests[i].out.String()
+	}
+	p := &struct {
+		*Box
+		n int
+	}{}
+	p.Open()
+	ls := make([]Level, 3)
+	ls[0].String()
+	ls = append(ls, 4)
+	more := append(ls, 5)
+	more[1].String()
+	type row struct {
+		lv Level
+		n  int
+	}
+	rows := []row{{1, 2}}
+	rows[0].lv.String()
+}
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target, r.line, COALESCE(dc.symbol, ''), r.resolution
+		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls'`, 5)
+	containsAll(t, got, []string{
+		"TestString | String | 8 | Level.String | exact",
+		"TestString | String | 12 | Level.String | exact",
+		"TestString | Open | 18 | Box.Open | exact",
+		"TestString | String | 20 | Level.String | exact",
+		"TestString | String | 23 | Level.String | exact",
+		"TestString | String | 29 | Level.String | exact", // a local named struct type
+	})
+}
+
+// TestGoChannels: a value received from a channel (v := <-c, a select
+// case's v, ok := <-c) has the channel's element type.
+func TestGoChannels(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/ch\n\ngo 1.22\n",
+		"rm/rm.go": `package rm
+
+type Msg struct{}
+
+func (m *Msg) Send() {}
+
+type job struct{ msg *Msg }
+
+type Srv struct{ jobs chan job }
+
+func (s *Srv) Loop(in <-chan *Msg) {
+	select {
+	case j, ok := <-s.jobs:
+		j.msg.Send()
+	case m := <-in:
+		m.Send()
+	}
+	first := <-in
+	first.Send()
+	(<-in).Send()
+	var old *Msg
+	select {
+	case old = <-in:
+	}
+	old.Send()
+}
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target, r.line, COALESCE(dc.symbol, ''), r.resolution
+		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls'`, 5)
+	containsAll(t, got, []string{
+		"Srv.Loop | Send | 14 | Msg.Send | exact",
+		"Srv.Loop | Send | 16 | Msg.Send | exact",
+		"Srv.Loop | Send | 19 | Msg.Send | exact",
+		"Srv.Loop | Send | 20 | Msg.Send | exact",
+		"Srv.Loop | Send | 25 | Msg.Send | exact",
+	})
+}
+
+// TestGoLocalScopes: a local name is in scope to the end of its block,
+// clause or function literal: a closure's parameter or a variable declared
+// in an if statement does not shadow the receiver or a parameter after
+// it, and the parameter names of a function type declare nothing.
+func TestGoLocalScopes(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/sc\n\ngo 1.22\n",
+		"rd/rd.go": `package rd
+
+type Reader struct{}
+
+func (r *Reader) line() {}
+
+type Other struct{}
+
+func (o Other) line() {}
+
+func (r *Reader) record(keep func(r rune) bool) {
+	skip := func(r rune) bool { return r == ' ' }
+	_ = skip
+	r.line()
+	if r := (Other{}); true {
+		r.line()
+	}
+	r.line()
+}
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target, r.line, COALESCE(dc.symbol, ''), r.resolution
+		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls'`, 5)
+	containsAll(t, got, []string{
+		"Reader.record | line | 14 | Reader.line | exact",
+		"Reader.record | line | 16 | Other.line | exact",
+		"Reader.record | line | 18 | Reader.line | exact",
+	})
+}
+
+// TestGoExpressionTypes: typed constants (an iota group's later specs
+// repeat the type), arithmetic on a typed operand and an untyped literal,
+// unary minus, a slice expression; a function-typed field of an anonymous
+// struct is called as one.
+func TestGoExpressionTypes(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/ex\n\ngo 1.22\n",
+		"lv/lv.go": `package lv
+
+type Level int
+
+func (l Level) String() string { return "" }
+
+const (
+	Debug Level = iota
+	Info
+	Warn
+)
+
+const Top = Warn + 1
+
+type Rec struct{ back []Level }
+
+func Use(r *Rec) {
+	w := Warn - 3
+	w.String()
+	(2 * Info).String()
+	(-Debug).String()
+	Top.String()
+	end := r.back[:1][0]
+	end.String()
+	cases := []struct{ f func() Level }{}
+	for _, c := range cases {
+		c.f()
+	}
+}
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target, r.line, COALESCE(dc.symbol, ''), r.resolution, r.detail
+		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls'`, 6)
+	containsAll(t, got, []string{
+		"Use | String | 19 | Level.String | exact | ",
+		"Use | String | 20 | Level.String | exact | ",
+		"Use | String | 21 | Level.String | exact | ",
+		"Use | String | 22 | Level.String | exact | ",
+		"Use | String | 24 | Level.String | exact | ",
+		"Use | f | 27 |  | unresolved | function-typed field",
+	})
+}
+
+// TestGoImplementsIgnoredDirs: the go command builds no package of a
+// testdata directory (or one starting with "_" or "."): its types
+// implement only its own interfaces (a module package's types implement
+// its interfaces too).
+func TestGoImplementsIgnoredDirs(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/sh\n\ngo 1.22\n",
+		"shapes/shapes.go": `package shapes
+
+type Shape interface{ Area() int }
+
+type Square struct{}
+
+func (Square) Area() int { return 1 }
+`,
+		"shapes/testdata/a/a.go": `package a
+
+type Sized interface{ Area() int }
+
+type Circle struct{}
+
+func (Circle) Area() int { return 2 }
+`,
+		"shapes/testdata/b/b.go": `package b
+
+type Tri struct{}
+
+func (Tri) Area() int { return 3 }
+`,
+		"_old/old.go": `package old
+
+type Hex struct{}
+
+func (Hex) Area() int { return 6 }
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target FROM relations r WHERE r.kind = 'implements'`, 2)
+	containsAll(t, got, []string{"Square | Shape", "Circle | Sized", "Square | Sized"})
+	for _, bad := range []string{"Circle | Shape", "Tri | Sized", "Tri | Shape", "Hex | Shape", "Hex | Sized"} {
+		if slices.Contains(got, bad) {
+			t.Errorf("unexpected %q", bad)
+		}
+	}
+}
+
+// TestGoTypeParamConstraints: in a generic function, a value of a type
+// parameter constrained by a named interface calls that interface's
+// methods; a type switch on an expression of a name it rebinds reads the
+// name as it was before the switch.
+func TestGoTypeParamConstraints(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/tp\n\ngo 1.22\n",
+		"lat/lat.go": `package lat
+
+type Lattice[E any] interface {
+	Merge(a, b E) E
+}
+
+type Node interface{ Under() Node }
+
+type Leaf struct{}
+
+func (l Leaf) Under() Node { return l }
+
+func Join[L Lattice[E], E any](l L, a, b E) E {
+	return l.Merge(a, b)
+}
+
+func Kind(n Node) {
+	switch n := n.Under().(type) {
+	case Leaf:
+		n.Under()
+	}
+}
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target, r.line, COALESCE(dc.symbol, ''), r.resolution
+		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls'`, 5)
+	containsAll(t, got, []string{
+		"Join | Merge | 14 | Lattice | exact",
+		"Kind | Under | 18 | Node | exact",
+		"Kind | Under | 20 | Leaf.Under | exact",
+	})
+}
+
+// TestGoPackageAnonymousStructs: a package variable of an anonymous
+// struct type (a guarded cache, a table of test cases) has its fields.
+func TestGoPackageAnonymousStructs(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/pa\n\ngo 1.22\n",
+		"c/c.go": `package c
+
+import "sync"
+
+type Item struct{}
+
+func (i *Item) Use() {}
+
+var cache struct {
+	sync.Mutex
+	m map[string]*Item
+}
+
+func Get() {
+	cache.Lock()
+	cache.m["x"].Use()
+}
+`,
+		"c/c_test.go": `package c
+
+var tests = []struct {
+	in *Item
+	n  int
+}{{nil, 1}}
+
+func TestUse() {
+	for _, tt := range tests {
+		tt.in.Use()
+	}
+}
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target, r.line, COALESCE(dc.symbol, ''), r.resolution, r.detail
+		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls'`, 6)
+	containsAll(t, got, []string{
+		"Get | Lock | 15 |  | external | sync",
+		"Get | Use | 16 | Item.Use | exact | ",
+		"TestUse | Use | 10 | Item.Use | exact | ",
+	})
+}
+
+// TestGoLocalFunctionResults: calling a local function value gives what
+// its function literal or function type returns.
+func TestGoLocalFunctionResults(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/lf\n\ngo 1.22\n",
+		"fn/fn.go": `package fn
+
+type Func struct{}
+
+func (f *Func) Origin() *Func { return f }
+
+func Use(make func(n int) *Func) {
+	load := func(n int) *Func { return nil }
+	a := load(1)
+	a.Origin()
+	make(2).Origin()
+	var get func() *Func
+	get().Origin()
+}
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target, r.line, COALESCE(dc.symbol, ''), r.resolution
+		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls'`, 5)
+	containsAll(t, got, []string{
+		"Use | Origin | 10 | Func.Origin | exact",
+		"Use | Origin | 11 | Func.Origin | exact",
+		"Use | Origin | 13 | Func.Origin | exact",
+	})
+}
+
+// TestGoImplementsSignatureSpelling: signatures compare by their types,
+// not their spelling: the parameter names of a function type, interface{}
+// and any, a generic type's arguments, an array's and a channel's element
+// written in the interface's package and in another.
+func TestGoImplementsSignatureSpelling(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/sp\n\ngo 1.22\n",
+		"api/api.go": `package api
+
+type Box[T any] struct{ v T }
+
+type Event struct{}
+
+type Walker interface {
+	Walk(fn func(path string, err error) error) error
+	Put(v any, b Box[Event], a [2]Event, c <-chan Event)
+}
+`,
+		"impl/impl.go": `package impl
+
+import "example.com/sp/api"
+
+type Dir struct{}
+
+func (d *Dir) Walk(visit func(p string, e error) error) error { return nil }
+
+func (d *Dir) Put(x interface{}, box api.Box[api.Event], arr [2]api.Event, ch <-chan api.Event) {}
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target FROM relations r WHERE r.kind = 'implements'`, 2)
+	containsAll(t, got, []string{"Dir | Walker"})
+}
+
+// TestGoImplementsEmbeddedStdTypes: a struct embedding a common
+// standard-library concrete type (bytes.Buffer, *bufio.Writer,
+// sync.Mutex) has its methods.
+func TestGoImplementsEmbeddedStdTypes(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/es\n\ngo 1.22\n",
+		"w/w.go": `package w
+
+import (
+	"bufio"
+	"bytes"
+	"sync"
+)
+
+type stringWriter interface {
+	WriteString(s string) (n int, err error)
+}
+
+type pipeBuffer interface {
+	Len() int
+	Write(p []byte) (int, error)
+	Lock()
+}
+
+type lockedBuffer struct {
+	sync.Mutex
+	bytes.Buffer
+}
+
+type flushWriter struct {
+	*bufio.Writer
+}
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target FROM relations r WHERE r.kind = 'implements'`, 2)
+	containsAll(t, got, []string{"lockedBuffer | stringWriter", "lockedBuffer | pipeBuffer", "flushWriter | stringWriter"})
+	if slices.Contains(got, "flushWriter | pipeBuffer") {
+		t.Error("flushWriter has no Len and no Lock")
+	}
+}
+
+// TestGoImplementsDefaultBuild: method sets are the default build's: a
+// method declared in a file it does not compile (for another platform or
+// Go version) gives no implements edge, even to a type of the same name
+// declared in a file it compiles.
+func TestGoImplementsDefaultBuild(t *testing.T) {
+	other := "aix" // not the host's GOOS
+	if runtime.GOOS == other {
+		other = "zos"
+	}
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/db\n\ngo 1.22\n",
+		"k/k.go": `package k
+
+type Stringer interface{ String() string }
+
+type backend interface{ Close() error }
+`,
+		"k/kind.go":                       "//go:build go1.1\n\npackage k\n\ntype Kind = int\n",
+		"k/kind_old.go":                   "//go:build !go1.1\n\npackage k\n\ntype Kind uint8\n\nfunc (k Kind) String() string { return \"\" }\n",
+		"k/watch_" + other + ".go":        "package k\n\ntype kqueue struct{}\n\nfunc (w *kqueue) Close() error { return nil }\n",
+		"k/watch_" + runtime.GOOS + ".go": "package k\n\ntype inotify struct{}\n\nfunc (w *inotify) Close() error { return nil }\n",
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target FROM relations r WHERE r.kind = 'implements'`, 2)
+	containsAll(t, got, []string{"inotify | backend"})
+	for _, bad := range []string{"kqueue | backend", "Kind | Stringer"} {
+		if slices.Contains(got, bad) {
+			t.Errorf("unexpected %q", bad)
+		}
+	}
+}
+
+// TestGoImplementsEmbeddedGenericInterface: an interface embedding an
+// instantiated generic interface (Graph[int]) has its methods with the
+// type arguments in place of the parameters.
+func TestGoImplementsEmbeddedGenericInterface(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/gg\n\ngo 1.22\n",
+		"graph/graph.go": `package graph
+
+type Graph[NodeID comparable] interface {
+	NumNodes() int
+	Out(node NodeID) []NodeID
+	Walk(fn func(NodeID) bool, ids ...NodeID)
+}
+`,
+		"compact/compact.go": `package compact
+
+import "example.com/gg/graph"
+
+type Node struct{}
+
+type Compact interface {
+	graph.Graph[Node]
+	IsCompact()
+}
+
+type dense struct{}
+
+func (d *dense) NumNodes() int                            { return 0 }
+func (d *dense) Out(n Node) []Node                        { return nil }
+func (d *dense) Walk(fn func(Node) bool, ids ...Node)     {}
+func (d *dense) IsCompact()                               {}
+
+type other struct{}
+
+func (o *other) NumNodes() int                        { return 0 }
+func (o *other) Out(n int) []int                      { return nil }
+func (o *other) Walk(fn func(int) bool, ids ...int)   {}
+func (o *other) IsCompact()                           {}
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target FROM relations r WHERE r.kind = 'implements'`, 2)
+	containsAll(t, got, []string{"dense | Compact"})
+	if slices.Contains(got, "other | Compact") {
+		t.Error("other's methods take int, not Node")
+	}
 }

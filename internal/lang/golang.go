@@ -155,6 +155,9 @@ func goCall(x *extractor, i int32, fn string) {
 		}
 		if recv == "" {
 			recv = x.goExprType(op)
+			if goAnon(recv) {
+				recv = x.goAnonRecv(recv, t.text(t.field(f, "field")))
+			}
 			if recv == "" {
 				recv = "?"
 			}

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"go/build/constraint"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,26 +19,45 @@ type goCtx struct {
 	imports map[string]string    // alias (or package name) → import path
 	locals  map[string][]goLocal // current function: local name → declarations in source order
 	tparams map[string]bool      // current function: type parameters
+	tconstr map[string]string    // current function: its own type parameters' named constraints
+	// anonOwner, while a package variable's facts are made, is the type
+	// name its anonymous struct type is declared under
+	anonOwner string
+	ltypes    map[string]string // current function: types it declares → reference ("" unknown)
 }
 
-// goLocal is one declaration of a local name: where it starts and its type
-// (Recv notation, "" unknown).
+// goLocal is one declaration of a local name: the byte range it is in
+// scope and its type (Recv notation, "" unknown).
 type goLocal struct {
-	pos uint32
-	ref string
+	pos, end uint32
+	ref      string
+	res      string // a local holding a function: what calling it returns
 }
 
-// local returns the type of the local name as declared last before the
-// byte offset pos (ok false when the function declares no such name).
+// local returns the type of the local name at byte offset pos: the
+// innermost declaration in scope there (ok false when none is).
 func (g *goCtx) local(name string, pos uint32) (string, bool) {
-	ref, ok := "", false
-	for _, d := range g.locals[name] {
-		if d.pos > pos {
+	d := g.localDecl(name, pos)
+	if d == nil {
+		return "", false
+	}
+	return d.ref, true
+}
+
+// localDecl is the declaration of the local name in scope at pos, nil
+// when none is.
+func (g *goCtx) localDecl(name string, pos uint32) *goLocal {
+	var out *goLocal
+	ds := g.locals[name]
+	for i := range ds {
+		if ds[i].pos > pos {
 			break
 		}
-		ref, ok = d.ref, true
+		if pos < ds[i].end {
+			out = &ds[i]
+		}
 	}
-	return ref, ok
+	return out
 }
 
 // goUniverse are Go's predeclared types: a method call on one of them never
@@ -73,6 +93,9 @@ func goPrepare(x *extractor) {
 			}
 		}
 	}
+	if e := goBuildConstraint(t); e != "" {
+		x.facts = append(x.facts, Fact{Kind: FactBuild, Name: e})
+	}
 	for c := t.first(0); c >= 0; c = t.next(c) {
 		switch t.kind(c) {
 		case "package_clause":
@@ -98,12 +121,61 @@ func goPrepare(x *extractor) {
 					j = t.subtreeEnd(j) - 1
 				}
 			}
+		case "const_declaration":
+			// a constant's type: declared, else its value's; a spec
+			// with neither repeats the one before (iota groups)
+			prevType, prevVals := int32(-1), int32(-1)
+			for j := t.first(c); j >= 0; j = t.next(j) {
+				if t.kind(j) != "const_spec" {
+					continue
+				}
+				ty, v := t.field(j, "type"), t.field(j, "value")
+				if ty < 0 && v < 0 {
+					ty, v = prevType, prevVals
+				}
+				prevType, prevVals = ty, v
+				x.goConstFacts(j, ty, v)
+			}
 		case "function_declaration", "method_declaration":
 			g.tparams = x.goTypeParams(c)
 			x.goFuncFact(c)
 			g.tparams = nil
 		}
 	}
+}
+
+// goBuildConstraint is the file's build constraint in //go:build syntax
+// (the //go:build line, else the // +build lines joined by &&), "" when it
+// has none: comment lines before the package clause.
+func goBuildConstraint(t *tree) string {
+	var plus constraint.Expr
+	for c := t.first(0); c >= 0; c = t.next(c) {
+		if t.kind(c) != "comment" {
+			break
+		}
+		for _, line := range strings.Split(t.text(c), "\n") {
+			line = strings.TrimSpace(line)
+			if !constraint.IsGoBuild(line) && !constraint.IsPlusBuild(line) {
+				continue
+			}
+			e, err := constraint.Parse(line)
+			if err != nil {
+				continue
+			}
+			if constraint.IsGoBuild(line) {
+				return e.String()
+			}
+			if plus == nil {
+				plus = e
+			} else {
+				plus = &constraint.AndExpr{X: plus, Y: e}
+			}
+		}
+	}
+	if plus != nil {
+		return plus.String()
+	}
+	return ""
 }
 
 // goPackageName guesses the package name of an import path: its last
@@ -130,28 +202,7 @@ func (x *extractor) goTypeFacts(spec int32) {
 	}
 	switch t.kind(ty) {
 	case "struct_type":
-		fl := t.childKind(ty, "field_declaration_list")
-		for f := t.first(fl); f >= 0; f = t.next(f) {
-			if t.kind(f) != "field_declaration" {
-				continue
-			}
-			ft := t.field(f, "type")
-			ref, sig := x.goTypeRef(ft), ""
-			if t.kind(ft) == "function_type" {
-				// a field holding a function: Type is what calling it returns
-				ref, sig = x.goResultRef(t.field(ft, "result")), "func"
-			}
-			named := false
-			for c := t.first(f); c >= 0; c = t.next(c) {
-				if t.kind(c) == "field_identifier" {
-					named = true
-					x.facts = append(x.facts, Fact{Kind: FactField, Owner: name, Name: t.text(c), Type: ref, Sig: sig})
-				}
-			}
-			if !named && ref != "" {
-				x.facts = append(x.facts, Fact{Kind: FactField, Owner: name, Name: goRefName(ref), Type: ref, Sig: "embed"})
-			}
-		}
+		x.goStructFacts(name, ty)
 	case "interface_type":
 		if tp := t.field(spec, "type_parameters"); tp >= 0 {
 			// a generic interface: its type parameters, in order
@@ -179,7 +230,13 @@ func (x *extractor) goTypeFacts(spec int32) {
 				c := t.firstNamed(e)
 				if c >= 0 && t.next(c) < 0 {
 					if ref := x.goTypeRef(c); ref != "" {
-						x.facts = append(x.facts, Fact{Kind: FactIEmbed, Owner: name, Type: ref})
+						// an instantiated generic interface (Graph[int]):
+						// its type arguments, as signatures write them
+						sig := ""
+						if t.kind(c) == "generic_type" {
+							sig = strings.TrimPrefix(x.goSigType(c), x.goSigType(t.field(c, "type")))
+						}
+						x.facts = append(x.facts, Fact{Kind: FactIEmbed, Owner: name, Type: ref, Sig: sig})
 					}
 				}
 			}
@@ -199,9 +256,80 @@ func (x *extractor) goTypeFacts(spec int32) {
 	}
 }
 
+// goConstFacts declares the typed constants of a const spec (FactVar):
+// of type ty, else each of its value's type (untyped literals: none).
+func (x *extractor) goConstFacts(spec, ty, vals int32) {
+	t := x.t
+	ref := ""
+	if ty >= 0 {
+		ref = x.goTypeRef(ty)
+	}
+	var vs []int32
+	for c := t.first(vals); c >= 0; c = t.next(c) {
+		if t.named(c) && t.kind(c) != "comment" {
+			vs = append(vs, c)
+		}
+	}
+	nameF := t.g.field("name")
+	k := 0
+	for c := t.first(spec); c >= 0; c = t.next(c) {
+		if t.nodes[c].field != nameF {
+			continue
+		}
+		r := ref
+		if ty < 0 && len(vs) > k {
+			r = x.goExprType(vs[k])
+		}
+		if r != "" && t.text(c) != "_" {
+			x.facts = append(x.facts, Fact{Kind: FactVar, Name: t.text(c), Type: r})
+		}
+		k++
+	}
+}
+
+// goStructFacts declares the fields of struct type st under the type name
+// owner.
+func (x *extractor) goStructFacts(owner string, st int32) {
+	t := x.t
+	fl := t.childKind(st, "field_declaration_list")
+	for f := t.first(fl); f >= 0; f = t.next(f) {
+		if t.kind(f) != "field_declaration" {
+			continue
+		}
+		ft := t.field(f, "type")
+		ref, sig := x.goTypeRef(ft), ""
+		if t.kind(ft) == "function_type" {
+			// a field holding a function: Type is what calling it returns
+			ref, sig = x.goResultRef(t.field(ft, "result")), "func"
+		}
+		named := false
+		for c := t.first(f); c >= 0; c = t.next(c) {
+			if t.kind(c) == "field_identifier" {
+				named = true
+				x.facts = append(x.facts, Fact{Kind: FactField, Owner: owner, Name: t.text(c), Type: ref, Sig: sig})
+			}
+		}
+		if !named && ref != "" {
+			x.facts = append(x.facts, Fact{Kind: FactField, Owner: owner, Name: goRefName(ref), Type: ref, Sig: "embed"})
+		}
+	}
+}
+
+// goAnonSep joins a package variable's name into the name its anonymous
+// struct type is declared under (V·struct): "·" is no letter, so no Go
+// type has that name.
+const goAnonSep = "·struct"
+
 func (x *extractor) goVarFacts(spec int32) {
 	t := x.t
 	ref := ""
+	// var cache struct{ sync.Mutex; … }, var tests = []struct{…}{…}: the
+	// anonymous struct is declared as a type named after the variable
+	g := x.gx
+	if n := t.field(spec, "name"); n >= 0 {
+		g.anonOwner = t.text(n) + goAnonSep
+		defer func() { g.anonOwner = "" }()
+	}
 	if ty := t.field(spec, "type"); ty >= 0 {
 		ref = x.goTypeRef(ty)
 	}
@@ -344,6 +472,46 @@ func (x *extractor) goSigType(ty int32) string {
 		return "[]" + x.goSigType(t.field(ty, "element"))
 	case "map_type":
 		return "map[" + x.goSigType(t.field(ty, "key")) + "]" + x.goSigType(t.field(ty, "value"))
+	case "parenthesized_type":
+		return x.goSigType(t.firstNamed(ty))
+	case "array_type":
+		return "[" + collapse(t.text(t.field(ty, "length"))) + "]" + x.goSigType(t.field(ty, "element"))
+	case "channel_type":
+		dir := "chan "
+		if s := t.text(ty); strings.HasPrefix(s, "<-") {
+			dir = "<-chan "
+		} else if strings.HasPrefix(strings.TrimSpace(strings.TrimPrefix(s, "chan")), "<-") {
+			dir = "chan<- "
+		}
+		return dir + x.goSigType(t.field(ty, "value"))
+	case "function_type":
+		// parameter names dropped, as in a method's own signature
+		return "func" + x.goSig(t.field(ty, "parameters"), t.field(ty, "result"))
+	case "interface_type":
+		if t.firstNamed(ty) < 0 {
+			return "any" // interface{} is any
+		}
+	case "generic_type":
+		var b strings.Builder
+		b.WriteString(x.goSigType(t.field(ty, "type")))
+		b.WriteByte('[')
+		n := 0
+		for a := t.first(t.field(ty, "type_arguments")); a >= 0; a = t.next(a) {
+			if !t.named(a) {
+				continue
+			}
+			arg := a
+			if t.kind(a) == "type_elem" && t.firstNamed(a) >= 0 && t.next(t.firstNamed(a)) < 0 {
+				arg = t.firstNamed(a)
+			}
+			if n > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(x.goSigType(arg))
+			n++
+		}
+		b.WriteByte(']')
+		return b.String()
 	}
 	return collapse(t.text(ty))
 }
@@ -367,7 +535,10 @@ func (x *extractor) goTypeRef(ty int32) string {
 		case "type_identifier":
 			n := t.text(ty)
 			if x.gx.tparams[n] {
-				return ""
+				return x.gx.tconstr[n]
+			}
+			if ref, ok := x.gx.ltypes[n]; ok {
+				return ref
 			}
 			if goUniverse[n] {
 				return "!" + n
@@ -383,6 +554,12 @@ func (x *extractor) goTypeRef(ty int32) string {
 			ty = t.firstNamed(ty)
 		case "generic_type":
 			ty = t.field(ty, "type")
+		case "channel_type": // the values it carries, as a slice's
+			e := x.goTypeRef(t.field(ty, "value"))
+			if e == "" {
+				return ""
+			}
+			return "[]" + e
 		case "slice_type", "array_type", "implicit_length_array_type":
 			e := x.goTypeRef(t.field(ty, "element"))
 			if e == "" {
@@ -395,6 +572,21 @@ func (x *extractor) goTypeRef(ty int32) string {
 				return ""
 			}
 			return "[]" + e
+		case "struct_type":
+			// an anonymous struct, in a function (tests := []struct{…}):
+			// "~N", its node, which goExprType reads fields from; never
+			// stored (goAnonMember, goCall). In a package variable's
+			// declaration, a type of its own (goVarFacts).
+			if x.gx.locals == nil {
+				o := x.gx.anonOwner
+				if o == "" {
+					return ""
+				}
+				x.gx.anonOwner = "" // one struct per variable
+				x.goStructFacts(o, ty)
+				return o
+			}
+			return "~" + strconv.Itoa(int(ty))
 		default:
 			return ""
 		}
@@ -446,6 +638,48 @@ func (x *extractor) goTypeParams(decl int32) map[string]bool {
 	return out
 }
 
+// goTypeConstraints maps the type parameters a generic function declares
+// to their constraint when it is a named interface (func F[T Iface](x T):
+// x.M() calls Iface's method M), nil when none is. Only inside the
+// function: a caller's instantiation binds T to a type of its own.
+func (x *extractor) goTypeConstraints(fn int32) map[string]string {
+	t := x.t
+	tp := t.field(fn, "type_parameters")
+	if tp < 0 {
+		return nil
+	}
+	var out map[string]string
+	for d := t.first(tp); d >= 0; d = t.next(d) {
+		if t.kind(d) != "type_parameter_declaration" {
+			continue
+		}
+		c := t.field(d, "type")
+		if t.kind(c) == "type_constraint" {
+			c = t.firstNamed(c)
+			if t.next(c) >= 0 {
+				continue // a union or several elements
+			}
+		}
+		ref := ""
+		switch t.kind(c) {
+		case "type_identifier", "qualified_type", "generic_type":
+			ref = x.goTypeRef(c)
+		}
+		if ref == "" || ref[0] == '!' {
+			continue // any, comparable, or a type parameter
+		}
+		for n := t.first(d); n >= 0; n = t.next(n) {
+			if t.kind(n) == "identifier" {
+				if out == nil {
+					out = map[string]string{}
+				}
+				out[t.text(n)] = ref
+			}
+		}
+	}
+	return out
+}
+
 // goTypeArgIdent is the identifier a receiver's type argument names (the
 // argument itself, or inside a type_elem), -1 when it is not a bare name.
 func (x *extractor) goTypeArgIdent(a int32) int32 {
@@ -465,39 +699,80 @@ func (x *extractor) goTypeArgIdent(a int32) int32 {
 
 // goFuncLocals collects the declared names of a function (receiver,
 // parameters, var and := declarations, range variables, closures included)
-// with their types where the declaration tells. A name declared twice with
-// different types is unknown.
+// with their types where the declaration tells, each in scope from its
+// statement's end (a parameter: from its function's start) to the end of
+// the innermost block, clause or function literal around it, as Go's
+// lexical scopes are.
 func (x *extractor) goFuncLocals(fn int32) {
 	t := x.t
 	g := x.gx
 	g.locals = map[string][]goLocal{}
 	g.tparams = x.goTypeParams(fn)
-	// a declaration is in scope after its statement (parameters: from the start)
+	g.tconstr = nil
+	g.tconstr = x.goTypeConstraints(fn)
+	g.ltypes = nil
+	scopeEnd := func(n int32) uint32 {
+		for p := t.parent(n); p >= 0 && p != fn; p = t.parent(p) {
+			switch t.kind(p) {
+			case "block", "if_statement", "for_statement", "expression_switch_statement", "type_switch_statement",
+				"select_statement", "expression_case", "type_case", "default_case", "communication_case", "func_literal":
+				return t.nodes[p].end
+			}
+		}
+		return t.nodes[fn].end
+	}
+	// res is what calling a function value returns when a function
+	// literal or type node says so (one result)
+	res := func(n int32) string {
+		if k := t.kind(n); k != "func_literal" && k != "function_type" {
+			return ""
+		}
+		if r := x.goResultRef(t.field(n, "result")); !strings.Contains(r, ";") {
+			return r
+		}
+		return ""
+	}
+	var fres string // the function result of the declaration set records
 	set := func(name, ref string, stmt int32) {
+		defer func() { fres = "" }()
 		if name == "" || name == "_" {
 			return
 		}
-		pos := t.nodes[stmt].end
+		pos, end := t.nodes[stmt].end, uint32(0)
 		if k := t.kind(stmt); k == "parameter_declaration" || k == "variadic_parameter_declaration" {
-			pos = t.nodes[fn].start
+			owner := t.parent(t.parent(stmt))
+			pos, end = t.nodes[owner].start, t.nodes[owner].end
+		} else {
+			end = scopeEnd(stmt)
 		}
-		g.locals[name] = append(g.locals[name], goLocal{pos: pos, ref: ref})
+		g.locals[name] = append(g.locals[name], goLocal{pos: pos, end: end, ref: ref, res: fres})
 	}
 	end := t.subtreeEnd(fn)
 	for j := fn + 1; j < end; j++ {
 		switch t.kind(j) {
 		case "parameter_declaration", "variadic_parameter_declaration":
+			switch t.kind(t.parent(t.parent(j))) {
+			case "function_declaration", "method_declaration", "func_literal":
+			default:
+				continue // the parameter names of a function type declare nothing
+			}
 			ref := x.goTypeRef(t.field(j, "type"))
 			if t.kind(j) == "variadic_parameter_declaration" && ref != "" {
 				ref = "[]" + ref
 			}
 			for c := t.first(j); c >= 0; c = t.next(c) {
 				if t.kind(c) == "identifier" {
+					if t.kind(j) == "parameter_declaration" {
+						fres = res(t.field(j, "type"))
+					}
 					set(t.text(c), ref, j)
 				}
 			}
-		case "short_var_declaration", "range_clause":
+		case "short_var_declaration", "range_clause", "receive_statement":
 			l, r := t.field(j, "left"), t.field(j, "right")
+			if t.kind(j) != "short_var_declaration" && t.childKind(j, ":=") < 0 {
+				break // case v = <-c, for k, v = range: assignments
+			}
 			var lefts, rights []int32
 			for c := t.first(l); c >= 0; c = t.next(c) {
 				if t.kind(c) == "identifier" {
@@ -520,8 +795,13 @@ func (x *extractor) goFuncLocals(fn int32) {
 							ref = rt + " []"
 						}
 					}
+				case t.kind(j) == "receive_statement":
+					if k == 0 { // case v, ok := <-c
+						ref = x.goExprType(r)
+					}
 				case len(rights) == len(lefts):
 					ref = x.goExprType(rights[k])
+					fres = res(rights[k])
 				case k == 0 && len(rights) == 1:
 					ref = x.goExprType(rights[0])
 				case len(rights) == 1 && t.kind(rights[0]) == "call_expression":
@@ -547,20 +827,68 @@ func (x *extractor) goFuncLocals(fn int32) {
 			for c := t.first(j); c >= 0; c = t.next(c) {
 				if t.nodes[c].field == nameF {
 					r := ref
+					fres = res(ty)
 					if ty < 0 && len(vals) > k {
 						r = x.goExprType(vals[k])
+						fres = res(vals[k])
 					}
 					set(t.text(c), r, j)
 					k++
 				}
 			}
+		case "type_spec", "type_alias":
+			// a local type: an anonymous struct under a name (a table
+			// of test cases), an alias; another is of unknown type
+			// (it has no methods, and hides a package type's name)
+			ref := ""
+			if ty := t.field(j, "type"); t.kind(ty) == "struct_type" || t.kind(j) == "type_alias" {
+				ref = x.goTypeRef(ty)
+			}
+			if g.ltypes == nil {
+				g.ltypes = map[string]string{}
+			}
+			g.ltypes[t.text(t.field(j, "name"))] = ref
 		case "type_switch_statement":
-			if a := t.field(j, "alias"); a >= 0 {
-				for c := t.first(a); c >= 0; c = t.next(c) {
-					if t.kind(c) == "identifier" {
-						set(t.text(c), "", a)
+			a := t.field(j, "alias")
+			if a < 0 {
+				break
+			}
+			var names []int32
+			for c := t.first(a); c >= 0; c = t.next(c) {
+				if t.kind(c) == "identifier" {
+					names = append(names, c)
+				}
+			}
+			if len(names) != 1 || t.text(names[0]) == "_" {
+				for _, c := range names {
+					set(t.text(c), "", a)
+				}
+				break
+			}
+			// switch x := v.(type): in a clause naming one type, x has
+			// that type; in the others (several types, default) the type
+			// of v; each binding is the clause's scope.
+			name := t.text(names[0])
+			vt := x.goExprType(t.field(j, "value"))
+			typeF := t.g.field("type")
+			for c := t.first(j); c >= 0; c = t.next(c) {
+				if k := t.kind(c); k != "type_case" && k != "default_case" {
+					continue
+				}
+				ref, n := vt, 0
+				for ty := t.first(c); ty >= 0; ty = t.next(ty) {
+					if t.nodes[ty].field == typeF {
+						n++
+						ref = x.goTypeRef(ty)
+						if t.text(ty) == "nil" {
+							ref = vt
+						}
 					}
 				}
+				if n > 1 {
+					ref = vt
+				}
+				g.locals[name] = append(g.locals[name], goLocal{pos: t.nodes[c].start, end: t.nodes[c].end, ref: ref})
 			}
 		}
 	}
@@ -594,10 +922,44 @@ func (x *extractor) goExprType(e int32) string {
 			e = t.firstNamed(e)
 		case "unary_expression":
 			op := t.field(e, "operator")
-			if s := t.text(op); s != "&" && s != "*" {
+			switch t.text(op) {
+			case "&", "*":
+				e = t.field(e, "operand")
+			case "-", "+", "^": // the operand's type
+				e = t.field(e, "operand")
+			case "!":
+				return "!bool"
+			case "<-": // a value received from a channel
+				b := x.goExprType(t.field(e, "operand"))
+				if b == "" {
+					return ""
+				}
+				return b + " []"
+			default:
 				return ""
 			}
+		case "slice_expression": // s[i:j] is s's type
 			e = t.field(e, "operand")
+		case "binary_expression":
+			// a comparison is a bool; a shift has its left operand's
+			// type; other operators have both operands' type (an
+			// untyped literal takes the other's)
+			l, r := t.field(e, "left"), t.field(e, "right")
+			switch t.text(t.field(e, "operator")) {
+			case "==", "!=", "<", "<=", ">", ">=", "&&", "||":
+				return "!bool"
+			case "<<", ">>":
+				e = l
+				continue
+			}
+			if goLiteral(t.kind(l)) {
+				e = r
+				continue
+			}
+			if lt := x.goExprType(l); lt != "" || goLiteral(t.kind(r)) {
+				return lt
+			}
+			e = r
 		case "composite_literal":
 			return x.goTypeRef(t.field(e, "type"))
 		case "type_conversion_expression":
@@ -636,6 +998,9 @@ func (x *extractor) goExprType(e int32) string {
 			if b == "" {
 				return ""
 			}
+			if goAnon(b) {
+				return x.goAnonMember(b, f, false)
+			}
 			return b + " ." + f
 		case "index_expression":
 			b := x.goExprType(t.field(e, "operand"))
@@ -648,12 +1013,18 @@ func (x *extractor) goExprType(e int32) string {
 			switch t.kind(fn) {
 			case "identifier":
 				n := t.text(fn)
-				if _, local := g.local(n, t.nodes[fn].start); local {
-					return ""
+				if d := g.localDecl(n, t.nodes[fn].start); d != nil {
+					return d.res // a local function value: its literal's or type's result
 				}
-				if n == "new" {
+				switch n {
+				case "new", "make": // new(T), make(T, n)
 					if a := t.field(e, "arguments"); a >= 0 {
 						return x.goTypeRef(t.firstNamed(a))
+					}
+					return ""
+				case "append": // append(s, …) is s's type
+					if a := t.field(e, "arguments"); a >= 0 {
+						return x.goExprType(t.firstNamed(a))
 					}
 					return ""
 				}
@@ -670,6 +1041,9 @@ func (x *extractor) goExprType(e int32) string {
 				if b == "" {
 					return ""
 				}
+				if goAnon(b) {
+					return x.goAnonMember(b, f, true)
+				}
 				return b + " ." + f + "()"
 			case "parenthesized_expression", "type_identifier", "qualified_type", "pointer_type":
 				// conversion (T)(x) / T(x)
@@ -684,4 +1058,122 @@ func (x *extractor) goExprType(e int32) string {
 		}
 	}
 	return ""
+}
+
+// goAnon reports whether a type reference involves an anonymous struct
+// ("~N", goTypeRef).
+func goAnon(ref string) bool { return strings.IndexByte(ref, '~') >= 0 }
+
+// goAnonStruct is the struct_type node of an anonymous struct reference
+// whose slice/map levels ("[]" prefixes) are all taken by element
+// selections (" []" suffixes), -1 otherwise.
+func (x *extractor) goAnonStruct(ref string) int32 {
+	pre, post := 0, 0
+	for strings.HasPrefix(ref, "[]") {
+		pre++
+		ref = ref[2:]
+	}
+	for strings.HasSuffix(ref, " []") {
+		post++
+		ref = ref[:len(ref)-3]
+	}
+	if pre != post || len(ref) < 2 || ref[0] != '~' {
+		return -1
+	}
+	n, err := strconv.Atoi(ref[1:])
+	if err != nil || n < 0 || n >= len(x.t.nodes) || x.t.kind(int32(n)) != "struct_type" {
+		return -1
+	}
+	return int32(n)
+}
+
+// goAnonMember is the type of field f of an anonymous struct value (ref),
+// or of the result of its method f (call): a named field's declared type,
+// else a member promoted from its only embedded field; "" when unknown.
+func (x *extractor) goAnonMember(ref, f string, call bool) string {
+	t := x.t
+	st := x.goAnonStruct(ref)
+	if st < 0 {
+		return ""
+	}
+	var embedded []int32
+	fl := t.childKind(st, "field_declaration_list")
+	for d := t.first(fl); d >= 0; d = t.next(d) {
+		if t.kind(d) != "field_declaration" {
+			continue
+		}
+		named := false
+		for c := t.first(d); c >= 0; c = t.next(c) {
+			if t.kind(c) == "field_identifier" {
+				named = true
+				if t.text(c) == f {
+					if call { // a function-typed field
+						return ""
+					}
+					return x.goTypeRef(t.field(d, "type"))
+				}
+			}
+		}
+		if !named {
+			embedded = append(embedded, d)
+		}
+	}
+	if len(embedded) != 1 {
+		return ""
+	}
+	e := x.goTypeRef(t.field(embedded[0], "type"))
+	if e == "" || goAnon(e) {
+		return ""
+	}
+	if call {
+		return e + " ." + f + "()"
+	}
+	return e + " ." + f
+}
+
+// goAnonRecv is the receiver notation of a call of m on a value of an
+// anonymous struct type: "?field" when m is a field (holding a function),
+// else its only embedded field's type (whose method set the struct's is),
+// "?" otherwise.
+func (x *extractor) goAnonRecv(ref, m string) string {
+	t := x.t
+	st := x.goAnonStruct(ref)
+	if st < 0 {
+		return "?"
+	}
+	emb := ""
+	fl := t.childKind(st, "field_declaration_list")
+	for d := t.first(fl); d >= 0; d = t.next(d) {
+		if t.kind(d) != "field_declaration" {
+			continue
+		}
+		for c := t.first(d); c >= 0; c = t.next(c) {
+			if t.kind(c) == "field_identifier" && t.text(c) == m {
+				return "?field"
+			}
+		}
+		if t.field(d, "name") < 0 {
+			if emb != "" {
+				return "?"
+			}
+			if emb = x.goTypeRef(t.field(d, "type")); emb == "" {
+				return "?"
+			}
+		}
+	}
+	if emb == "" || goAnon(emb) {
+		return "?"
+	}
+	return emb
+}
+
+// goLiteral reports whether a node kind is a literal of a basic type (an
+// untyped constant).
+func goLiteral(kind string) bool {
+	switch kind {
+	case "int_literal", "float_literal", "imaginary_literal", "rune_literal",
+		"interpreted_string_literal", "raw_string_literal", "iota", "true", "false", "nil":
+		return true
+	}
+	return false
 }

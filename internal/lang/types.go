@@ -69,13 +69,15 @@ type Chunk struct {
 //	"pkg:PATH"     call qualified by an imported package (import path PATH)
 //	"?"            receiver of unknown type (a local whose type is not known)
 //	"?local"       call of a local function value
+//	"?field"       call of a function-typed field of an anonymous struct
 //	BASE SEG...    space-separated: a type reference or value, then selectors
 //
 // BASE is a type reference ("T" in the file's package, "PATH#T" in an
 // imported package, "!T" a predeclared type, "[]"-prefixed for an element
 // type), "=F" / "=PATH#F" (the first result of function F), or "$V" /
-// "$PATH#V" (package-level variable V). SEG is ".f" (field f), ".m()" (first
-// result of method m) or "[]" (element of a slice, array or map). Python's
+// "$PATH#V" (package-level variable or typed constant V). SEG is ".f"
+// (field f), ".m()" (first result of method m) or "[]" (element of a slice,
+// array, map or channel). Python's
 // notation is described in internal/index/resolve_py.go, Java's and
 // TypeScript/JavaScript's in jtypes.go.
 type Relation struct {
@@ -95,8 +97,8 @@ const (
 	FactField   = "field"   // Owner struct type has field Name of Type; Sig "embed" when embedded, "func" for a field of function type (Type: what a call of it returns); Name "" and Sig "underlying" (or "alias:" and the aliased type as in signatures) for a named non-struct type or an alias
 	FactResult  = "result"  // function (Owner "") or method of Owner: Name, first result Type, Sig
 	FactIMethod = "imethod" // interface Owner declares method Name with Sig and first result Type
-	FactIEmbed  = "iembed"  // interface Owner embeds interface Type
-	FactVar     = "var"     // package-level variable Name of Type
+	FactIEmbed  = "iembed"  // interface Owner embeds interface Type (Go: Sig "[A,B]", the type arguments of an instantiated generic one)
+	FactVar     = "var"     // package-level variable (Go: or typed constant) Name of Type
 	// FactPackage: the file belongs to package Name, recorded only for an
 	// external test package ("x_test", a package of its own beside the
 	// directory's package).
@@ -106,6 +108,10 @@ const (
 	// FactTypeParams: generic interface Owner has the type parameters Name
 	// (comma-separated, in order), which its method signatures name bare.
 	FactTypeParams = "tparams"
+	// FactBuild: the file's build constraint (its //go:build line, or
+	// its // +build lines joined), Name the expression in //go:build
+	// syntax; recorded only for a file that has one.
+	FactBuild = "build"
 )
 
 // Fact is one type fact declared in a file. Type is a type reference in the
@@ -134,7 +140,7 @@ type Result struct {
 // Version names the chunking and relation rules. Bump it whenever Parse
 // produces different chunks or relations for the same input: the index then
 // re-parses files whose content did not change.
-const Version = "2026-12-01.40"
+const Version = "2026-12-01.41"
 
 // MaxEmbedChars bounds the text handed to an embedder.
 const MaxEmbedChars = 2000
