@@ -43,23 +43,24 @@ import (
 
 // pyResolver holds the Python tables.
 type pyResolver struct {
-	paths   map[int64]string                    // file id → path
-	files   map[string]bool                     // Python file paths of the project
-	binds   map[int64]map[string]*store.FactRow // file → bound name → import
-	stars   map[int64][]*store.FactRow          // file → star imports
-	all     map[int64]*[]string                 // file → its __all__ (nil: computed)
-	vars    map[int64]map[string]string         // file → module variable → type expression
-	attrs   map[string]*string                  // file\x00class\x00attr → type expression ("" unknown)
-	bases   map[string][]pyBase                 // file\x00class → its bases as written, in order
-	results map[string]string                   // file\x00owner\x00function → the type expression it returns
-	yields  map[string]string                   // file\x00owner\x00generator → the type expression it yields
-	props   map[string]string                   // file\x00class\x00method → a property's value (its result)
-	nest    map[int]int                         // chunk → innermost function chunk enclosing it
-	dead    map[int64][][2]int                  // file → line ranges a static condition rules out
-	ovl     map[int64][][2]int                  // file → line ranges of @overload declarations
-	locals  map[int64][]pyLocalImport           // file → the imports in its functions
-	enters  map[string]bool                     // file\x00owner\x00generator → decorated @contextmanager
-	budget  int                                 // type expressions left to evaluate for the current call
+	paths   map[int64]string                      // file id → path
+	files   map[string]bool                       // Python file paths of the project
+	binds   map[int64]map[string]*store.FactRow   // file → bound name → import
+	rebinds map[int64]map[string][]*store.FactRow // file → bound name → the other module-level imports of it (try/except)
+	stars   map[int64][]*store.FactRow            // file → star imports
+	all     map[int64]*[]string                   // file → its __all__ (nil: computed)
+	vars    map[int64]map[string]string           // file → module variable → type expression
+	attrs   map[string]*string                    // file\x00class\x00attr → type expression ("" unknown)
+	bases   map[string][]pyBase                   // file\x00class → its bases as written, in order
+	results map[string]string                     // file\x00owner\x00function → the type expression it returns
+	yields  map[string]string                     // file\x00owner\x00generator → the type expression it yields
+	props   map[string]string                     // file\x00class\x00method → a property's value (its result)
+	nest    map[int]int                           // chunk → innermost function chunk enclosing it
+	dead    map[int64][][2]int                    // file → line ranges a static condition rules out
+	ovl     map[int64][][2]int                    // file → line ranges of @overload declarations
+	locals  map[int64][]pyLocalImport             // file → the imports in its functions
+	enters  map[string]bool                       // file\x00owner\x00generator → decorated @contextmanager
+	budget  int                                   // type expressions left to evaluate for the current call
 }
 
 // pyLocalImport is an import in a function (lines from-to of the file).
@@ -185,7 +186,7 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 	p := &pyResolver{paths: files, files: map[string]bool{}, binds: map[int64]map[string]*store.FactRow{},
 		stars: map[int64][]*store.FactRow{}, all: map[int64]*[]string{}, vars: map[int64]map[string]string{}, attrs: map[string]*string{}, nest: map[int]int{},
 		bases: map[string][]pyBase{}, results: map[string]string{}, props: map[string]string{}, yields: map[string]string{},
-		dead: map[int64][][2]int{}, ovl: map[int64][][2]int{}, locals: map[int64][]pyLocalImport{}, enters: map[string]bool{}}
+		rebinds: map[int64]map[string][]*store.FactRow{}, dead: map[int64][][2]int{}, ovl: map[int64][][2]int{}, locals: map[int64][]pyLocalImport{}, enters: map[string]bool{}}
 	for id, f := range files {
 		if r.fileLang[id] == "python" || strings.HasSuffix(f, ".py") {
 			p.files[f] = true
@@ -219,8 +220,15 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 				m = map[string]*store.FactRow{}
 				p.binds[f.FileID] = m
 			}
-			if _, dup := m[f.Name]; !dup {
+			if first, dup := m[f.Name]; !dup {
 				m[f.Name] = f
+			} else if first.Type != f.Type || first.Sig != f.Sig {
+				rm := p.rebinds[f.FileID]
+				if rm == nil {
+					rm = map[string][]*store.FactRow{}
+					p.rebinds[f.FileID] = rm
+				}
+				rm[f.Name] = append(rm[f.Name], f)
 			}
 		case lang.FactAll:
 			var names *[]string
@@ -434,6 +442,24 @@ func (r *resolver) pyImport(dir string, f *store.FactRow, depth int) pyEnt {
 	return pyEnt{sym: -1, ext: f.Type}
 }
 
+// pyBound is what the module-level imports of file fileID bind name to
+// (b the first): its one import's value, or, when several import it
+// (`try: import _c as m` / `except ImportError: from . import m`), the
+// union of their values, as pyright's declared type of the name.
+func (r *resolver) pyBound(fileID int64, name string, b *store.FactRow, depth int) pyEnt {
+	dir := path.Dir(r.filePath(fileID))
+	first := r.pyImport(dir, b, depth)
+	more := r.py.rebinds[fileID][name]
+	if len(more) == 0 {
+		return first
+	}
+	alts := []pyEnt{first}
+	for _, f := range more {
+		alts = append(alts, r.pyImport(dir, f, depth))
+	}
+	return pyEach(alts, false, func(a pyEnt) pyEnt { return a })
+}
+
 // pyFileID is the id of a project file, for its bindings.
 func (r *resolver) pyFileID(file string) (int64, bool) {
 	if i, ok := r.byPath[file]; ok {
@@ -479,7 +505,7 @@ func (r *resolver) pyName(fileID int64, dotted string, depth int) pyEnt {
 	if i := r.pyTopLevel(file, segs[0]); i >= 0 {
 		cur = pyEnt{sym: i}
 	} else if b, ok := p.binds[fileID][segs[0]]; ok {
-		cur = r.pyImport(path.Dir(file), b, depth)
+		cur = r.pyBound(fileID, segs[0], b, depth)
 	} else if ty, ok := p.vars[fileID][segs[0]]; ok {
 		cur = r.pyInstance(fileID, ty, pyUnknown, depth)
 	} else if lang.PythonBuiltin(segs[0]) {
@@ -831,7 +857,7 @@ func (r *resolver) pyMember(e pyEnt, name string, depth int) pyEnt {
 		}
 		if id, ok := r.pyFileID(e.file); ok { // a name the module imports (a re-export)
 			if b, ok := r.py.binds[id][name]; ok {
-				return r.pyImport(path.Dir(e.file), b, depth+1)
+				return r.pyBound(id, name, b, depth+1)
 			}
 			if ty, ok := r.py.vars[id][name]; ok {
 				return r.pyInstance(id, ty, pyUnknown, depth+1)
@@ -849,6 +875,9 @@ func (r *resolver) pyMember(e pyEnt, name string, depth int) pyEnt {
 				return r.pyInstance(ms.FileID, ty, e, depth+1) // a property's value
 			}
 			return pyEnt{sym: m}
+		}
+		if k := r.pyNested(e.sym, name); k >= 0 {
+			return pyEnt{sym: k} // a class the class body defines
 		}
 		// instance and class attributes
 		if ty, fid, ok := r.pyAttr(e.sym, name, 0, map[int]bool{}); ok {
@@ -883,6 +912,35 @@ func (r *resolver) pyClassIn(fileID int64, sym string) int {
 func (r *resolver) pyMethod(ti int, m string) int {
 	k, _ := r.pyLookup(ti, m)
 	return k
+}
+
+// pyNested is the class named name that the body of class ti, or of one
+// of its project bases (depth first, left to right), defines
+// (`self._Local()`, `Finder.Context(…)`: pyright looks class attributes
+// up through the class's bases), or -1.
+func (r *resolver) pyNested(ti int, name string) int {
+	var walk func(ti, depth int) int
+	walk = func(ti, depth int) int {
+		if depth > 8 {
+			return -1
+		}
+		t := &r.syms[ti]
+		sym := t.Symbol + "." + name
+		for _, i := range r.byShort[name] {
+			if s := &r.syms[i]; s.Kind == "type" && s.FileID == t.FileID && s.Symbol == sym && r.pyLive(i) {
+				return i
+			}
+		}
+		for _, b := range r.pyBases(ti) {
+			if b.sym >= 0 && b.sym != ti {
+				if k := walk(b.sym, depth+1); k >= 0 {
+					return k
+				}
+			}
+		}
+		return -1
+	}
+	return walk(ti, 0)
 }
 
 // pyBases is what the bases of class ti denote, in order: a project class
@@ -977,25 +1035,47 @@ func (r *resolver) pyCallOn(e pyEnt, target, rule string) edgeOut {
 		// the project that differ are each a definition the call reaches
 		// (pyright lists the declaration of each member of a union: two
 		// modules' functions, two classes' methods)
-		var out edgeOut
-		for k, a := range *e.alts {
+		// (a member outside the project: the project's members'
+		// methods, pyright listing the declaration of each member that
+		// has it — `io.BytesIO() | Loop()`, a module imported from
+		// outside or else from the project)
+		var out, ext edgeOut
+		lacking := false
+		for _, a := range *e.alts {
 			o := r.pyCallOn(a, target, rule)
 			switch {
-			case o.res != store.ResExact && o.res != store.ResExternal || k > 0 && o.res != out.res:
+			case o.res == store.ResUnresolved && o.detail == "no such method":
+				// a project class lacking it: pyright lists the
+				// others' (and reports the access)
+				lacking = true
+			case o.res == store.ResExternal && ext.res == "":
+				ext = o
+			case o.res == store.ResExternal:
+				if !slices.Contains(strings.Split(ext.detail, "|"), o.detail) {
+					ext.detail += "|" + o.detail
+				}
+			case o.res != store.ResExact:
 				return unresolved("receiver of several types")
-			case k == 0:
+			case out.res == "":
 				out = o
-			case o.res == store.ResExact:
+			default:
 				for _, d := range append([]int{r.byID[o.dst]}, o.also...) {
 					if r.syms[d].ID != out.dst && !slices.Contains(out.also, d) {
 						out.also = append(out.also, d)
 					}
 				}
-			case o.res == store.ResExternal && !slices.Contains(strings.Split(out.detail, "|"), o.detail):
-				out.detail += "|" + o.detail
 			}
 		}
-		if e.partial && out.res == store.ResExact {
+		switch {
+		case out.res == "" && ext.res == "":
+			return unresolved("receiver of several types")
+		case out.res == "":
+			return ext
+		case ext.res != "":
+			out.res, out.detail = store.ResInferred, "receiver partly outside the project"
+		case lacking:
+			out.res, out.detail = store.ResInferred, "receiver partly lacking the method"
+		case e.partial:
 			// the known part of a value some places leave unknown
 			out.res, out.detail = store.ResInferred, "receiver partly of unknown type"
 		}
@@ -1018,6 +1098,9 @@ func (r *resolver) pyCallOn(e pyEnt, target, rule string) edgeOut {
 	case e.sym >= 0 && r.syms[e.sym].Kind == "type":
 		if k := r.member(e.sym, target); k >= 0 {
 			return r.pyExact(k, rule)
+		}
+		if k := r.pyNested(e.sym, target); k >= 0 {
+			return exact(r.syms[k].ID).with(rule) // a class the class body defines, called
 		}
 		k, outside := r.pyLookup(e.sym, target)
 		switch {
@@ -1231,6 +1314,33 @@ func (r *resolver) pyImported(ent pyEnt) (edgeOut, bool) {
 		return external(ent.ext), true
 	case ent.sym >= 0 && !ent.inst && !ent.val:
 		return r.pyExact(ent.sym, "import"), true
+	case ent.alts != nil && !ent.partial:
+		// imported in several places: the project's functions and
+		// classes among them (pyright lists each declaration), the
+		// others outside the project
+		var out edgeOut
+		var outside []string
+		for _, a := range *ent.alts {
+			switch {
+			case a.ext != "":
+				if !slices.Contains(outside, a.ext) {
+					outside = append(outside, a.ext)
+				}
+			case a.sym >= 0 && !a.inst && !a.val && out.res == "":
+				out = r.pyExact(a.sym, "import")
+			case a.sym >= 0 && !a.inst && !a.val:
+				out.also = append(out.also, a.sym)
+			default:
+				return edgeOut{}, false
+			}
+		}
+		if out.res == "" {
+			return external(strings.Join(outside, "|")), true
+		}
+		if outside != nil {
+			out.res, out.detail = store.ResInferred, "imported from outside the project too"
+		}
+		return out, true
 	}
 	return edgeOut{}, false
 }

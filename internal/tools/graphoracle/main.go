@@ -1083,7 +1083,7 @@ func inProject(ctx context.Context, root string, ix *index, l *lsp) error {
 	type site struct {
 		path, target string
 		line         int
-		open         bool
+		open, ext    bool
 	}
 	var sites []site
 	for rows.Next() {
@@ -1094,6 +1094,7 @@ func inProject(ctx context.Context, root string, ix *index, l *lsp) error {
 			return err
 		}
 		s.open = res == store.ResUnresolved || res == store.ResName
+		s.ext = res == store.ResExternal
 		sites = append(sites, s)
 	}
 	rows.Close()
@@ -1112,7 +1113,19 @@ func inProject(ctx context.Context, root string, ix *index, l *lsp) error {
 	}
 	opened := map[string]bool{}
 	seen := map[key]int{} // the site's index in verdict
-	var verdict []bool    // per site the server resolves into the project: left open
+	// per site the server resolves into the project: resolved, left open
+	// or called external by codectx
+	const resolved, open, external = 0, 1, 2
+	var verdict []int
+	mark := func(s site) int {
+		switch {
+		case s.open:
+			return open
+		case s.ext:
+			return external
+		}
+		return resolved
+	}
 	notFound := 0
 	for _, s := range sites {
 		if !opened[s.path] {
@@ -1133,7 +1146,7 @@ func inProject(ctx context.Context, root string, ix *index, l *lsp) error {
 		k := key{s.path, s.line, col}
 		if i, ok := seen[k]; ok {
 			if i >= 0 && s.open {
-				verdict[i] = true
+				verdict[i] = open
 			}
 			continue
 		}
@@ -1160,20 +1173,18 @@ func inProject(ctx context.Context, root string, ix *index, l *lsp) error {
 				t := strings.TrimSpace(dl[ln])
 				if strings.HasPrefix(t, "def ") || strings.HasPrefix(t, "async def ") || strings.HasPrefix(t, "class ") {
 					seen[k] = len(verdict)
-					verdict = append(verdict, s.open)
+					verdict = append(verdict, mark(s))
 					break
 				}
 			}
 		}
 	}
-	open := 0
-	for _, o := range verdict {
-		if o {
-			open++
-		}
+	counts := [3]int{}
+	for _, v := range verdict {
+		counts[v]++
 	}
-	fmt.Printf("in-project call sites (pyright resolves the called name to a def or class of the project): %d, %.1f%% unresolved or name (%d); %d calls not found on their line\n",
-		len(verdict), 100*ratio(open, len(verdict)), open, notFound)
+	fmt.Printf("in-project call sites (pyright resolves the called name to a def or class of the project): %d, %.1f%% unresolved or name (%d), %.1f%% external (%d); %d calls not found on their line\n",
+		len(verdict), 100*ratio(counts[open], len(verdict)), counts[open], 100*ratio(counts[external], len(verdict)), counts[external], notFound)
 	return nil
 }
 
