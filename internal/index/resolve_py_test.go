@@ -2145,3 +2145,54 @@ def mixed(flag):
 		"nest/top.py | mixed | close | 41 |  | external | io",
 	})
 }
+
+// TestPythonNoneOrIsinstance covers the guards that leave a value None or
+// a T: `assert x is None or isinstance(x, T)` and `if x is not None and
+// not isinstance(x, T): raise` (either order) narrow x to T after them
+// (None a placeholder), in the function and in what an attribute it is
+// assigned to holds; a guard that tells nothing (`x is not None and
+// isinstance(x, T)` failing) leaves it unknown.
+func TestPythonNoneOrIsinstance(t *testing.T) {
+	tree := map[string]string{"g/w.py": `class Loop:
+    def run(self):
+        pass
+
+
+class Watcher:
+    def __init__(self):
+        self._loop = None
+
+    def attach(self, loop):
+        assert loop is None or isinstance(loop, Loop)
+        self._loop = loop
+        loop.run()
+
+    def go(self):
+        self._loop.run()
+
+
+def setp(policy):
+    if policy is not None and not isinstance(policy, Loop):
+        raise TypeError("x")
+    policy.run()
+
+
+def setq(policy):
+    if not isinstance(policy, Loop) and policy is not None:
+        raise TypeError("x")
+    policy.run()
+
+
+def told_nothing(policy):
+    if policy is not None and isinstance(policy, Loop):
+        raise TypeError("x")
+    policy.run()
+`}
+	containsAll(t, pyCalls(t, tree, "g/w.py"), []string{
+		"g/w.py | Watcher.attach | run | 13 | Loop.run | exact | receiver type",
+		"g/w.py | Watcher.go | run | 16 | Loop.run | exact | receiver type",
+		"g/w.py | setp | run | 22 | Loop.run | exact | receiver type",
+		"g/w.py | setq | run | 28 | Loop.run | exact | receiver type",
+		"g/w.py | told_nothing | run | 34 |  | unresolved | receiver of unknown type",
+	})
+}

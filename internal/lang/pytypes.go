@@ -2097,15 +2097,28 @@ func pyAssigns(t *tree, st int32, name string) bool {
 }
 
 // pyGuard is T when statement st narrows name for the statements after
-// it: assert isinstance(name, T), or if not isinstance(name, T) whose
-// body leaves the block (and no elif or else); else "".
+// it: assert isinstance(name, T) (or `name is None or isinstance(name,
+// T)`: T, None being a placeholder), or if not isinstance(name, T) (or
+// `name is not None and not isinstance(name, T)`) whose body leaves the
+// block (and no elif or else); else "".
 func pyGuard(t *tree, st int32, name string) string {
 	switch t.kind(st) {
 	case "assert_statement":
-		return pyIsinstance(t, t.firstNamed(st), name)
+		cond := t.firstNamed(st)
+		if ty := pyIsinstance(t, cond, name); ty != "" {
+			return ty
+		}
+		return pyNoneOr(t, cond, name, "or", "")
 	case "if_statement":
 		cond, body := t.field(st, "condition"), t.field(st, "consequence")
-		if t.field(st, "alternative") >= 0 || t.kind(cond) != "not_operator" || body < 0 {
+		if t.field(st, "alternative") >= 0 || body < 0 {
+			return ""
+		}
+		if t.kind(cond) != "not_operator" {
+			switch t.kind(pyLast(t, body)) {
+			case "return_statement", "raise_statement", "continue_statement", "break_statement":
+				return pyNoneOr(t, cond, name, "and", "not")
+			}
 			return ""
 		}
 		var last int32 = -1
@@ -2118,6 +2131,48 @@ func pyGuard(t *tree, st int32, name string) string {
 		case "return_statement", "raise_statement", "continue_statement", "break_statement":
 			return pyIsinstance(t, t.field(cond, "argument"), name)
 		}
+	}
+	return ""
+}
+
+// pyNoneOr is T when condition cond is `name is None or isinstance(name,
+// T)` (op "or", neg "") or `name is not None and not isinstance(name, T)`
+// (op "and", neg "not": its failing tells the same), in either order;
+// else "".
+func pyNoneOr(t *tree, cond int32, name, op, neg string) string {
+	for t.kind(cond) == "parenthesized_expression" {
+		cond = t.firstNamed(cond)
+	}
+	if t.kind(cond) != "boolean_operator" {
+		return ""
+	}
+	isOp := false
+	for c := t.first(cond); c >= 0; c = t.next(c) {
+		isOp = isOp || t.kind(c) == op
+	}
+	if !isOp {
+		return ""
+	}
+	none := []string{name, "is", "None"}
+	if neg != "" {
+		none = []string{name, "is", "not", "None"}
+	}
+	l, r := t.field(cond, "left"), t.field(cond, "right")
+	for range 2 {
+		if slices.Equal(strings.Fields(t.text(l)), none) {
+			test := r
+			for t.kind(test) == "parenthesized_expression" {
+				test = t.firstNamed(test)
+			}
+			if neg != "" {
+				if t.kind(test) != "not_operator" {
+					return ""
+				}
+				test = t.field(test, "argument")
+			}
+			return pyIsinstanceOnly(t, test, name)
+		}
+		l, r = r, l
 	}
 	return ""
 }
