@@ -2196,3 +2196,62 @@ def told_nothing(policy):
 		"g/w.py | told_nothing | run | 34 |  | unresolved | receiver of unknown type",
 	})
 }
+
+// TestPythonTypeComments covers function type comments (PEP 484, read
+// by pyright): `# type: (A, B) -> R` after the def line gives the
+// parameters' types (a method's comment leaves out self) and the result.
+func TestPythonTypeComments(t *testing.T) {
+	tree := map[string]string{"tc/res.py": `from typing import List, Optional
+
+
+class Trav:
+    def iterdir(self):
+        pass
+
+
+class Reader:
+    def children(self):
+        # type: () -> List['Reader']
+        return []
+
+    def open_binary(self, name):
+        pass
+
+
+def files(package):
+    # type: (str) -> Trav
+    """Doc."""
+    return make(package)
+
+
+def maybe(package):  # type: (str) -> Optional[Trav]
+    return None
+
+
+class Container:
+    def __init__(self, reader, name=None):
+        # type: (Reader, str) -> None
+        self.reader = reader
+        self.name = name
+
+    def use(self):
+        self.reader.open_binary(self.name)
+        for c in self.reader.children():
+            c.open_binary("x")
+        files("p").iterdir()
+        maybe("p").iterdir()
+
+
+def wrong(a, b):
+    # type: (Reader) -> None
+    a.open_binary("x")
+`}
+	containsAll(t, pyCalls(t, tree, "tc/res.py"), []string{
+		"tc/res.py | Container.use | open_binary | 35 | Reader.open_binary | exact | receiver type",
+		"tc/res.py | Container.use | open_binary | 37 | Reader.open_binary | exact | receiver type",
+		"tc/res.py | Container.use | iterdir | 38 | Trav.iterdir | exact | receiver type",
+		"tc/res.py | Container.use | iterdir | 39 | Trav.iterdir | exact | receiver type",
+		// a comment listing another number of parameters types none
+		"tc/res.py | wrong | open_binary | 44 |  | unresolved | receiver of unknown type",
+	})
+}

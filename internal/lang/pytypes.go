@@ -245,17 +245,23 @@ func pyPrepare(x *extractor) {
 }
 
 // pyResult is the type expression of what function fn returns as far as
-// the syntax tells: its return annotation (`Self`: the instance it is
-// called on), else the value every return statement returns when they
+// the syntax tells: its return annotation or type comment (`Self`: the
+// instance it is called on), else the value every return statement returns when they
 // agree — `T(...)`, `self`, a parameter or local of known type, another
 // call (`self.make()`, `p.build()`: resolution follows it); `None` and a
 // bare return are placeholders; "" when unknown.
 func (x *extractor) pyResult(fn int32) string {
 	t := x.t
+	ann, annotated := "", false
 	if rt := t.field(fn, "return_type"); rt >= 0 {
+		ann, annotated = t.text(rt), true
+	} else if _, rt, ok := pyTypeComment(t, fn); ok {
+		ann, annotated = rt, true // # type: (…) -> R, pyright's return annotation
+	}
+	if annotated {
 		// -> Self (typing's, as the file imports it, or bare): the
 		// instance it is called on
-		return pyAlts(pyAnnotation(t.text(rt)), func(a string) string {
+		return pyAlts(pyAnnotation(ann), func(a string) string {
 			if a == "Self" || a == "typing.Self" || pyTypingRef(t, a, "Self") {
 				return "=self"
 			}
@@ -1228,8 +1234,24 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 			}
 		}
 	}
+	commented, _, _ := pyTypeComment(t, fn) // (A, B) -> R: the parameters' types
 	if ps := t.field(fn, "parameters"); ps >= 0 {
+		k := -1 // the parameter's position
 		for c := t.first(ps); c >= 0; c = t.next(c) {
+			switch t.kind(c) {
+			case "identifier", "typed_parameter", "typed_default_parameter", "default_parameter", "list_splat_pattern", "dictionary_splat_pattern":
+				k++
+			}
+			if k >= 0 && k < len(commented) && commented[k] != "" {
+				switch t.kind(c) {
+				case "identifier":
+					set(c, commented[k])
+					continue
+				case "default_parameter":
+					set(t.field(c, "name"), commented[k])
+					continue
+				}
+			}
 			switch t.kind(c) {
 			case "identifier":
 				set(c, "")
@@ -2133,6 +2155,93 @@ func pyGuard(t *tree, st int32, name string) string {
 		}
 	}
 	return ""
+}
+
+// pyTypeComment is the function type comment of function fn (PEP 484,
+// read by pyright: `# type: (A, B) -> R` after the def line, before the
+// body's first statement): each parameter's type expression in order
+// (for a method written without its self, "" for self; "" where the
+// comment's type is not one: `*A`, `...`; nil when the comment lists
+// another number of parameters) and R; !ok without one.
+func pyTypeComment(t *tree, fn int32) (params []string, ret string, ok bool) {
+	if t.kind(fn) != "function_definition" {
+		return nil, "", false
+	}
+	body := t.field(fn, "body")
+	if body < 0 {
+		return nil, "", false
+	}
+	// the comment: in the definition before its body, or the body's
+	// first child
+	var text string
+	for c := t.first(fn); c >= 0 && text == "" && c != body; c = t.next(c) {
+		if t.kind(c) == "comment" {
+			text = t.text(c)
+		}
+	}
+	for c := t.first(body); c >= 0 && text == "" && t.kind(c) == "comment"; c = t.next(c) {
+		text = t.text(c)
+	}
+	text = strings.TrimSpace(strings.TrimPrefix(text, "#"))
+	rest, found := strings.CutPrefix(text, "type:")
+	if !found {
+		return nil, "", false
+	}
+	rest = strings.TrimSpace(rest)
+	if !strings.HasPrefix(rest, "(") {
+		return nil, "", false
+	}
+	depth, end := 0, -1
+	for i := 0; i < len(rest) && end < 0; i++ {
+		switch rest[i] {
+		case '(', '[':
+			depth++
+		case ')', ']':
+			if depth--; depth == 0 {
+				end = i
+			}
+		}
+	}
+	if end < 0 {
+		return nil, "", false
+	}
+	r, arrow := strings.CutPrefix(strings.TrimSpace(rest[end+1:]), "->")
+	if !arrow {
+		return nil, "", false
+	}
+	ret = strings.TrimSpace(r)
+	if k := strings.Index(ret, "#"); k >= 0 { // a comment after it
+		ret = strings.TrimSpace(ret[:k])
+	}
+	var args []string
+	if in := strings.TrimSpace(rest[1:end]); in != "" && in != "..." {
+		args = pyTypeArgs(in)
+	}
+	n := 0 // the function's parameters
+	if ps := t.field(fn, "parameters"); ps >= 0 {
+		for c := t.first(ps); c >= 0; c = t.next(c) {
+			switch t.kind(c) {
+			case "identifier", "typed_parameter", "typed_default_parameter", "default_parameter", "list_splat_pattern", "dictionary_splat_pattern":
+				n++
+			}
+		}
+	}
+	if m, _ := pyMethodOf(t, body); m == fn && len(args) == n-1 {
+		args = append([]string{""}, args...) // self
+	}
+	if len(args) == n {
+		for _, a := range args {
+			a = strings.TrimSpace(a)
+			if strings.HasPrefix(a, "*") || a == "..." {
+				a = ""
+			}
+			if a != "" {
+				a = pyAnnotation(a)
+			}
+			params = append(params, a)
+		}
+	}
+	return params, ret, true
 }
 
 // pyNoneOr is T when condition cond is `name is None or isinstance(name,
