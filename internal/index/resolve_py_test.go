@@ -2255,3 +2255,40 @@ def wrong(a, b):
 		"tc/res.py | wrong | open_binary | 44 |  | unresolved | receiver of unknown type",
 	})
 }
+
+// TestPythonBinaryOperators covers a binary operator's value: what the
+// left operand's method returns (`files(p) / "x"`: Trav.__truediv__'s
+// result), as pyright evaluates it; unknown when the left operand's class
+// lacks the method or the operand is of unknown type.
+func TestPythonBinaryOperators(t *testing.T) {
+	tree := map[string]string{"op/t.py": `class Trav:
+    def __truediv__(self, child) -> "Trav":
+        return self
+
+    def read(self):
+        pass
+
+
+class Plain:
+    def read(self):
+        pass
+
+
+def files(p) -> Trav:
+    return Trav()
+
+
+def use(p, s):
+    (files(p) / "x").read()
+    t = files(p) / "y" / "z"
+    t.read()
+    (Plain() / "x").read()
+    (s + "x").read()
+`}
+	containsAll(t, pyCalls(t, tree, "op/t.py"), []string{
+		"op/t.py | use | read | 19 | Trav.read | exact | receiver type",
+		"op/t.py | use | read | 21 | Trav.read | exact | receiver type",
+		"op/t.py | use | read | 22 |  | unresolved | receiver of unknown type",
+		"op/t.py | use | read | 23 |  | unresolved | receiver of unknown type",
+	})
+}

@@ -799,10 +799,17 @@ func pyAlts(expr string, f func(string) string) string {
 	return out
 }
 
+// pyOperators are the methods Python's binary operators call on their
+// left operand.
+var pyOperators = map[string]string{"+": "__add__", "-": "__sub__", "*": "__mul__", "@": "__matmul__",
+	"/": "__truediv__", "//": "__floordiv__", "%": "__mod__", "**": "__pow__", "<<": "__lshift__",
+	">>": "__rshift__", "&": "__and__", "|": "__or__", "^": "__xor__"}
+
 // pyRaw is the path of expression n: names and attributes joined by dots,
 // "()" after each call (arguments dropped): "self.make().node"; super()
-// in a method: "super:C()"; "" for anything else (a literal, an operator,
-// super(T, x)).
+// in a method: "super:C()"; a binary operator the call of its left
+// operand's method ("a.__truediv__()" for a / b); "" for anything else (a
+// literal, a comparison, super(T, x)).
 func pyRaw(t *tree, n int32) string {
 	switch t.kind(n) {
 	case "identifier":
@@ -836,6 +843,14 @@ func pyRaw(t *tree, n int32) string {
 		}
 	case "parenthesized_expression", "await":
 		return pyRaw(t, t.firstNamed(n))
+	case "binary_operator":
+		// a / b: what a's __truediv__ returns (pyright evaluates the
+		// operator through the left operand's method)
+		if m := pyOperators[t.text(t.field(n, "operator"))]; m != "" {
+			if o := pyRaw(t, t.field(n, "left")); o != "" {
+				return o + "." + m + "()"
+			}
+		}
 	case "subscript":
 		// x[k]: what x.__getitem__(k) returns (not T[int](): a
 		// generic alias called)
