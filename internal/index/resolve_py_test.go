@@ -2292,3 +2292,37 @@ def use(p, s):
 		"op/t.py | use | read | 23 |  | unresolved | receiver of unknown type",
 	})
 }
+
+// TestPythonMapAndFilter covers iterating the builtins map and filter:
+// map(F, v) gives what calling F gives (a class named: its instances; a
+// function: its result), filter(f, v) v's elements; map of a lambda,
+// unknown.
+func TestPythonMapAndFilter(t *testing.T) {
+	tree := map[string]string{"mp/t.py": `class FastPath:
+    def __init__(self, root):
+        self.root = root
+
+    def search(self, name):
+        pass
+
+
+def make(x) -> FastPath:
+    return FastPath(x)
+
+
+def use(paths, prepared):
+    for path in map(FastPath, paths):
+        path.search(prepared)
+    found = (p.search(prepared) for p in map(make, paths))
+    for q in filter(None, [FastPath(1), FastPath(2)]):
+        q.search(prepared)
+    for r in map(lambda x: x, paths):
+        r.search(prepared)
+`}
+	containsAll(t, pyCalls(t, tree, "mp/t.py"), []string{
+		"mp/t.py | use | search | 15 | FastPath.search | exact | receiver type",
+		"mp/t.py | use | search | 16 | FastPath.search | exact | receiver type",
+		"mp/t.py | use | search | 18 | FastPath.search | exact | receiver type",
+		"mp/t.py | use | search | 20 |  | unresolved | receiver of unknown type",
+	})
+}

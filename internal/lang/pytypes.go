@@ -567,6 +567,20 @@ func pyValueType(t *tree, r, ann int32) string {
 				}
 			}
 		}
+		if f := t.field(r, "function"); t.kind(f) == "identifier" && (t.text(f) == "map" || t.text(f) == "filter") {
+			// map(F, v): what calling F gives, for each element (F a
+			// class or function named); filter(f, v): v's elements
+			args := pyElems(t, t.field(r, "arguments"))
+			switch {
+			case len(args) >= 2 && t.text(f) == "map" && pyDotted(t, args[0]):
+				return pyContainer(t.text(args[0]))
+			case len(args) == 2 && t.text(f) == "filter":
+				if vt := pyValueType(t, args[1], -1); vt != "" {
+					return pyContainer(pyAppend(vt, "[]"))
+				}
+			}
+			return ""
+		}
 		if f := t.field(r, "function"); t.kind(f) == "identifier" && t.text(f) == "next" {
 			// next(it), next(it, None): what it.__next__() returns (of
 			// a builtin container's iterator, an element)
