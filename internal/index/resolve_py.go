@@ -47,6 +47,7 @@ type pyResolver struct {
 	files   map[string]bool                       // Python file paths of the project
 	binds   map[int64]map[string]*store.FactRow   // file → bound name → import
 	rebinds map[int64]map[string][]*store.FactRow // file → bound name → the other module-level imports of it (try/except)
+	inFuncs map[string]bool                       // file\x00name: bound by functions' imports only (not a module attribute)
 	stars   map[int64][]*store.FactRow            // file → star imports
 	all     map[int64]*[]string                   // file → its __all__ (nil: computed)
 	vars    map[int64]map[string]string           // file → module variable → type expression
@@ -186,7 +187,7 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 	p := &pyResolver{paths: files, files: map[string]bool{}, binds: map[int64]map[string]*store.FactRow{},
 		stars: map[int64][]*store.FactRow{}, all: map[int64]*[]string{}, vars: map[int64]map[string]string{}, attrs: map[string]*string{}, nest: map[int]int{},
 		bases: map[string][]pyBase{}, results: map[string]string{}, props: map[string]string{}, yields: map[string]string{},
-		rebinds: map[int64]map[string][]*store.FactRow{}, dead: map[int64][][2]int{}, ovl: map[int64][][2]int{}, locals: map[int64][]pyLocalImport{}, enters: map[string]bool{}}
+		rebinds: map[int64]map[string][]*store.FactRow{}, inFuncs: map[string]bool{}, dead: map[int64][][2]int{}, ovl: map[int64][][2]int{}, locals: map[int64][]pyLocalImport{}, enters: map[string]bool{}}
 	for id, f := range files {
 		if r.fileLang[id] == "python" || strings.HasSuffix(f, ".py") {
 			p.files[f] = true
@@ -291,6 +292,7 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 			}
 			if _, dup := m[l.fact.Name]; !dup {
 				m[l.fact.Name] = l.fact
+				p.inFuncs[key2(files[id], l.fact.Name)] = true
 			}
 		}
 	}
@@ -505,12 +507,15 @@ func (r *resolver) pyName(fileID int64, dotted string, depth int) pyEnt {
 	if i := r.pyTopLevel(file, segs[0]); i >= 0 {
 		cur = pyEnt{sym: i}
 	} else if b, ok := p.binds[fileID][segs[0]]; ok {
-		cur = r.pyBound(fileID, segs[0], b, depth)
+		// (the modules an import goes through, re-exports and star
+		// imports, are looked up afresh: they are no steps of the
+		// value, whose evaluations the budget bounds)
+		cur = r.pyBound(fileID, segs[0], b, 0)
 	} else if ty, ok := p.vars[fileID][segs[0]]; ok {
 		cur = r.pyInstance(fileID, ty, pyUnknown, depth)
 	} else if lang.PythonBuiltin(segs[0]) {
 		cur = pyEnt{sym: -1, ext: "builtin"}
-	} else if cur = r.pyStar(fileID, segs[0], depth); !cur.known() {
+	} else if cur = r.pyStar(fileID, segs[0], 0); !cur.known() {
 		return pyUnknown
 	}
 	for _, seg := range segs[1:] {
@@ -856,7 +861,9 @@ func (r *resolver) pyMember(e pyEnt, name string, depth int) pyEnt {
 			}
 		}
 		if id, ok := r.pyFileID(e.file); ok { // a name the module imports (a re-export)
-			if b, ok := r.py.binds[id][name]; ok {
+			if b, ok := r.py.binds[id][name]; ok && !r.py.inFuncs[key2(e.file, name)] {
+				// (a name only its functions import is no attribute
+				// of the module)
 				return r.pyBound(id, name, b, depth+1)
 			}
 			if ty, ok := r.py.vars[id][name]; ok {
@@ -1297,8 +1304,12 @@ func (r *resolver) pyExact(i int, rule string) edgeOut {
 func (r *resolver) pyLocalCall(e store.EdgeRow) (edgeOut, bool) {
 	for _, l := range r.py.locals[e.FileID] {
 		if l.fact.Name == e.Target && l.from <= e.Line && e.Line <= l.to {
-			if out, ok := r.pyImported(r.pyNameAt(e.FileID, e.Target, e.Line)); ok {
+			ent := r.pyNameAt(e.FileID, e.Target, e.Line)
+			if out, ok := r.pyImported(ent); ok {
 				return out, true
+			}
+			if ent.known() {
+				return unresolved("module variable"), true // a class or function another module holds in a variable
 			}
 			return unresolved("name not bound in the file"), true
 		}

@@ -2326,3 +2326,68 @@ def use(paths, prepared):
 		"mp/t.py | use | search | 20 |  | unresolved | receiver of unknown type",
 	})
 }
+
+// TestPythonImportsInFunctionsAndStarBranches covers a class a function
+// imports from its package (`from . import DefaultPolicy`, re-exported
+// by the package's star import of the platform's module) and assigns to
+// a module variable: the star import under the platform a static
+// condition rules out binds nothing, a name only functions import is no
+// attribute of their module, and the modules an import goes through are
+// no steps of the value (get_policy() returning the variable resolves).
+func TestPythonImportsInFunctionsAndStarBranches(t *testing.T) {
+	tree := map[string]string{"ev/events.py": `class Policy:
+    def get_loop(self):
+        return 1
+
+
+_policy = None
+
+
+def _init_policy():
+    global _policy
+    from . import DefaultPolicy
+    _policy = DefaultPolicy()
+
+
+def get_policy():
+    if _policy is None:
+        _init_policy()
+    return _policy
+
+
+def use():
+    get_policy().get_loop()
+`, "ev/__init__.py": `import sys
+from .events import *
+if sys.platform == 'win32':
+    from .win import *
+else:
+    from .unix import *
+`, "ev/unix.py": `from . import events
+
+__all__ = ('DefaultPolicy',)
+
+
+class _UnixPolicy(events.Policy):
+    def get_loop(self):
+        return 2
+
+
+DefaultPolicy = _UnixPolicy
+`, "ev/win.py": `from . import events
+
+__all__ = ('DefaultPolicy',)
+
+
+class _WinPolicy(events.Policy):
+    def get_loop(self):
+        return 3
+
+
+DefaultPolicy = _WinPolicy
+`}
+	containsAll(t, pyCalls(t, tree, "ev/events.py"), []string{
+		"ev/events.py | _init_policy | DefaultPolicy | 12 |  | unresolved | module variable",
+		"ev/events.py | use | get_loop | 22 | _UnixPolicy.get_loop | exact | receiver type",
+	})
+}

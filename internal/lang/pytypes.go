@@ -199,6 +199,19 @@ func pyPrepare(x *extractor) {
 			for k := n; k < len(x.facts); k++ {
 				x.facts[k].Owner = owner
 			}
+			if dead(i) && owner == "" {
+				// a star import a static condition rules out binds
+				// nothing for pyright (from .windows_events import *
+				// under sys.platform == "win32"); the others stay, for
+				// the calls in the branch
+				kept := x.facts[:n]
+				for _, f := range x.facts[n:] {
+					if f.Sig != "*" {
+						kept = append(kept, f)
+					}
+				}
+				x.facts = kept
+			}
 		case "assignment":
 			l, r := t.field(i, "left"), t.field(i, "right")
 			stmt := t.parent(i)
