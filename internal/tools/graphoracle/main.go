@@ -1331,13 +1331,16 @@ func residue(root, dbPath string, srv server, verbose bool) error {
 	}
 	q := `SELECT f.path, r.line, r.target, r.src_symbol, r.detail, r.recv FROM relations r JOIN files f ON f.id = r.file_id
 		WHERE r.project_id = ? AND r.kind = 'calls' AND r.derived = 0 AND f.lang = ? AND r.resolution IN ('unresolved', 'name')
-		AND r.detail NOT IN ('local function value', 'function-typed field')
+		AND (? OR r.detail NOT IN ('local function value', 'function-typed field'))
 		AND (? OR EXISTS (SELECT 1 FROM chunks c WHERE c.project_id = r.project_id AND c.short = r.target AND c.kind IN ('function','method','type')))
 		ORDER BY f.path, r.line`
 	// ORACLE_RESIDUE_ALL: every call left open, whether or not the project
 	// defines its name
 	all := os.Getenv("ORACLE_RESIDUE_ALL") != ""
-	rows, err := ix.db.SQL().QueryContext(ctx, q, ix.projID, srv.lang, all)
+	// ORACLE_RESIDUE_FIELDS: the calls of local function values and of
+	// function-typed fields too
+	fields := os.Getenv("ORACLE_RESIDUE_FIELDS") != ""
+	rows, err := ix.db.SQL().QueryContext(ctx, q, ix.projID, srv.lang, fields, all)
 	if err != nil {
 		return err
 	}
