@@ -1169,9 +1169,11 @@ func inProject(ctx context.Context, root string, ix *index, l *lsp) error {
 				continue
 			}
 			dl := read(filepath.ToSlash(rel), false)
-			if ln := loc.Range.Start.Line; ln < len(dl) {
-				t := strings.TrimSpace(dl[ln])
-				if strings.HasPrefix(t, "def ") || strings.HasPrefix(t, "async def ") || strings.HasPrefix(t, "class ") {
+			if ln, col := loc.Range.Start.Line, loc.Range.Start.Character; ln < len(dl) && col <= len(dl[ln]) {
+				// the name a def or class statement declares (not a
+				// parameter on the def's line)
+				before := strings.Fields(dl[ln][:col])
+				if len(before) > 0 && (before[len(before)-1] == "def" || before[len(before)-1] == "class") {
 					seen[k] = len(verdict)
 					verdict = append(verdict, mark(s))
 					break
