@@ -1034,7 +1034,7 @@ func run(root, dbPath string, srv server, n, nIfaces int, seed int64, verbose bo
 	fmt.Printf("call edges: %d in project or unknown, %.1f%% unresolved or name; %d external; %d calls of local function values or function-typed fields\n", total, 100*share, ext, local)
 	fmt.Printf("call edges unresolved or name whose name the project defines: %d, %.1f%% of the %d in project or unknown\n", openDefined, 100*ratio(openDefined, total), total)
 	if py {
-		return inProject(ctx, root, ix, l)
+		return inProject(ctx, root, ix, l, verbose)
 	}
 	return nil
 }
@@ -1069,8 +1069,8 @@ func callCol(text, name string) int {
 // resolves into the project counts as resolved, a precision question the
 // sampled figures answer); sites whose call is not found on its line (a
 // call spanning lines) are not counted.
-func inProject(ctx context.Context, root string, ix *index, l *lsp) error {
-	q := `SELECT f.path, r.line, r.target, r.resolution FROM relations r JOIN files f ON f.id = r.file_id
+func inProject(ctx context.Context, root string, ix *index, l *lsp, verbose bool) error {
+	q := `SELECT f.path, r.line, r.target, r.resolution, r.detail FROM relations r JOIN files f ON f.id = r.file_id
 		WHERE r.project_id = ? AND r.kind = 'calls' AND r.derived = 0 AND f.lang = 'python' ORDER BY f.path, r.line`
 	rows, err := ix.db.SQL().QueryContext(ctx, q, ix.projID)
 	if err != nil {
@@ -1081,15 +1081,15 @@ func inProject(ctx context.Context, root string, ix *index, l *lsp) error {
 		line, col int
 	}
 	type site struct {
-		path, target string
-		line         int
-		open, ext    bool
+		path, target, detail string
+		line                 int
+		open, ext            bool
 	}
 	var sites []site
 	for rows.Next() {
 		var s site
 		var res string
-		if err := rows.Scan(&s.path, &s.line, &s.target, &res); err != nil {
+		if err := rows.Scan(&s.path, &s.line, &s.target, &res, &s.detail); err != nil {
 			rows.Close()
 			return err
 		}
@@ -1176,6 +1176,9 @@ func inProject(ctx context.Context, root string, ix *index, l *lsp) error {
 				if len(before) > 0 && (before[len(before)-1] == "def" || before[len(before)-1] == "class") {
 					seen[k] = len(verdict)
 					verdict = append(verdict, mark(s))
+					if verbose && mark(s) != resolved {
+						fmt.Printf("in-project %s %s:%d %s [%s] -> %s:%d\n", [3]string{"", "open", "external"}[mark(s)], s.path, s.line, s.target, s.detail, filepath.ToSlash(rel), ln+1)
+					}
 					break
 				}
 			}
