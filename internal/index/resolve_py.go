@@ -75,6 +75,11 @@ type pyLocalImport struct {
 // Reset per call, so a call's resolution does not depend on the others.
 const pyBudget = 2000
 
+// pyMaxDepth bounds the steps of one evaluation (a result's result, an
+// attribute's value, a member …): past it, unknown (cycles: a() returning
+// b() returning a()).
+const pyMaxDepth = 12
+
 // pyBase is a base class as written, with the line of its class.
 type pyBase struct {
 	expr string
@@ -121,7 +126,7 @@ func (e pyEnt) known() bool { return e.file != "" || e.sym >= 0 || e.ext != "" |
 // otherwise.
 func (r *resolver) pyElem(c pyEnt, depth int) pyEnt {
 	switch {
-	case depth > 8:
+	case depth > pyMaxDepth:
 		return pyUnknown
 	case c.elem != nil:
 		return r.pyInstance(c.elem.fileID, c.elem.expr, c.elem.self, depth+1)
@@ -497,7 +502,7 @@ func (r *resolver) pyNameAt(fileID int64, dotted string, line int) pyEnt {
 // pyName evaluates a name (dotted: a.b.c) as file fileID sees it at module
 // level.
 func (r *resolver) pyName(fileID int64, dotted string, depth int) pyEnt {
-	if depth > 8 || dotted == "" {
+	if depth > pyMaxDepth || dotted == "" {
 		return pyUnknown
 	}
 	p := r.py
@@ -536,7 +541,7 @@ func (r *resolver) pyName(fileID int64, dotted string, depth int) pyEnt {
 // name of the first module outside the project imported with a star
 // (from tkinter.constants import *); unknown when there is none.
 func (r *resolver) pyStar(fileID int64, name string, depth int) pyEnt {
-	if depth > 8 {
+	if depth > pyMaxDepth {
 		return pyUnknown
 	}
 	private := strings.HasPrefix(name, "_")
@@ -585,7 +590,7 @@ func (r *resolver) pyStar(fileID int64, name string, depth int) pyEnt {
 // alternatives "A|B" (or the union of their values, partial when one is
 // unknown: "A|?"), or unknown.
 func (r *resolver) pyInstance(fileID int64, expr string, self pyEnt, depth int) pyEnt {
-	if expr == "" || expr == "?" || depth > 8 || r.py.budget <= 0 {
+	if expr == "" || expr == "?" || depth > pyMaxDepth || r.py.budget <= 0 {
 		return pyUnknown
 	}
 	r.py.budget--
@@ -760,13 +765,13 @@ func (r *resolver) pyResultAt(recv, c pyEnt, pos, depth int) pyEnt {
 		return pyUnknown
 	case c.ext != "":
 		return pyEnt{sym: -1, ext: c.ext, inst: true} // a value from outside the project
-	case c.sym >= 0 && c.inst && depth <= 8:
+	case c.sym >= 0 && c.inst && depth <= pyMaxDepth:
 		// calling an instance: what its class's __call__ returns
 		if m := r.pyMethod(c.sym, "__call__"); m >= 0 {
 			return r.pyResultAt(c, pyEnt{sym: m}, pos, depth+1)
 		}
 		return pyUnknown
-	case c.sym < 0 || c.inst || depth > 8:
+	case c.sym < 0 || c.inst || depth > pyMaxDepth:
 		return pyUnknown
 	}
 	s := &r.syms[c.sym]
@@ -816,7 +821,7 @@ func (r *resolver) pyResultAt(recv, c pyEnt, pos, depth int) pyEnt {
 // returns; else unknown.
 func (r *resolver) pyGetItem(v pyEnt, depth int) pyEnt {
 	switch {
-	case depth > 8:
+	case depth > pyMaxDepth:
 		return pyUnknown
 	case v.alts != nil:
 		for _, a := range *v.alts {
@@ -843,7 +848,7 @@ func (r *resolver) pyGetItem(v pyEnt, depth int) pyEnt {
 
 // pyMember is attribute name of e.
 func (r *resolver) pyMember(e pyEnt, name string, depth int) pyEnt {
-	if depth > 8 {
+	if depth > pyMaxDepth {
 		return pyUnknown
 	}
 	switch {
@@ -928,7 +933,7 @@ func (r *resolver) pyMethod(ti int, m string) int {
 func (r *resolver) pyNested(ti int, name string) int {
 	var walk func(ti, depth int) int
 	walk = func(ti, depth int) int {
-		if depth > 8 {
+		if depth > pyMaxDepth {
 			return -1
 		}
 		t := &r.syms[ti]
@@ -1012,7 +1017,7 @@ func (r *resolver) pyLookup(ti int, m string) (int, string) {
 // pyAttr is the type expression of instance attribute name of class ti
 // (or of its bases, first in order), with the file it is written in.
 func (r *resolver) pyAttr(ti int, name string, depth int, seen map[int]bool) (string, int64, bool) {
-	if depth > 8 || seen[ti] {
+	if depth > pyMaxDepth || seen[ti] {
 		return "", 0, false
 	}
 	seen[ti] = true

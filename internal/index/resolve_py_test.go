@@ -2391,3 +2391,45 @@ DefaultPolicy = _WinPolicy
 		"ev/events.py | use | get_loop | 22 | _UnixPolicy.get_loop | exact | receiver type",
 	})
 }
+
+// TestPythonLongerChains covers a value reached through more than eight
+// steps of evaluation (a watcher reached through the policy a
+// module variable holds and the functions returning it): up to twelve
+// are followed.
+func TestPythonLongerChains(t *testing.T) {
+	tree := map[string]string{"ch/w.py": `class Watcher:
+    def __enter__(self):
+        return self
+
+    def is_active(self):
+        pass
+
+
+def a():
+    return b()
+
+
+def b():
+    return c()
+
+
+def c():
+    return d()
+
+
+def d():
+    return e()
+
+
+def e():
+    return Watcher()
+
+
+def use():
+    with a() as w:
+        w.is_active()
+`}
+	containsAll(t, pyCalls(t, tree, "ch/w.py"), []string{
+		"ch/w.py | use | is_active | 31 | Watcher.is_active | exact | receiver type",
+	})
+}
