@@ -1155,6 +1155,19 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 	recv := e.Recv
 	switch {
 	case recv == "?local":
+		// a local the function also binds with a def of its own (`if
+		// cb is None: def cb(…): …`): pyright lists that def
+		if src, ok := r.byID[e.SrcChunk]; ok {
+			for _, i := range r.byShort[e.Target] {
+				if s := &r.syms[i]; s.Kind == "function" && s.FileID == e.FileID {
+					if outer, nested := r.py.nest[i]; nested && outer == src {
+						out := inferred(s.ID)
+						out.detail = "a def the function binds the name to"
+						return out, true
+					}
+				}
+			}
+		}
 		return unresolved("local function value"), true
 	case recv == "?":
 		return unknown(), true

@@ -2433,3 +2433,40 @@ def use():
 		"ch/w.py | use | is_active | 31 | Watcher.is_active | exact | receiver type",
 	})
 }
+
+// TestPythonLocalsBoundByDefs covers a local (a parameter) the function
+// also binds with a def of its own (`if log is None: def log(…): …`): a
+// call of it reaches that def, as pyright lists it (inferred: the local
+// may hold another function); a def of another function does not count,
+// nor a call in a function nested in it.
+func TestPythonLocalsBoundByDefs(t *testing.T) {
+	tree := map[string]string{"lb/env.py": `def compile_all(names, log=None):
+    if log is None:
+
+        def log(x):
+            pass
+
+    for n in names:
+        log(n)
+
+
+def other(log):
+    log("x")
+
+
+def outer(cb):
+    def inner():
+        cb()
+
+    def cb():
+        pass
+
+    inner()
+`}
+	containsAll(t, pyCalls(t, tree, "lb/env.py"), []string{
+		"lb/env.py | compile_all | log | 8 | log | inferred | a def the function binds the name to",
+		"lb/env.py | other | log | 12 |  | unresolved | local function value",
+		// called in a nested function: left open
+		"lb/env.py | inner | cb | 17 |  | unresolved | local function value",
+	})
+}
