@@ -450,9 +450,11 @@ func (r *resolver) pyImport(dir string, f *store.FactRow, depth int) pyEnt {
 }
 
 // pyBound is what the module-level imports of file fileID bind name to
-// (b the first): its one import's value, or, when several import it
-// (`try: import _c as m` / `except ImportError: from . import m`), the
-// union of their values, as pyright's declared type of the name.
+// (b the first): its one import's value, or, when several import it and
+// one from the project (`try: import _c as m` / `except ImportError:
+// from . import m`), the union of their values, as pyright's declared
+// type of the name; when every one is from outside the project, the
+// first's (a base class from outside stays one).
 func (r *resolver) pyBound(fileID int64, name string, b *store.FactRow, depth int) pyEnt {
 	dir := path.Dir(r.filePath(fileID))
 	first := r.pyImport(dir, b, depth)
@@ -461,8 +463,17 @@ func (r *resolver) pyBound(fileID int64, name string, b *store.FactRow, depth in
 		return first
 	}
 	alts := []pyEnt{first}
+	inProject := first.ext == ""
 	for _, f := range more {
-		alts = append(alts, r.pyImport(dir, f, depth))
+		e := r.pyImport(dir, f, depth)
+		alts = append(alts, e)
+		inProject = inProject || e.ext == ""
+	}
+	if !inProject {
+		// every one outside the project (try: from collections.abc
+		// import Sequence / except ImportError: from collections
+		// import …): the first, a value or base class from outside
+		return first
 	}
 	return pyEach(alts, false, func(a pyEnt) pyEnt { return a })
 }

@@ -2470,3 +2470,25 @@ def outer(cb):
 		"lb/env.py | inner | cb | 17 |  | unresolved | local function value",
 	})
 }
+
+// TestPythonImportsOutsideInBothBranches covers a name two module-level
+// imports bind, both from outside the project (`try: from
+// collections.abc import Sequence` / `except ImportError: from
+// collections import Sequence`): the first's, so that a class based on
+// it has a base outside the project and its inherited methods are
+// external, not of unknown origin.
+func TestPythonImportsOutsideInBothBranches(t *testing.T) {
+	tree := map[string]string{"ob/seq.py": `try:
+    from collections.abc import Sequence
+except ImportError:
+    from collections import Sequence
+
+
+class Items(Sequence):
+    def first(self):
+        return self.index(0)
+`}
+	containsAll(t, pyCalls(t, tree, "ob/seq.py"), []string{
+		"ob/seq.py | Items.first | index | 9 |  | external | Sequence",
+	})
+}
