@@ -32,7 +32,8 @@ inferred (the only candidate of a named rule), name (several candidates:
 never shown as resolved), external (outside the project, with the package
 when known) or unresolved. --min-confidence exact|inferred|name|all keeps
 only edges at least that sure; dispatch edges are calls through an
-interface to its implementations.`,
+interface to its implementations; references edges are Go functions and
+methods used as values (a callback, a handler, a method value), not called.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name := strings.TrimSpace(strings.Join(args, " "))

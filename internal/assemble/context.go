@@ -379,9 +379,11 @@ type edge struct {
 type plan struct {
 	callee, caller          float64 // calls out / in
 	dispatchOut, dispatchIn float64 // calls through an interface to an implementation / from such callers
+	referrer                float64 // references in: functions using the chunk as a value (a callback or handler passed on, a method value)
+	referenced              float64 // references out: the functions a chunk uses as values (its callbacks, handlers, defaults)
 	implOut, implIn         float64 // extends/implements out (its interfaces) / in (its implementers)
 	container, members      float64 // a chunk's type header / a type's members (siblings)
-	// sureCallers: a seed's callers and dispatch callers enter unfiltered;
+	// sureCallers: a seed's callers, dispatch callers and referrers enter unfiltered;
 	// allHops extends that to every hop (impact: transitive callers).
 	sureCallers, allHops bool
 	// sureImpl: a seed's implementers and interfaces enter unfiltered.
@@ -398,20 +400,24 @@ func planFor(kind string) plan {
 	switch kind {
 	case IntentUsage:
 		// X plus its direct callers (with call-site lines), then dispatch callers.
-		return plan{caller: 1, dispatchIn: 0.9, callee: 0.5, container: 0.9, implIn: 0.6, sureCallers: true}
+		// A function using X as a value (a handler registered, a callback
+		// passed) uses it one step removed from a call: as dispatch callers.
+		return plan{caller: 1, dispatchIn: 0.9, referrer: 0.9, callee: 0.5, container: 0.9, implIn: 0.6, sureCallers: true}
 	case IntentImpact:
 		// Reverse callers transitively and implementers, ranked by distance.
-		return plan{caller: 1, dispatchIn: 0.95, implIn: 0.9, container: 0.7, sureCallers: true, allHops: true, sureImpl: true}
+		return plan{caller: 1, dispatchIn: 0.95, referrer: 0.9, implIn: 0.9, container: 0.7, sureCallers: true, allHops: true, sureImpl: true}
 	case IntentChange:
 		// The places a change touches: callers and callees across files,
 		// interface ↔ implementations, the type and its other members.
-		return plan{callee: 0.9, caller: 0.85, dispatchOut: 0.8, dispatchIn: 0.8, implOut: 0.85, implIn: 0.85,
+		return plan{callee: 0.9, caller: 0.85, dispatchOut: 0.8, dispatchIn: 0.8, referenced: 0.8, implOut: 0.85, implIn: 0.85,
 			container: 0.9, members: 0.6, sureImpl: true, sureCallees: true, noTests: true}
 	case IntentLocation:
 		return plan{callee: 0.8, caller: 0.8, container: 0.9, implOut: 0.8, implIn: 0.8}
 	}
 	// Implementation: the target, its callees, its type's header and fields.
-	return plan{callee: 1, dispatchOut: 0.85, caller: 0.7, container: 0.9, implOut: 0.8, implIn: 0.7, sureCallees: true}
+	// A function it passes on as a value (a callback, a default policy)
+	// runs on its behalf later: as an implementation it dispatches to.
+	return plan{callee: 1, dispatchOut: 0.85, referenced: 0.85, caller: 0.7, container: 0.9, implOut: 0.8, implIn: 0.7, sureCallees: true}
 }
 
 // expandContext follows one hop from the frontier along the intent's plan
@@ -444,7 +450,7 @@ func planEdges(ctx context.Context, db *store.DB, projectID int64, frontier []*c
 			edges = append(edges, edge{from: f, to: to, weight: w, reason: reason, sure: sure})
 		}
 	}
-	out, err := db.RelationsFrom(ctx, ids, "calls", "dispatch", "extends", "implements", "contains")
+	out, err := db.RelationsFrom(ctx, ids, "calls", "dispatch", "references", "extends", "implements", "contains")
 	if err != nil {
 		return nil, err
 	}
@@ -458,6 +464,9 @@ func planEdges(ctx context.Context, db *store.DB, projectID int64, frontier []*c
 			add(f, r.DstChunk, pl.callee, fmt.Sprintf("called by %s (line %d)", f.c.Symbol, r.Line), f.seed && pl.sureCallees)
 		case "dispatch":
 			add(f, r.DstChunk, pl.dispatchOut, fmt.Sprintf("implementation called by %s (line %d)", f.c.Symbol, r.Line), false)
+		case "references":
+			// a seed's, like its callees, unfiltered where they are
+			add(f, r.DstChunk, pl.referenced, fmt.Sprintf("used as a value by %s (line %d)", f.c.Symbol, r.Line), f.seed && pl.sureCallees)
 		case "contains":
 			if f.c.Kind == "type" {
 				add(f, r.DstChunk, pl.members, "member of "+f.c.Symbol, false)
@@ -485,6 +494,8 @@ func planEdges(ctx context.Context, db *store.DB, projectID int64, frontier []*c
 				w, what = pl.dispatchIn, "calls through an interface"
 			}
 			add(f, r.SrcChunk, w, fmt.Sprintf("%s %s (line %d)", what, f.c.Symbol, r.Line), sureCaller)
+		case "references":
+			add(f, r.SrcChunk, pl.referrer, fmt.Sprintf("uses %s as a value (line %d)", f.c.Symbol, r.Line), sureCaller)
 		case "contains":
 			hasContainer[f.c.ID] = true
 			containerOf[f.c.ID] = r.SrcChunk
@@ -517,8 +528,8 @@ func planEdges(ctx context.Context, db *store.DB, projectID int64, frontier []*c
 
 // relationsIn reads the relations into the frontier that expansion
 // follows: containers, subtypes and implementers of every frontier chunk
-// (ordered by id), then the callers and dispatch callers (ordered by id)
-// of those whose callers are followed.
+// (ordered by id), then the callers, dispatch callers and referrers
+// (ordered by id) of those whose callers are followed.
 //
 // A hub's callers are unrelated to each other: they are followed only
 // when the hub is what was asked about (a seed), so they are not read for
@@ -546,13 +557,13 @@ func relationsIn(ctx context.Context, db *store.DB, frontier []*cand, p Params) 
 			}
 		}
 	}
-	all, err := db.RelationsTo(ctx, full, "contains", "extends", "implements", "calls", "dispatch")
+	all, err := db.RelationsTo(ctx, full, "contains", "extends", "implements", "calls", "dispatch", "references")
 	if err != nil {
 		return nil, err
 	}
 	var structural, calls []store.GraphRelation
 	for _, r := range all {
-		if r.Kind == "calls" || r.Kind == "dispatch" {
+		if r.Kind == "calls" || r.Kind == "dispatch" || r.Kind == "references" {
 			calls = append(calls, r)
 		} else {
 			structural = append(structural, r)

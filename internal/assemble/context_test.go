@@ -526,3 +526,56 @@ func TestWidest(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageFollowsReferences: asked who uses a function, the functions that
+// pass it on as a value (a Go references edge) come in as its callers do,
+// for the usage plan; an implementation question does not follow them.
+func TestUsageFollowsReferences(t *testing.T) {
+	f := indexFixture(t, "ctxproj")
+	src := `package compress
+
+// registerStages lists the stages a pipeline runs, by function value.
+func registerStages() []func([]byte) [][]byte {
+	return []func([]byte) [][]byte{splitBlocks}
+}
+`
+	if err := os.WriteFile(filepath.Join(f.root, "compress", "stages.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.reindex(t)
+	r := f.assemble(t, "who uses splitBlocks", "auto", 100000, "splitBlocks")
+	if r.Intent.Kind != IntentUsage {
+		t.Fatalf("intent %+v", r.Intent)
+	}
+	found := false
+	for _, c := range r.Chunks() {
+		if c.Symbol == "registerStages" {
+			found = true
+			if !strings.Contains(c.Reason, "uses splitBlocks as a value (line 5)") {
+				t.Errorf("reason %q", c.Reason)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("the function using splitBlocks as a value is missing: %v", symbols(r))
+	}
+	r = f.assemble(t, "how does splitBlocks cut a buffer", "1", 100000, "splitBlocks")
+	if slices.Contains(symbols(r), "registerStages") {
+		t.Errorf("implementation plan followed an incoming references edge: %v", symbols(r))
+	}
+	// the other way: how a function works takes in what it passes on as
+	// a value, as its callees, even when the question does not name it
+	r = f.assemble(t, "which stages does the pipeline register", "1", 100000, "registerStages")
+	found = false
+	for _, c := range r.Chunks() {
+		if c.Symbol == "splitBlocks" {
+			found = true
+			if !strings.Contains(c.Reason, "used as a value by registerStages (line 5)") {
+				t.Errorf("reason %q", c.Reason)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("the function registerStages uses as a value is missing: %v", symbols(r))
+	}
+}

@@ -37,7 +37,7 @@ func (r *Result) Format(format string) (string, error) {
 // incomingLabel names a relation seen from its target.
 var incomingLabel = map[string]string{
 	"calls": "called by", "contains": "contained in", "extends": "extended by",
-	"implements": "implemented by", "imports": "imported by",
+	"implements": "implemented by", "imports": "imported by", "references": "referenced by",
 }
 
 // displayNames gives every node a name unique within the result: the

@@ -93,7 +93,7 @@ type Node struct {
 type Edge struct {
 	From     string `json:"from"` // node key of the source
 	To       string `json:"to"`   // node key of the target
-	Kind     string `json:"kind"` // extends, implements, contains, imports, calls
+	Kind     string `json:"kind"` // extends, implements, contains, imports, calls, dispatch, references
 	Path     string `json:"path"` // file the relation was written in
 	Line     int    `json:"line"` // line of the relation in Path
 	Resolved bool   `json:"resolved"`
@@ -150,7 +150,7 @@ var ErrNotFound = errors.New("symbol not found")
 func (e *NotFoundError) Is(target error) bool { return target == ErrNotFound }
 
 // kindOrder is the display order of relation kinds.
-var kindOrder = map[string]int{"contains": 0, "extends": 1, "implements": 2, "imports": 3, "calls": 4}
+var kindOrder = map[string]int{"contains": 0, "extends": 1, "implements": 2, "imports": 3, "calls": 4, "references": 5}
 
 // Build looks name up and expands its relations.
 func Build(ctx context.Context, db *store.DB, projectID int64, opt Options) (*Result, error) {

@@ -293,9 +293,31 @@ func plan(ctx context.Context, opt Options, model string, sum *Summary) (*runPla
 			return nil, err
 		}
 	}
+	// The stored fingerprints of a known project are read while the tree
+	// is walked (a database read beside file system calls: most of a
+	// no-change run); a project row is created only once the scan worked.
+	type stored struct {
+		proj *store.Project
+		fps  map[string]store.Fingerprint
+		err  error
+	}
+	known := make(chan stored, 1)
+	go func() {
+		var r stored
+		if r.proj, r.err = opt.DB.Project(ctx, opt.Root); r.err == nil {
+			r.fps, r.err = opt.DB.Fingerprints(ctx, r.proj.ID)
+		} else if errors.Is(r.err, store.ErrNoProject) {
+			r.err = nil
+		}
+		known <- r
+	}()
 	sc, err := scan.Scan(ctx, opt.Root, scan.Options{})
+	prev := <-known
 	if err != nil {
 		return nil, err
+	}
+	if prev.err != nil {
+		return nil, prev.err
 	}
 	for _, s := range sc.Skipped {
 		sum.Warnings = append(sum.Warnings, Warning{Path: s.Path, Reason: s.Reason})
@@ -303,13 +325,15 @@ func plan(ctx context.Context, opt Options, model string, sum *Summary) (*runPla
 	sum.Skipped = len(sc.Skipped)
 	sum.Scanned = len(sc.Files)
 
-	pl := &runPlan{}
-	if pl.proj, err = opt.DB.EnsureProject(ctx, opt.Root); err != nil {
-		return nil, err
-	}
-	fps, err := opt.DB.Fingerprints(ctx, pl.proj.ID)
-	if err != nil {
-		return nil, err
+	pl := &runPlan{proj: prev.proj}
+	fps := prev.fps
+	if pl.proj == nil {
+		if pl.proj, err = opt.DB.EnsureProject(ctx, opt.Root); err != nil {
+			return nil, err
+		}
+		if fps, err = opt.DB.Fingerprints(ctx, pl.proj.ID); err != nil {
+			return nil, err
+		}
 	}
 	pl.fresh = len(fps) == 0
 	pl.fullResolve = pl.proj.Dirty || pl.fresh

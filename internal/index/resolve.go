@@ -86,6 +86,7 @@ func Resolve(ctx context.Context, db *store.DB, projectID int64, root string) (i
 	r.goInit(root, facts)
 	r.pyInit(files, facts)
 	r.jtsInit(files, facts)
+	refs := r.goReferenceEdges(facts)
 	facts = nil
 	var updates []store.EdgeResolution
 	var derived []store.DerivedRelation
@@ -148,6 +149,7 @@ func Resolve(ctx context.Context, db *store.DB, projectID int64, root string) (i
 		return 0, err
 	}
 	derived = append(derived, r.goImplementsEdges()...)
+	derived = append(derived, refs...)
 	if crashHook != nil {
 		crashHook("resolve")
 	}

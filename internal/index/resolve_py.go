@@ -62,6 +62,7 @@ type pyResolver struct {
 	locals  map[int64][]pyLocalImport             // file → the imports in its functions
 	enters  map[string]bool                       // file\x00owner\x00generator → decorated @contextmanager
 	budget  int                                   // type expressions left to evaluate for the current call
+	subs    map[int][]int                         // class → the project classes whose bases name it (nil: not built)
 }
 
 // pyLocalImport is an import in a function (lines from-to of the file).
@@ -1120,7 +1121,7 @@ func (r *resolver) pyCallOn(e pyEnt, target, rule string) edgeOut {
 		return unresolved("not in the module")
 	case e.sym >= 0 && r.syms[e.sym].Kind == "type":
 		if k := r.member(e.sym, target); k >= 0 {
-			return r.pyExact(k, rule)
+			return r.pyDispatch(e, k, r.pyExact(k, rule))
 		}
 		if k := r.pyNested(e.sym, target); k >= 0 {
 			return exact(r.syms[k].ID).with(rule) // a class the class body defines, called
@@ -1128,7 +1129,7 @@ func (r *resolver) pyCallOn(e pyEnt, target, rule string) edgeOut {
 		k, outside := r.pyLookup(e.sym, target)
 		switch {
 		case k >= 0:
-			return r.pyExact(k, "base class")
+			return r.pyDispatch(e, k, r.pyExact(k, "base class"))
 		case outside == "?":
 			return unresolved("base class of unknown origin")
 		case outside != "":
@@ -1148,6 +1149,64 @@ func (r *resolver) pyCallOn(e pyEnt, target, rule string) edgeOut {
 		return unresolved("no such method")
 	}
 	return unresolved("receiver of unknown type")
+}
+
+// pyDispatch adds to o, the call of method k on an instance of class
+// e.sym (self included), a dispatch edge to each override of k in the
+// project subclasses of that class (transitively): the methods a
+// subclass defines itself under k's name. A call on the class object
+// itself (C.m(self)) or through super() is static and gets none; a value
+// of unknown subclass is what a call on an instance always may be.
+func (r *resolver) pyDispatch(e pyEnt, k int, o edgeOut) edgeOut {
+	if !e.inst || o.res != store.ResExact {
+		return o
+	}
+	m := r.syms[k].Short
+	seen := map[int]bool{e.sym: true}
+	var walk func(ti, depth int)
+	walk = func(ti, depth int) {
+		if depth > 8 {
+			return
+		}
+		for _, c := range r.pySubclasses(ti) {
+			if seen[c] || len(o.dispatch) > maxDispatch {
+				continue // past maxDispatch the call gets none: stop looking
+			}
+			seen[c] = true
+			if k2 := r.member(c, m); k2 >= 0 && k2 != k && !slices.Contains(o.dispatch, k2) {
+				o.dispatch = append(o.dispatch, k2)
+			}
+			walk(c, depth+1)
+		}
+	}
+	walk(e.sym, 0)
+	return o
+}
+
+// pySubclasses lists the project classes that name class ti among their
+// bases, in symbol order (built once for the project).
+func (r *resolver) pySubclasses(ti int) []int {
+	p := r.py
+	if p.subs == nil {
+		// built during some call's resolution: that call's budget is
+		// kept, and each class's bases get a budget of their own, so the
+		// lists do not depend on which call came first
+		saved := p.budget
+		defer func() { p.budget = saved }()
+		p.subs = map[int][]int{}
+		for i := range r.syms {
+			if s := &r.syms[i]; s.Kind != "type" || s.Lang != "python" || s.Extends == "" && p.bases[key2(s.Path, s.Symbol)] == nil {
+				continue
+			}
+			p.budget = pyBudget
+			for _, b := range r.pyBases(i) {
+				if b.sym >= 0 && b.sym != i && !slices.Contains(p.subs[b.sym], i) {
+					p.subs[b.sym] = append(p.subs[b.sym], i)
+				}
+			}
+		}
+	}
+	return p.subs[ti]
 }
 
 // pyResolve resolves a Python call; false leaves it to the scope and name

@@ -2492,3 +2492,78 @@ class Items(Sequence):
 		"ob/seq.py | Items.first | index | 9 |  | external | Sequence",
 	})
 }
+
+// A call of a method on an instance (self included) also reaches the
+// overrides of that method in the project's subclasses of the instance's
+// class, as dispatch edges; calls on the class object and super() calls
+// are static.
+func TestPythonOverrideDispatch(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"pkg/node.py": `class Node:
+    def render(self):
+        return ""
+
+    def all(self):
+        return self.render()
+
+
+class If(Node):
+    def render(self):
+        return "if " + super().render()
+
+
+class Block(Node):
+    pass
+
+
+class Loop(Block):
+    def render(self):
+        return Node.render(self) + "loop"
+`,
+		"pkg/use.py": `from pkg.node import Node, Block
+
+
+def show(n: Node):
+    return n.render()
+
+
+def show_block(b: Block):
+    return b.render()
+
+
+def show_new():
+    return Block().render()
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.line, COALESCE(dc.symbol, '')
+		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'dispatch'`, 3)
+	containsAll(t, got, []string{
+		"Node.all | 6 | If.render",
+		"Node.all | 6 | Loop.render",
+		"show | 5 | If.render",
+		"show | 5 | Loop.render",
+		"show_block | 9 | Loop.render", // Block inherits Node.render; Loop overrides it
+		"show_new | 13 | Loop.render",
+	})
+	for _, bad := range []string{
+		"show_block | 9 | If.render",   // If is no Block
+		"If.render | 11 | Node.render", // a super() call is static
+		"Loop.render | 20 | If.render", // so is a call on the class object
+		"Loop.render | 20 | Loop.render",
+	} {
+		if slices.Contains(got, bad) {
+			t.Errorf("unexpected %q", bad)
+		}
+	}
+	// the direct edges are unchanged: the static target
+	calls := querySet(t, db, `SELECT r.src_symbol, r.line, COALESCE(dc.symbol, ''), r.resolution
+		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls'`, 4)
+	containsAll(t, calls, []string{
+		"Node.all | 6 | Node.render | exact",
+		"show_block | 9 | Node.render | exact",
+		"Loop.render | 20 | Node.render | exact",
+	})
+}

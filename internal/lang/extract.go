@@ -104,6 +104,7 @@ type extractor struct {
 	rels      []Relation
 	facts     []Fact
 	gx        *goCtx                       // Go type context (imports, locals of the current function)
+	gref      *goRefState                  // Go references scan (goref.go), made at the first function
 	pyLocals  map[int32]map[string]string  // Python: function node → local name → type expression
 	pyGlobals map[int32]map[string]bool    // Python: function node → names it declares global
 	pyIsinst  map[int32]bool               // Python: function node → whether it calls isinstance()

@@ -98,6 +98,7 @@ func goFunc(x *extractor, i int32) (funcDecl, bool) {
 			d.method = d.container != ""
 		}
 	}
+	x.goRefs(i, d)
 	return d, true
 }
 

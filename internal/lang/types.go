@@ -28,6 +28,11 @@ const (
 	// implementations (dynamic). Never produced by Parse: relation
 	// resolution derives it from a resolved call and the implements edges.
 	RelDispatch = "dispatch"
+	// RelReferences is a Go function or method used as a value, not
+	// called (a callback, a handler, a method value). Never produced by
+	// Parse: relation resolution derives it from the FactRef facts that
+	// resolve to a project function or method.
+	RelReferences = "references"
 )
 
 // Chunk is one retrievable unit of a file.
@@ -129,7 +134,7 @@ type Result struct {
 // Version names the chunking and relation rules. Bump it whenever Parse
 // produces different chunks or relations for the same input: the index then
 // re-parses files whose content did not change.
-const Version = "2026-12-01.35"
+const Version = "2026-12-01.41"
 
 // MaxEmbedChars bounds the text handed to an embedder.
 const MaxEmbedChars = 2000

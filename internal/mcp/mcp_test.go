@@ -135,11 +135,14 @@ func TestToolsOverStdio(t *testing.T) {
 	t.Run("glob_files", func(t *testing.T) {
 		text, m := callOK(t, cs, "glob_files", map[string]any{"pattern": "**/*.go"})
 		var files []string
-		for _, f := range list(m, "files") {
-			files = append(files, f["path"].(string))
+		for _, f := range m["paths"].([]any) {
+			files = append(files, f.(string))
 		}
 		if !contains(files, "server/server.go") || !contains(files, "server/config.go") || len(files) != 2 {
 			t.Errorf("files = %v", files)
+		}
+		if sizes, times := m["sizes"].([]any), m["mtimes"].([]any); len(sizes) != 2 || len(times) != 2 || sizes[0].(float64) <= 0 || times[0].(float64) <= 0 {
+			t.Errorf("sizes = %v, mtimes = %v", m["sizes"], m["mtimes"])
 		}
 		if !strings.Contains(text, "server/config.go") {
 			t.Errorf("text lacks server/config.go:\n%s", text)

@@ -236,7 +236,7 @@ type graphNodeOut struct {
 type graphEdgeOut struct {
 	From       string `json:"from"`
 	To         string `json:"to"`
-	Kind       string `json:"kind" jsonschema:"calls, dispatch, extends, implements, contains or imports"`
+	Kind       string `json:"kind" jsonschema:"calls, dispatch, references, extends, implements, contains or imports"`
 	Line       int    `json:"line"`
 	Path       string `json:"path,omitempty" jsonschema:"the file the relation is written in, when it is not the source node's"`
 	Resolution string `json:"resolution,omitempty" jsonschema:"exact, inferred, name, external or unresolved"`

@@ -163,7 +163,8 @@ func (s *Server) register() {
 		Title: "Call and type graph",
 		Description: "Relations of a symbol from the index: calls, extends, implements, contains and imports, followed depth hops in one or both directions. " +
 			"Use it for who calls X, what X calls, and type hierarchies. Every edge has a resolution (exact, inferred, name, external, unresolved); " +
-			"dispatch edges are calls through an interface to its implementations. An unknown name answers with close matches.",
+			"dispatch edges are calls through an interface to its implementations; references edges are Go functions and methods used as values (callbacks, handlers), not called. " +
+			"An unknown name answers with close matches.",
 		Annotations:  ro,
 		OutputSchema: outputSchema[graphOut](),
 	}, withEnum[graphIn](map[string][]any{"direction": {codectx.DirectionOut, codectx.DirectionIn, codectx.DirectionBoth},
@@ -305,7 +306,33 @@ func (s *Server) glob(ctx context.Context, in globIn) (answer, error) {
 	if err != nil {
 		return answer{}, err
 	}
-	return answer{text: res.Text(), data: res}, nil
+	return answer{text: res.Text(), data: leanGlob(res)}, nil
+}
+
+// globOut is glob_files' structured content: the list in parallel arrays
+// (one path, size and modification time per file, in the listed order),
+// so that each file costs a few tokens beside its line in the text.
+type globOut struct {
+	Pattern   string   `json:"pattern"`
+	Path      string   `json:"path"`
+	Sort      string   `json:"sort"`
+	Paths     []string `json:"paths"`
+	Sizes     []int64  `json:"sizes"`
+	MTimes    []int64  `json:"mtimes"` // Unix seconds
+	Total     int      `json:"total"`
+	Truncated bool     `json:"truncated"`
+	Notes     []string `json:"notes,omitempty"`
+}
+
+func leanGlob(r *codectx.GlobResult) globOut {
+	out := globOut{Pattern: r.Pattern, Path: r.Path, Sort: r.Sort, Total: r.Total, Truncated: r.Truncated, Notes: r.Notes,
+		Paths: make([]string, 0, len(r.Files)), Sizes: make([]int64, 0, len(r.Files)), MTimes: make([]int64, 0, len(r.Files))}
+	for _, f := range r.Files {
+		out.Paths = append(out.Paths, f.Path)
+		out.Sizes = append(out.Sizes, f.Size)
+		out.MTimes = append(out.MTimes, f.ModTime.Unix())
+	}
+	return out
 }
 
 func (s *Server) grep(ctx context.Context, in grepIn) (answer, error) {

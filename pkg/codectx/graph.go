@@ -31,7 +31,7 @@ type GraphNode struct {
 type GraphEdge struct {
 	From     string `json:"from"` // node key of the source
 	To       string `json:"to"`   // node key of the target
-	Kind     string `json:"kind"` // extends, implements, contains, imports, calls
+	Kind     string `json:"kind"` // extends, implements, contains, imports, calls, dispatch, references
 	Path     string `json:"path"` // file the relation is written in
 	Line     int    `json:"line"` // line of the relation in Path
 	Resolved bool   `json:"resolved"`

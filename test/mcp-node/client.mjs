@@ -74,7 +74,7 @@ async function main() {
 
   // Exact tools work at once.
   let res = await callOK(client, "glob_files", { pattern: "**/*.go" });
-  const globbed = res.structuredContent.files.map((f) => f.path);
+  const globbed = res.structuredContent.paths;
   check(globbed.includes("server/config.go") && globbed.includes("server/server.go"), `glob_files: ${globbed}`);
 
   res = await callOK(client, "grep_code", { pattern: "LoadConfig", fixed: true });
