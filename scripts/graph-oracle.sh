@@ -5,7 +5,8 @@
 # into a cache directory), builds codectx and the
 # oracle (build tag "oracle"), indexes each tree into a fresh database and
 # prints caller/callee/implements precision and recall and the share of
-# in-project call edges left unresolved or at name level.
+# in-project call edges left unresolved or at name level (Python: also the
+# share of the call sites pyright resolves into the project).
 # Usage: scripts/graph-oracle.sh [ROOT...]   (Go trees)
 #   default: $GOROOT/src/net/http $GOROOT/src/encoding and this repository,
 #   then Python's standard library packages email, http, json and logging;
@@ -21,7 +22,9 @@
 #   ORACLE_VERBOSE=1 prints every mismatch; ORACLE_RESIDUE=1 (Python)
 #   instead asks pyright where each call left unresolved or name goes
 #   (graphoracle -residue; ORACLE_RESIDUE_ALL=1: every such call, not only
-#   names the project defines) — for development packages only.
+#   names the project defines; ORACLE_RESIDUE_FIELDS=1: calls of local
+#   function values and function-typed fields too) — for development
+#   packages only.
 #   ORACLE_TS_SRC (a node_modules directory; default test/mcp-node's, filled
 #   by "npm ci" there), ORACLE_TS_TREES ("zod/src ajv/lib": folders below
 #   it, each copied alone into a root of its own with a tsconfig.json)

@@ -43,24 +43,26 @@ import (
 
 // pyResolver holds the Python tables.
 type pyResolver struct {
-	paths   map[int64]string                    // file id → path
-	files   map[string]bool                     // Python file paths of the project
-	binds   map[int64]map[string]*store.FactRow // file → bound name → import
-	stars   map[int64][]*store.FactRow          // file → star imports
-	all     map[int64]*[]string                 // file → its __all__ (nil: computed)
-	vars    map[int64]map[string]string         // file → module variable → type expression
-	attrs   map[string]*string                  // file\x00class\x00attr → type expression ("" unknown)
-	bases   map[string][]pyBase                 // file\x00class → its bases as written, in order
-	results map[string]string                   // file\x00owner\x00function → the type expression it returns
-	yields  map[string]string                   // file\x00owner\x00generator → the type expression it yields
-	props   map[string]string                   // file\x00class\x00method → a property's value (its result)
-	nest    map[int]int                         // chunk → innermost function chunk enclosing it
-	dead    map[int64][][2]int                  // file → line ranges a static condition rules out
-	ovl     map[int64][][2]int                  // file → line ranges of @overload declarations
-	locals  map[int64][]pyLocalImport           // file → the imports in its functions
-	enters  map[string]bool                     // file\x00owner\x00generator → decorated @contextmanager
-	budget  int                                 // type expressions left to evaluate for the current call
-	subs    map[int][]int                       // class → the project classes whose bases name it (nil: not built)
+	paths   map[int64]string                      // file id → path
+	files   map[string]bool                       // Python file paths of the project
+	binds   map[int64]map[string]*store.FactRow   // file → bound name → import
+	rebinds map[int64]map[string][]*store.FactRow // file → bound name → the other module-level imports of it (try/except)
+	inFuncs map[string]bool                       // file\x00name: bound by functions' imports only (not a module attribute)
+	stars   map[int64][]*store.FactRow            // file → star imports
+	all     map[int64]*[]string                   // file → its __all__ (nil: computed)
+	vars    map[int64]map[string]string           // file → module variable → type expression
+	attrs   map[string]*string                    // file\x00class\x00attr → type expression ("" unknown)
+	bases   map[string][]pyBase                   // file\x00class → its bases as written, in order
+	results map[string]string                     // file\x00owner\x00function → the type expression it returns
+	yields  map[string]string                     // file\x00owner\x00generator → the type expression it yields
+	props   map[string]string                     // file\x00class\x00method → a property's value (its result)
+	nest    map[int]int                           // chunk → innermost function chunk enclosing it
+	dead    map[int64][][2]int                    // file → line ranges a static condition rules out
+	ovl     map[int64][][2]int                    // file → line ranges of @overload declarations
+	locals  map[int64][]pyLocalImport             // file → the imports in its functions
+	enters  map[string]bool                       // file\x00owner\x00generator → decorated @contextmanager
+	budget  int                                   // type expressions left to evaluate for the current call
+	subs    map[int][]int                         // class → the project classes whose bases name it (nil: not built)
 }
 
 // pyLocalImport is an import in a function (lines from-to of the file).
@@ -73,6 +75,11 @@ type pyLocalImport struct {
 // results with alternatives could otherwise multiply): past it, unknown.
 // Reset per call, so a call's resolution does not depend on the others.
 const pyBudget = 2000
+
+// pyMaxDepth bounds the steps of one evaluation (a result's result, an
+// attribute's value, a member …): past it, unknown (cycles: a() returning
+// b() returning a()).
+const pyMaxDepth = 12
 
 // pyBase is a base class as written, with the line of its class.
 type pyBase struct {
@@ -120,7 +127,7 @@ func (e pyEnt) known() bool { return e.file != "" || e.sym >= 0 || e.ext != "" |
 // otherwise.
 func (r *resolver) pyElem(c pyEnt, depth int) pyEnt {
 	switch {
-	case depth > 8:
+	case depth > pyMaxDepth:
 		return pyUnknown
 	case c.elem != nil:
 		return r.pyInstance(c.elem.fileID, c.elem.expr, c.elem.self, depth+1)
@@ -186,7 +193,7 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 	p := &pyResolver{paths: files, files: map[string]bool{}, binds: map[int64]map[string]*store.FactRow{},
 		stars: map[int64][]*store.FactRow{}, all: map[int64]*[]string{}, vars: map[int64]map[string]string{}, attrs: map[string]*string{}, nest: map[int]int{},
 		bases: map[string][]pyBase{}, results: map[string]string{}, props: map[string]string{}, yields: map[string]string{},
-		dead: map[int64][][2]int{}, ovl: map[int64][][2]int{}, locals: map[int64][]pyLocalImport{}, enters: map[string]bool{}}
+		rebinds: map[int64]map[string][]*store.FactRow{}, inFuncs: map[string]bool{}, dead: map[int64][][2]int{}, ovl: map[int64][][2]int{}, locals: map[int64][]pyLocalImport{}, enters: map[string]bool{}}
 	for id, f := range files {
 		if r.fileLang[id] == "python" || strings.HasSuffix(f, ".py") {
 			p.files[f] = true
@@ -220,8 +227,15 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 				m = map[string]*store.FactRow{}
 				p.binds[f.FileID] = m
 			}
-			if _, dup := m[f.Name]; !dup {
+			if first, dup := m[f.Name]; !dup {
 				m[f.Name] = f
+			} else if first.Type != f.Type || first.Sig != f.Sig {
+				rm := p.rebinds[f.FileID]
+				if rm == nil {
+					rm = map[string][]*store.FactRow{}
+					p.rebinds[f.FileID] = rm
+				}
+				rm[f.Name] = append(rm[f.Name], f)
 			}
 		case lang.FactAll:
 			var names *[]string
@@ -284,6 +298,7 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 			}
 			if _, dup := m[l.fact.Name]; !dup {
 				m[l.fact.Name] = l.fact
+				p.inFuncs[key2(files[id], l.fact.Name)] = true
 			}
 		}
 	}
@@ -435,6 +450,35 @@ func (r *resolver) pyImport(dir string, f *store.FactRow, depth int) pyEnt {
 	return pyEnt{sym: -1, ext: f.Type}
 }
 
+// pyBound is what the module-level imports of file fileID bind name to
+// (b the first): its one import's value, or, when several import it and
+// one from the project (`try: import _c as m` / `except ImportError:
+// from . import m`), the union of their values, as pyright's declared
+// type of the name; when every one is from outside the project, the
+// first's (a base class from outside stays one).
+func (r *resolver) pyBound(fileID int64, name string, b *store.FactRow, depth int) pyEnt {
+	dir := path.Dir(r.filePath(fileID))
+	first := r.pyImport(dir, b, depth)
+	more := r.py.rebinds[fileID][name]
+	if len(more) == 0 {
+		return first
+	}
+	alts := []pyEnt{first}
+	inProject := first.ext == ""
+	for _, f := range more {
+		e := r.pyImport(dir, f, depth)
+		alts = append(alts, e)
+		inProject = inProject || e.ext == ""
+	}
+	if !inProject {
+		// every one outside the project (try: from collections.abc
+		// import Sequence / except ImportError: from collections
+		// import …): the first, a value or base class from outside
+		return first
+	}
+	return pyEach(alts, false, func(a pyEnt) pyEnt { return a })
+}
+
 // pyFileID is the id of a project file, for its bindings.
 func (r *resolver) pyFileID(file string) (int64, bool) {
 	if i, ok := r.byPath[file]; ok {
@@ -470,7 +514,7 @@ func (r *resolver) pyNameAt(fileID int64, dotted string, line int) pyEnt {
 // pyName evaluates a name (dotted: a.b.c) as file fileID sees it at module
 // level.
 func (r *resolver) pyName(fileID int64, dotted string, depth int) pyEnt {
-	if depth > 8 || dotted == "" {
+	if depth > pyMaxDepth || dotted == "" {
 		return pyUnknown
 	}
 	p := r.py
@@ -480,12 +524,15 @@ func (r *resolver) pyName(fileID int64, dotted string, depth int) pyEnt {
 	if i := r.pyTopLevel(file, segs[0]); i >= 0 {
 		cur = pyEnt{sym: i}
 	} else if b, ok := p.binds[fileID][segs[0]]; ok {
-		cur = r.pyImport(path.Dir(file), b, depth)
+		// (the modules an import goes through, re-exports and star
+		// imports, are looked up afresh: they are no steps of the
+		// value, whose evaluations the budget bounds)
+		cur = r.pyBound(fileID, segs[0], b, 0)
 	} else if ty, ok := p.vars[fileID][segs[0]]; ok {
 		cur = r.pyInstance(fileID, ty, pyUnknown, depth)
 	} else if lang.PythonBuiltin(segs[0]) {
 		cur = pyEnt{sym: -1, ext: "builtin"}
-	} else if cur = r.pyStar(fileID, segs[0], depth); !cur.known() {
+	} else if cur = r.pyStar(fileID, segs[0], 0); !cur.known() {
 		return pyUnknown
 	}
 	for _, seg := range segs[1:] {
@@ -506,7 +553,7 @@ func (r *resolver) pyName(fileID int64, dotted string, depth int) pyEnt {
 // name of the first module outside the project imported with a star
 // (from tkinter.constants import *); unknown when there is none.
 func (r *resolver) pyStar(fileID int64, name string, depth int) pyEnt {
-	if depth > 8 {
+	if depth > pyMaxDepth {
 		return pyUnknown
 	}
 	private := strings.HasPrefix(name, "_")
@@ -555,7 +602,7 @@ func (r *resolver) pyStar(fileID int64, name string, depth int) pyEnt {
 // alternatives "A|B" (or the union of their values, partial when one is
 // unknown: "A|?"), or unknown.
 func (r *resolver) pyInstance(fileID int64, expr string, self pyEnt, depth int) pyEnt {
-	if expr == "" || expr == "?" || depth > 8 || r.py.budget <= 0 {
+	if expr == "" || expr == "?" || depth > pyMaxDepth || r.py.budget <= 0 {
 		return pyUnknown
 	}
 	r.py.budget--
@@ -730,13 +777,13 @@ func (r *resolver) pyResultAt(recv, c pyEnt, pos, depth int) pyEnt {
 		return pyUnknown
 	case c.ext != "":
 		return pyEnt{sym: -1, ext: c.ext, inst: true} // a value from outside the project
-	case c.sym >= 0 && c.inst && depth <= 8:
+	case c.sym >= 0 && c.inst && depth <= pyMaxDepth:
 		// calling an instance: what its class's __call__ returns
 		if m := r.pyMethod(c.sym, "__call__"); m >= 0 {
 			return r.pyResultAt(c, pyEnt{sym: m}, pos, depth+1)
 		}
 		return pyUnknown
-	case c.sym < 0 || c.inst || depth > 8:
+	case c.sym < 0 || c.inst || depth > pyMaxDepth:
 		return pyUnknown
 	}
 	s := &r.syms[c.sym]
@@ -786,7 +833,7 @@ func (r *resolver) pyResultAt(recv, c pyEnt, pos, depth int) pyEnt {
 // returns; else unknown.
 func (r *resolver) pyGetItem(v pyEnt, depth int) pyEnt {
 	switch {
-	case depth > 8:
+	case depth > pyMaxDepth:
 		return pyUnknown
 	case v.alts != nil:
 		for _, a := range *v.alts {
@@ -813,7 +860,7 @@ func (r *resolver) pyGetItem(v pyEnt, depth int) pyEnt {
 
 // pyMember is attribute name of e.
 func (r *resolver) pyMember(e pyEnt, name string, depth int) pyEnt {
-	if depth > 8 {
+	if depth > pyMaxDepth {
 		return pyUnknown
 	}
 	switch {
@@ -831,8 +878,10 @@ func (r *resolver) pyMember(e pyEnt, name string, depth int) pyEnt {
 			}
 		}
 		if id, ok := r.pyFileID(e.file); ok { // a name the module imports (a re-export)
-			if b, ok := r.py.binds[id][name]; ok {
-				return r.pyImport(path.Dir(e.file), b, depth+1)
+			if b, ok := r.py.binds[id][name]; ok && !r.py.inFuncs[key2(e.file, name)] {
+				// (a name only its functions import is no attribute
+				// of the module)
+				return r.pyBound(id, name, b, depth+1)
 			}
 			if ty, ok := r.py.vars[id][name]; ok {
 				return r.pyInstance(id, ty, pyUnknown, depth+1)
@@ -850,6 +899,9 @@ func (r *resolver) pyMember(e pyEnt, name string, depth int) pyEnt {
 				return r.pyInstance(ms.FileID, ty, e, depth+1) // a property's value
 			}
 			return pyEnt{sym: m}
+		}
+		if k := r.pyNested(e.sym, name); k >= 0 {
+			return pyEnt{sym: k} // a class the class body defines
 		}
 		// instance and class attributes
 		if ty, fid, ok := r.pyAttr(e.sym, name, 0, map[int]bool{}); ok {
@@ -884,6 +936,35 @@ func (r *resolver) pyClassIn(fileID int64, sym string) int {
 func (r *resolver) pyMethod(ti int, m string) int {
 	k, _ := r.pyLookup(ti, m)
 	return k
+}
+
+// pyNested is the class named name that the body of class ti, or of one
+// of its project bases (depth first, left to right), defines
+// (`self._Local()`, `Finder.Context(…)`: pyright looks class attributes
+// up through the class's bases), or -1.
+func (r *resolver) pyNested(ti int, name string) int {
+	var walk func(ti, depth int) int
+	walk = func(ti, depth int) int {
+		if depth > pyMaxDepth {
+			return -1
+		}
+		t := &r.syms[ti]
+		sym := t.Symbol + "." + name
+		for _, i := range r.byShort[name] {
+			if s := &r.syms[i]; s.Kind == "type" && s.FileID == t.FileID && s.Symbol == sym && r.pyLive(i) {
+				return i
+			}
+		}
+		for _, b := range r.pyBases(ti) {
+			if b.sym >= 0 && b.sym != ti {
+				if k := walk(b.sym, depth+1); k >= 0 {
+					return k
+				}
+			}
+		}
+		return -1
+	}
+	return walk(ti, 0)
 }
 
 // pyBases is what the bases of class ti denote, in order: a project class
@@ -948,7 +1029,7 @@ func (r *resolver) pyLookup(ti int, m string) (int, string) {
 // pyAttr is the type expression of instance attribute name of class ti
 // (or of its bases, first in order), with the file it is written in.
 func (r *resolver) pyAttr(ti int, name string, depth int, seen map[int]bool) (string, int64, bool) {
-	if depth > 8 || seen[ti] {
+	if depth > pyMaxDepth || seen[ti] {
 		return "", 0, false
 	}
 	seen[ti] = true
@@ -978,25 +1059,47 @@ func (r *resolver) pyCallOn(e pyEnt, target, rule string) edgeOut {
 		// the project that differ are each a definition the call reaches
 		// (pyright lists the declaration of each member of a union: two
 		// modules' functions, two classes' methods)
-		var out edgeOut
-		for k, a := range *e.alts {
+		// (a member outside the project: the project's members'
+		// methods, pyright listing the declaration of each member that
+		// has it — `io.BytesIO() | Loop()`, a module imported from
+		// outside or else from the project)
+		var out, ext edgeOut
+		lacking := false
+		for _, a := range *e.alts {
 			o := r.pyCallOn(a, target, rule)
 			switch {
-			case o.res != store.ResExact && o.res != store.ResExternal || k > 0 && o.res != out.res:
+			case o.res == store.ResUnresolved && o.detail == "no such method":
+				// a project class lacking it: pyright lists the
+				// others' (and reports the access)
+				lacking = true
+			case o.res == store.ResExternal && ext.res == "":
+				ext = o
+			case o.res == store.ResExternal:
+				if !slices.Contains(strings.Split(ext.detail, "|"), o.detail) {
+					ext.detail += "|" + o.detail
+				}
+			case o.res != store.ResExact:
 				return unresolved("receiver of several types")
-			case k == 0:
+			case out.res == "":
 				out = o
-			case o.res == store.ResExact:
+			default:
 				for _, d := range append([]int{r.byID[o.dst]}, o.also...) {
 					if r.syms[d].ID != out.dst && !slices.Contains(out.also, d) {
 						out.also = append(out.also, d)
 					}
 				}
-			case o.res == store.ResExternal && !slices.Contains(strings.Split(out.detail, "|"), o.detail):
-				out.detail += "|" + o.detail
 			}
 		}
-		if e.partial && out.res == store.ResExact {
+		switch {
+		case out.res == "" && ext.res == "":
+			return unresolved("receiver of several types")
+		case out.res == "":
+			return ext
+		case ext.res != "":
+			out.res, out.detail = store.ResInferred, "receiver partly outside the project"
+		case lacking:
+			out.res, out.detail = store.ResInferred, "receiver partly lacking the method"
+		case e.partial:
 			// the known part of a value some places leave unknown
 			out.res, out.detail = store.ResInferred, "receiver partly of unknown type"
 		}
@@ -1019,6 +1122,9 @@ func (r *resolver) pyCallOn(e pyEnt, target, rule string) edgeOut {
 	case e.sym >= 0 && r.syms[e.sym].Kind == "type":
 		if k := r.member(e.sym, target); k >= 0 {
 			return r.pyDispatch(e, k, r.pyExact(k, rule))
+		}
+		if k := r.pyNested(e.sym, target); k >= 0 {
+			return exact(r.syms[k].ID).with(rule) // a class the class body defines, called
 		}
 		k, outside := r.pyLookup(e.sym, target)
 		switch {
@@ -1119,6 +1225,19 @@ func (r *resolver) pyResolve(e store.EdgeRow) (edgeOut, bool) {
 	recv := e.Recv
 	switch {
 	case recv == "?local":
+		// a local the function also binds with a def of its own (`if
+		// cb is None: def cb(…): …`): pyright lists that def
+		if src, ok := r.byID[e.SrcChunk]; ok {
+			for _, i := range r.byShort[e.Target] {
+				if s := &r.syms[i]; s.Kind == "function" && s.FileID == e.FileID {
+					if outer, nested := r.py.nest[i]; nested && outer == src {
+						out := inferred(s.ID)
+						out.detail = "a def the function binds the name to"
+						return out, true
+					}
+				}
+			}
+		}
 		return unresolved("local function value"), true
 	case recv == "?":
 		return unknown(), true
@@ -1273,8 +1392,12 @@ func (r *resolver) pyExact(i int, rule string) edgeOut {
 func (r *resolver) pyLocalCall(e store.EdgeRow) (edgeOut, bool) {
 	for _, l := range r.py.locals[e.FileID] {
 		if l.fact.Name == e.Target && l.from <= e.Line && e.Line <= l.to {
-			if out, ok := r.pyImported(r.pyNameAt(e.FileID, e.Target, e.Line)); ok {
+			ent := r.pyNameAt(e.FileID, e.Target, e.Line)
+			if out, ok := r.pyImported(ent); ok {
 				return out, true
+			}
+			if ent.known() {
+				return unresolved("module variable"), true // a class or function another module holds in a variable
 			}
 			return unresolved("name not bound in the file"), true
 		}
@@ -1290,6 +1413,33 @@ func (r *resolver) pyImported(ent pyEnt) (edgeOut, bool) {
 		return external(ent.ext), true
 	case ent.sym >= 0 && !ent.inst && !ent.val:
 		return r.pyExact(ent.sym, "import"), true
+	case ent.alts != nil && !ent.partial:
+		// imported in several places: the project's functions and
+		// classes among them (pyright lists each declaration), the
+		// others outside the project
+		var out edgeOut
+		var outside []string
+		for _, a := range *ent.alts {
+			switch {
+			case a.ext != "":
+				if !slices.Contains(outside, a.ext) {
+					outside = append(outside, a.ext)
+				}
+			case a.sym >= 0 && !a.inst && !a.val && out.res == "":
+				out = r.pyExact(a.sym, "import")
+			case a.sym >= 0 && !a.inst && !a.val:
+				out.also = append(out.also, a.sym)
+			default:
+				return edgeOut{}, false
+			}
+		}
+		if out.res == "" {
+			return external(strings.Join(outside, "|")), true
+		}
+		if outside != nil {
+			out.res, out.detail = store.ResInferred, "imported from outside the project too"
+		}
+		return out, true
 	}
 	return edgeOut{}, false
 }

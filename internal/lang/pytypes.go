@@ -199,6 +199,19 @@ func pyPrepare(x *extractor) {
 			for k := n; k < len(x.facts); k++ {
 				x.facts[k].Owner = owner
 			}
+			if dead(i) && owner == "" {
+				// a star import a static condition rules out binds
+				// nothing for pyright (from .windows_events import *
+				// under sys.platform == "win32"); the others stay, for
+				// the calls in the branch
+				kept := x.facts[:n]
+				for _, f := range x.facts[n:] {
+					if f.Sig != "*" {
+						kept = append(kept, f)
+					}
+				}
+				x.facts = kept
+			}
 		case "assignment":
 			l, r := t.field(i, "left"), t.field(i, "right")
 			stmt := t.parent(i)
@@ -245,17 +258,23 @@ func pyPrepare(x *extractor) {
 }
 
 // pyResult is the type expression of what function fn returns as far as
-// the syntax tells: its return annotation (`Self`: the instance it is
-// called on), else the value every return statement returns when they
+// the syntax tells: its return annotation or type comment (`Self`: the
+// instance it is called on), else the value every return statement returns when they
 // agree — `T(...)`, `self`, a parameter or local of known type, another
 // call (`self.make()`, `p.build()`: resolution follows it); `None` and a
 // bare return are placeholders; "" when unknown.
 func (x *extractor) pyResult(fn int32) string {
 	t := x.t
+	ann, annotated := "", false
 	if rt := t.field(fn, "return_type"); rt >= 0 {
+		ann, annotated = t.text(rt), true
+	} else if _, rt, ok := pyTypeComment(t, fn); ok {
+		ann, annotated = rt, true // # type: (…) -> R, pyright's return annotation
+	}
+	if annotated {
 		// -> Self (typing's, as the file imports it, or bare): the
 		// instance it is called on
-		return pyAlts(pyAnnotation(t.text(rt)), func(a string) string {
+		return pyAlts(pyAnnotation(ann), func(a string) string {
 			if a == "Self" || a == "typing.Self" || pyTypingRef(t, a, "Self") {
 				return "=self"
 			}
@@ -561,6 +580,20 @@ func pyValueType(t *tree, r, ann int32) string {
 				}
 			}
 		}
+		if f := t.field(r, "function"); t.kind(f) == "identifier" && (t.text(f) == "map" || t.text(f) == "filter") {
+			// map(F, v): what calling F gives, for each element (F a
+			// class or function named); filter(f, v): v's elements
+			args := pyElems(t, t.field(r, "arguments"))
+			switch {
+			case len(args) >= 2 && t.text(f) == "map" && pyDotted(t, args[0]):
+				return pyContainer(t.text(args[0]))
+			case len(args) == 2 && t.text(f) == "filter":
+				if vt := pyValueType(t, args[1], -1); vt != "" {
+					return pyContainer(pyAppend(vt, "[]"))
+				}
+			}
+			return ""
+		}
 		if f := t.field(r, "function"); t.kind(f) == "identifier" && t.text(f) == "next" {
 			// next(it), next(it, None): what it.__next__() returns (of
 			// a builtin container's iterator, an element)
@@ -793,10 +826,17 @@ func pyAlts(expr string, f func(string) string) string {
 	return out
 }
 
+// pyOperators are the methods Python's binary operators call on their
+// left operand.
+var pyOperators = map[string]string{"+": "__add__", "-": "__sub__", "*": "__mul__", "@": "__matmul__",
+	"/": "__truediv__", "//": "__floordiv__", "%": "__mod__", "**": "__pow__", "<<": "__lshift__",
+	">>": "__rshift__", "&": "__and__", "|": "__or__", "^": "__xor__"}
+
 // pyRaw is the path of expression n: names and attributes joined by dots,
 // "()" after each call (arguments dropped): "self.make().node"; super()
-// in a method: "super:C()"; "" for anything else (a literal, an operator,
-// super(T, x)).
+// in a method: "super:C()"; a binary operator the call of its left
+// operand's method ("a.__truediv__()" for a / b); "" for anything else (a
+// literal, a comparison, super(T, x)).
 func pyRaw(t *tree, n int32) string {
 	switch t.kind(n) {
 	case "identifier":
@@ -830,6 +870,14 @@ func pyRaw(t *tree, n int32) string {
 		}
 	case "parenthesized_expression", "await":
 		return pyRaw(t, t.firstNamed(n))
+	case "binary_operator":
+		// a / b: what a's __truediv__ returns (pyright evaluates the
+		// operator through the left operand's method)
+		if m := pyOperators[t.text(t.field(n, "operator"))]; m != "" {
+			if o := pyRaw(t, t.field(n, "left")); o != "" {
+				return o + "." + m + "()"
+			}
+		}
 	case "subscript":
 		// x[k]: what x.__getitem__(k) returns (not T[int](): a
 		// generic alias called)
@@ -1228,8 +1276,24 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 			}
 		}
 	}
+	commented, _, _ := pyTypeComment(t, fn) // (A, B) -> R: the parameters' types
 	if ps := t.field(fn, "parameters"); ps >= 0 {
+		k := -1 // the parameter's position
 		for c := t.first(ps); c >= 0; c = t.next(c) {
+			switch t.kind(c) {
+			case "identifier", "typed_parameter", "typed_default_parameter", "default_parameter", "list_splat_pattern", "dictionary_splat_pattern":
+				k++
+			}
+			if k >= 0 && k < len(commented) && commented[k] != "" {
+				switch t.kind(c) {
+				case "identifier":
+					set(c, commented[k])
+					continue
+				case "default_parameter":
+					set(t.field(c, "name"), commented[k])
+					continue
+				}
+			}
 			switch t.kind(c) {
 			case "identifier":
 				set(c, "")
@@ -2097,15 +2161,28 @@ func pyAssigns(t *tree, st int32, name string) bool {
 }
 
 // pyGuard is T when statement st narrows name for the statements after
-// it: assert isinstance(name, T), or if not isinstance(name, T) whose
-// body leaves the block (and no elif or else); else "".
+// it: assert isinstance(name, T) (or `name is None or isinstance(name,
+// T)`: T, None being a placeholder), or if not isinstance(name, T) (or
+// `name is not None and not isinstance(name, T)`) whose body leaves the
+// block (and no elif or else); else "".
 func pyGuard(t *tree, st int32, name string) string {
 	switch t.kind(st) {
 	case "assert_statement":
-		return pyIsinstance(t, t.firstNamed(st), name)
+		cond := t.firstNamed(st)
+		if ty := pyIsinstance(t, cond, name); ty != "" {
+			return ty
+		}
+		return pyNoneOr(t, cond, name, "or", "")
 	case "if_statement":
 		cond, body := t.field(st, "condition"), t.field(st, "consequence")
-		if t.field(st, "alternative") >= 0 || t.kind(cond) != "not_operator" || body < 0 {
+		if t.field(st, "alternative") >= 0 || body < 0 {
+			return ""
+		}
+		if t.kind(cond) != "not_operator" {
+			switch t.kind(pyLast(t, body)) {
+			case "return_statement", "raise_statement", "continue_statement", "break_statement":
+				return pyNoneOr(t, cond, name, "and", "not")
+			}
 			return ""
 		}
 		var last int32 = -1
@@ -2118,6 +2195,135 @@ func pyGuard(t *tree, st int32, name string) string {
 		case "return_statement", "raise_statement", "continue_statement", "break_statement":
 			return pyIsinstance(t, t.field(cond, "argument"), name)
 		}
+	}
+	return ""
+}
+
+// pyTypeComment is the function type comment of function fn (PEP 484,
+// read by pyright: `# type: (A, B) -> R` after the def line, before the
+// body's first statement): each parameter's type expression in order
+// (for a method written without its self, "" for self; "" where the
+// comment's type is not one: `*A`, `...`; nil when the comment lists
+// another number of parameters) and R; !ok without one.
+func pyTypeComment(t *tree, fn int32) (params []string, ret string, ok bool) {
+	if t.kind(fn) != "function_definition" {
+		return nil, "", false
+	}
+	body := t.field(fn, "body")
+	if body < 0 {
+		return nil, "", false
+	}
+	// the comment: in the definition before its body, or the body's
+	// first child
+	var text string
+	for c := t.first(fn); c >= 0 && text == "" && c != body; c = t.next(c) {
+		if t.kind(c) == "comment" {
+			text = t.text(c)
+		}
+	}
+	for c := t.first(body); c >= 0 && text == "" && t.kind(c) == "comment"; c = t.next(c) {
+		text = t.text(c)
+	}
+	text = strings.TrimSpace(strings.TrimPrefix(text, "#"))
+	rest, found := strings.CutPrefix(text, "type:")
+	if !found {
+		return nil, "", false
+	}
+	rest = strings.TrimSpace(rest)
+	if !strings.HasPrefix(rest, "(") {
+		return nil, "", false
+	}
+	depth, end := 0, -1
+	for i := 0; i < len(rest) && end < 0; i++ {
+		switch rest[i] {
+		case '(', '[':
+			depth++
+		case ')', ']':
+			if depth--; depth == 0 {
+				end = i
+			}
+		}
+	}
+	if end < 0 {
+		return nil, "", false
+	}
+	r, arrow := strings.CutPrefix(strings.TrimSpace(rest[end+1:]), "->")
+	if !arrow {
+		return nil, "", false
+	}
+	ret = strings.TrimSpace(r)
+	if k := strings.Index(ret, "#"); k >= 0 { // a comment after it
+		ret = strings.TrimSpace(ret[:k])
+	}
+	var args []string
+	if in := strings.TrimSpace(rest[1:end]); in != "" && in != "..." {
+		args = pyTypeArgs(in)
+	}
+	n := 0 // the function's parameters
+	if ps := t.field(fn, "parameters"); ps >= 0 {
+		for c := t.first(ps); c >= 0; c = t.next(c) {
+			switch t.kind(c) {
+			case "identifier", "typed_parameter", "typed_default_parameter", "default_parameter", "list_splat_pattern", "dictionary_splat_pattern":
+				n++
+			}
+		}
+	}
+	if m, _ := pyMethodOf(t, body); m == fn && len(args) == n-1 {
+		args = append([]string{""}, args...) // self
+	}
+	if len(args) == n {
+		for _, a := range args {
+			a = strings.TrimSpace(a)
+			if strings.HasPrefix(a, "*") || a == "..." {
+				a = ""
+			}
+			if a != "" {
+				a = pyAnnotation(a)
+			}
+			params = append(params, a)
+		}
+	}
+	return params, ret, true
+}
+
+// pyNoneOr is T when condition cond is `name is None or isinstance(name,
+// T)` (op "or", neg "") or `name is not None and not isinstance(name, T)`
+// (op "and", neg "not": its failing tells the same), in either order;
+// else "".
+func pyNoneOr(t *tree, cond int32, name, op, neg string) string {
+	for t.kind(cond) == "parenthesized_expression" {
+		cond = t.firstNamed(cond)
+	}
+	if t.kind(cond) != "boolean_operator" {
+		return ""
+	}
+	isOp := false
+	for c := t.first(cond); c >= 0; c = t.next(c) {
+		isOp = isOp || t.kind(c) == op
+	}
+	if !isOp {
+		return ""
+	}
+	none := []string{name, "is", "None"}
+	if neg != "" {
+		none = []string{name, "is", "not", "None"}
+	}
+	l, r := t.field(cond, "left"), t.field(cond, "right")
+	for range 2 {
+		if slices.Equal(strings.Fields(t.text(l)), none) {
+			test := r
+			for t.kind(test) == "parenthesized_expression" {
+				test = t.firstNamed(test)
+			}
+			if neg != "" {
+				if t.kind(test) != "not_operator" {
+					return ""
+				}
+				test = t.field(test, "argument")
+			}
+			return pyIsinstanceOnly(t, test, name)
+		}
+		l, r = r, l
 	}
 	return ""
 }

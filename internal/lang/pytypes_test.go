@@ -517,3 +517,43 @@ func TestPythonReceiverCalled(t *testing.T) {
 		}
 	}
 }
+
+// Function type comments (PEP 484: `# type: (A, B) -> R` after the def
+// line, before the body) give the result and the parameters' types, a
+// method's comment leaving out self.
+func TestPythonTypeCommentFacts(t *testing.T) {
+	src := []byte(`def files(package):
+    # type: (str) -> Trav
+    """Doc."""
+    return make(package)
+
+
+def maybe(package):  # type: (str) -> Optional[Trav]
+    return None
+
+
+class Container:
+    def __init__(self, reader, name=None):
+        # type: (Reader, str) -> None
+        self.reader = reader
+
+    def kids(self):
+        # type: () -> List['Reader']
+        return []
+`)
+	res := strictParse(t, "pkg/tc.py", "python", src)
+	var facts []string
+	for _, f := range res.Facts {
+		facts = append(facts, strings.Join([]string{f.Kind, f.Owner, f.Name, f.Type}, "|"))
+	}
+	for _, w := range []string{
+		"result||files|Trav",
+		"result||maybe|Trav",
+		"field|Container|reader|Reader",
+		"result|Container|kids|*Reader",
+	} {
+		if !slices.Contains(facts, w) {
+			t.Errorf("missing fact %q in %v", w, facts)
+		}
+	}
+}
