@@ -700,6 +700,10 @@ func (r *resolver) goCall(e store.EdgeRow, dir string) edgeOut {
 	return unresolved("no such method")
 }
 
+// goFieldHides marks, in a method set being made, a name a struct field
+// holds: no promoted method of that name belongs to the set.
+const goFieldHides = "\x00field"
+
 // computeImplements finds, for every project interface with a known method
 // set, the project's named non-interface types whose method set (pointer
 // receivers and promoted methods included) has every method with the same
@@ -780,6 +784,14 @@ func (g *goResolver) computeImplements(r *resolver) {
 			}
 		}
 		for _, f := range g.fields[t.key()] {
+			if _, ok := out[f.Name]; !ok && f.Sig != "embed" {
+				// a field hides the methods of its name promoted from
+				// deeper embedded types (struct{ T; Close struct{} }
+				// has no Close method); dropped once the set is made
+				out[f.Name] = msig{sig: goFieldHides}
+			}
+		}
+		for _, f := range g.fields[t.key()] {
 			if f.Sig != "embed" {
 				continue
 			}
@@ -838,6 +850,11 @@ func (g *goResolver) computeImplements(r *resolver) {
 		}
 		s := sigs{}
 		concrete(t, 0, s)
+		for m, ms := range s {
+			if ms.sig == goFieldHides {
+				delete(s, m)
+			}
+		}
 		if len(s) == 0 {
 			continue
 		}

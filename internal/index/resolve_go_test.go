@@ -1070,3 +1070,53 @@ func (o *other) IsCompact()                           {}
 		t.Error("other's methods take int, not Node")
 	}
 }
+
+// TestGoImplementsFieldHidesPromotedMethod: a struct field hides the
+// methods of its name that an embedded type would promote, so the struct
+// does not implement an interface that needs them.
+func TestGoImplementsFieldHidesPromotedMethod(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.22\n",
+		"m.go": `package m
+
+type Saver interface {
+	Save() error
+}
+
+type Loader interface {
+	Load() error
+}
+
+type both struct{}
+
+func (both) Save() error { return nil }
+func (both) Load() error { return nil }
+
+// all has both methods, promoted
+type all struct {
+	both
+}
+
+// noSave has a field named Save: the promoted Save is hidden
+type noSave struct {
+	both
+	Save struct{}
+}
+
+// deeper: the field hides it one level down too
+type deeper struct {
+	noSave
+}
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target FROM relations r WHERE r.kind = 'implements'`, 2)
+	containsAll(t, got, []string{"all | Saver", "all | Loader", "noSave | Loader", "deeper | Loader"})
+	for _, bad := range []string{"noSave | Saver", "deeper | Saver"} {
+		if slices.Contains(got, bad) {
+			t.Errorf("unexpected %q: a field hides the promoted method", bad)
+		}
+	}
+}
