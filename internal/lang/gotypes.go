@@ -259,15 +259,26 @@ func (x *extractor) goTypeFacts(spec int32) {
 // goConstFacts declares the typed constants of a const spec (FactVar):
 // of type ty, else each of its value's type (untyped literals: none).
 func (x *extractor) goConstFacts(spec, ty, vals int32) {
-	t := x.t
 	ref := ""
 	if ty >= 0 {
-		ref = x.goTypeRef(ty)
+		if ref = x.goTypeRef(ty); ref == "" {
+			return // a declared type not known here: not its value's
+		}
 	}
+	x.goSpecFacts(spec, vals, ref)
+}
+
+// goSpecFacts declares the names of a const or var spec (FactVar): of
+// type ref, else (ref "") each of its value's type, vals being the value
+// list node (-1: none).
+func (x *extractor) goSpecFacts(spec, vals int32, ref string) {
+	t := x.t
 	var vs []int32
-	for c := t.first(vals); c >= 0; c = t.next(c) {
-		if t.named(c) && t.kind(c) != "comment" {
-			vs = append(vs, c)
+	if vals >= 0 {
+		for c := t.first(vals); c >= 0; c = t.next(c) {
+			if t.named(c) && t.kind(c) != "comment" {
+				vs = append(vs, c)
+			}
 		}
 	}
 	nameF := t.g.field("name")
@@ -277,7 +288,7 @@ func (x *extractor) goConstFacts(spec, ty, vals int32) {
 			continue
 		}
 		r := ref
-		if ty < 0 && len(vs) > k {
+		if r == "" && len(vs) > k {
 			r = x.goExprType(vs[k])
 		}
 		if r != "" && t.text(c) != "_" {
@@ -333,29 +344,7 @@ func (x *extractor) goVarFacts(spec int32) {
 	if ty := t.field(spec, "type"); ty >= 0 {
 		ref = x.goTypeRef(ty)
 	}
-	var vals []int32
-	if v := t.field(spec, "value"); v >= 0 {
-		for c := t.first(v); c >= 0; c = t.next(c) {
-			if t.named(c) && t.kind(c) != "comment" {
-				vals = append(vals, c)
-			}
-		}
-	}
-	nameF := t.g.field("name")
-	k := 0
-	for c := t.first(spec); c >= 0; c = t.next(c) {
-		if t.nodes[c].field != nameF {
-			continue
-		}
-		r := ref
-		if r == "" && len(vals) > k {
-			r = x.goExprType(vals[k])
-		}
-		if r != "" && t.text(c) != "_" {
-			x.facts = append(x.facts, Fact{Kind: FactVar, Name: t.text(c), Type: r})
-		}
-		k++
-	}
+	x.goSpecFacts(spec, t.field(spec, "value"), ref)
 }
 
 func (x *extractor) goFuncFact(fn int32) {
