@@ -153,6 +153,16 @@ func (r *resolver) goInit(root string, facts []store.FactRow) {
 		dir := g.pkgKey(f.FileID, r.fileDir[f.FileID])
 		g.factDir[f] = dir
 		switch f.Kind {
+		case lang.FactField, lang.FactIMethod, lang.FactIEmbed:
+			if g.offBuild[f.FileID] {
+				if ti, ok := g.types[key2(dir, f.Owner)]; ok && !g.offBuild[r.syms[ti].FileID] {
+					// a type's build-tag twin (type T = other.T beside
+					// type T struct{…}): the compiled one's facts only
+					continue
+				}
+			}
+		}
+		switch f.Kind {
 		case lang.FactField:
 			if alias := strings.HasPrefix(f.Sig, "alias:"); alias || f.Sig == "underlying" {
 				if old, dup := g.under[key2(dir, f.Owner)]; !dup || !keep(old.FileID, f.FileID) {

@@ -1120,3 +1120,43 @@ type deeper struct {
 		}
 	}
 }
+
+// TestGoBuildTwinTypes: a type declared in two files for different builds
+// — an alias of another package's type in one, a struct in the other —
+// has the compiled file's declaration only: a value of it calls the
+// struct's methods, not the other package's.
+func TestGoBuildTwinTypes(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/tw\n\ngo 1.22\n",
+		"text/alias.go": `//go:build someexperiment
+
+package text
+
+import "encoding/json"
+
+type Decoder = json.Decoder
+`,
+		"text/decode.go": `//go:build !someexperiment
+
+package text
+
+type Decoder struct{ depth int }
+
+func (d *Decoder) ReadToken() int { return d.depth }
+`,
+		"use/use.go": `package use
+
+import "example.com/tw/text"
+
+func Read(d *text.Decoder) int {
+	return d.ReadToken()
+}
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target, COALESCE(dc.symbol, ''), r.resolution, r.detail
+		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls'`, 5)
+	containsAll(t, got, []string{"Read | ReadToken | Decoder.ReadToken | exact | "})
+}
