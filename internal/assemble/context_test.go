@@ -83,6 +83,15 @@ func (f *fixture) assemble(t *testing.T, q, depth string, budget int, seeds ...s
 	return res
 }
 
+// reasonsBySymbol maps each chunk of r to the reason it is there.
+func reasonsBySymbol(r *ContextResult) map[string]string {
+	out := map[string]string{}
+	for _, c := range r.Chunks() {
+		out[c.Symbol] = c.Reason
+	}
+	return out
+}
+
 func symbols(r *ContextResult) []string {
 	var out []string
 	for _, c := range r.Chunks() {
@@ -111,10 +120,7 @@ func TestExpansionDepths(t *testing.T) {
 	}
 	// Reasons say why each chunk is there.
 	r := f.assemble(t, q, "2", 100000, "Compressor.CompressBuffer")
-	reasons := map[string]string{}
-	for _, c := range r.Chunks() {
-		reasons[c.Symbol] = c.Reason
-	}
+	reasons := reasonsBySymbol(r)
 	for sym, want := range map[string]string{
 		"Compressor.CompressBuffer": "seed, score 1.00",
 		"compressBlocks":            "called by Compressor.CompressBuffer (line 12)",
@@ -368,10 +374,7 @@ func TestElisionManifest(t *testing.T) {
 func TestIntentPlans(t *testing.T) {
 	f := indexFixture(t, "ctxproj")
 	r := f.assemble(t, "who calls compressBlock", "auto", 100000, "compressBlock")
-	reasons := map[string]string{}
-	for _, c := range r.Chunks() {
-		reasons[c.Symbol] = c.Reason
-	}
+	reasons := reasonsBySymbol(r)
 	if got := reasons["compressBlocks"]; got != "calls compressBlock (line 32)" {
 		t.Errorf("usage: caller reason %q\n%v", got, symbols(r))
 	}
@@ -396,10 +399,7 @@ func TestIntentPlans(t *testing.T) {
 func TestUsageNamedSeed(t *testing.T) {
 	f := indexFixture(t, "ctxproj")
 	r := f.assemble(t, "who calls compressBlock", "auto", 100000, "splitBlocks")
-	got := map[string]string{}
-	for _, c := range r.Chunks() {
-		got[c.Symbol] = c.Reason
-	}
+	got := reasonsBySymbol(r)
 	if _, ok := got["compressBlock"]; !ok {
 		t.Fatalf("named symbol not seeded: %v", symbols(r))
 	}
@@ -438,10 +438,7 @@ func TestQuotedLiterals(t *testing.T) {
 func TestOverriddenMethod(t *testing.T) {
 	f := indexFixture(t, "ctxpy")
 	r := f.assemble(t, "how does the lifo store keep the newest item first", "1", 100000, "LifoStore._put")
-	got := map[string]string{}
-	for _, c := range r.Chunks() {
-		got[c.Symbol] = c.Reason
-	}
+	got := reasonsBySymbol(r)
 	if got["Store._put"] != "overridden by LifoStore._put" {
 		t.Errorf("base method: reason %q, want overridden by LifoStore._put (%v)", got["Store._put"], symbols(r))
 	}
@@ -547,17 +544,10 @@ func registerStages() []func([]byte) [][]byte {
 	if r.Intent.Kind != IntentUsage {
 		t.Fatalf("intent %+v", r.Intent)
 	}
-	found := false
-	for _, c := range r.Chunks() {
-		if c.Symbol == "registerStages" {
-			found = true
-			if !strings.Contains(c.Reason, "uses splitBlocks as a value (line 5)") {
-				t.Errorf("reason %q", c.Reason)
-			}
-		}
-	}
-	if !found {
+	if reason, ok := reasonsBySymbol(r)["registerStages"]; !ok {
 		t.Errorf("the function using splitBlocks as a value is missing: %v", symbols(r))
+	} else if !strings.Contains(reason, "uses splitBlocks as a value (line 5)") {
+		t.Errorf("reason %q", reason)
 	}
 	r = f.assemble(t, "how does splitBlocks cut a buffer", "1", 100000, "splitBlocks")
 	if slices.Contains(symbols(r), "registerStages") {
@@ -566,16 +556,9 @@ func registerStages() []func([]byte) [][]byte {
 	// the other way: how a function works takes in what it passes on as
 	// a value, as its callees, even when the question does not name it
 	r = f.assemble(t, "which stages does the pipeline register", "1", 100000, "registerStages")
-	found = false
-	for _, c := range r.Chunks() {
-		if c.Symbol == "splitBlocks" {
-			found = true
-			if !strings.Contains(c.Reason, "used as a value by registerStages (line 5)") {
-				t.Errorf("reason %q", c.Reason)
-			}
-		}
-	}
-	if !found {
+	if reason, ok := reasonsBySymbol(r)["splitBlocks"]; !ok {
 		t.Errorf("the function registerStages uses as a value is missing: %v", symbols(r))
+	} else if !strings.Contains(reason, "used as a value by registerStages (line 5)") {
+		t.Errorf("reason %q", reason)
 	}
 }
