@@ -96,10 +96,7 @@ func TestPathologicalContext(t *testing.T) {
 // changes nothing for ordinary text (the fixtures), and the longest run
 // is cut for pathological text.
 func TestCountTokensExact(t *testing.T) {
-	e, err := encoder()
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := refEncoder(t)
 	var texts []string
 	filepath.WalkDir("testdata", func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
@@ -152,10 +149,7 @@ func TestMaxTokenBytes(t *testing.T) {
 // again (every segment remembered) and texts made of remembered segments
 // in other orders and contexts.
 func TestCountTokensMemo(t *testing.T) {
-	e, err := encoder()
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := refEncoder(t)
 	parts := []string{"func a() {\n\treturn 1\n}\n", "// doc line\n", "x := map[string]int{}\n", "  indented\n", "中文 注释\n", "\n\n", "### heading\n"}
 	var texts []string
 	for i := range parts {

@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
-	tiktoken "github.com/pkoukk/tiktoken-go"
 	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 )
 
@@ -28,9 +27,9 @@ const maxTokenBytes = 128
 const tokenRun = 128
 
 var (
-	encOnce sync.Once
-	enc     *tiktoken.Tiktoken
-	encErr  error
+	ranksOnce sync.Once
+	ranks     map[string]int
+	ranksErr  error
 
 	// tokenizedBytes and longestTokenizedRun measure the tokenizer's work
 	// (bytes handed to it past the memo, and the longest run counted, which bounds its
@@ -39,17 +38,17 @@ var (
 	longestTokenizedRun atomic.Int64
 )
 
-// encoder loads the cl100k_base tables once per process, from the copy
-// compiled into the binary (the offline loader): nothing is downloaded.
-func encoder() (*tiktoken.Tiktoken, error) {
-	encOnce.Do(func() {
-		tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader())
-		enc, encErr = tiktoken.GetEncoding(TokenEncoding)
-		if encErr != nil {
-			encErr = fmt.Errorf("load %s tokenizer: %w", TokenEncoding, encErr)
+// mergeRanks loads the cl100k_base merge table once per process, from the
+// copy compiled into the binary (the offline loader): nothing is
+// downloaded.
+func mergeRanks() (map[string]int, error) {
+	ranksOnce.Do(func() {
+		ranks, ranksErr = tiktoken_loader.NewOfflineLoader().LoadTiktokenBpe(cl100kRanksURL)
+		if ranksErr != nil {
+			ranksErr = fmt.Errorf("load %s tokenizer: %w", TokenEncoding, ranksErr)
 		}
 	})
-	return enc, encErr
+	return ranks, ranksErr
 }
 
 // CountTokens returns the number of cl100k_base tokens in s. Special-token
@@ -71,7 +70,7 @@ func countTokensMax(s string, limit int) (int, error) {
 	if limit >= 0 && len(s) > limit*maxTokenBytes {
 		return limit + 1, nil
 	}
-	e, err := encoder()
+	e, err := mergeRanks()
 	if err != nil {
 		return 0, err
 	}
@@ -106,7 +105,7 @@ var segMemo = struct {
 const segMemoMax = 1 << 16
 
 // segmentTokens counts one segment through the memo.
-func segmentTokens(e *tiktoken.Tiktoken, seg string) int {
+func segmentTokens(ranks map[string]int, seg string) int {
 	segMemo.Lock()
 	n, ok := segMemo.m[seg]
 	segMemo.Unlock()
@@ -114,7 +113,7 @@ func segmentTokens(e *tiktoken.Tiktoken, seg string) int {
 		return n
 	}
 	tokenizedBytes.Add(int64(len(seg)))
-	n = len(e.EncodeOrdinary(seg))
+	n = cl100kCount(ranks, seg)
 	segMemo.Lock()
 	if len(segMemo.m) >= segMemoMax {
 		clear(segMemo.m)

@@ -14,11 +14,9 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -26,6 +24,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"codectx/internal/serve"
+	"codectx/internal/testfix"
 )
 
 func envInt(name string, def int) int {
@@ -39,11 +38,11 @@ func loadRoot(t *testing.T) string {
 	if r := os.Getenv("CODECTX_LOAD_ROOT"); r != "" {
 		return r
 	}
-	out, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		t.Skipf("go env GOROOT: %v", err)
+	goroot := testfix.GoRoot()
+	if goroot == "" {
+		t.Skip("go env GOROOT failed: no Go sources to load")
 	}
-	root := filepath.Join(strings.TrimSpace(string(out)), "src", "net", "http")
+	root := filepath.Join(goroot, "src", "net", "http")
 	if _, err := os.Stat(root); err != nil {
 		t.Skipf("no %s: %v", root, err)
 	}

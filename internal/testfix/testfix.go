@@ -11,9 +11,11 @@ import (
 	"maps"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"codectx/internal/index"
@@ -201,3 +203,13 @@ func JSONShape(t testing.TB, v any) string {
 	lines := slices.Sorted(maps.Keys(seen))
 	return strings.Join(lines, "\n") + "\n"
 }
+
+// GoRoot is the Go installation's root as `go env GOROOT` reports it, ""
+// when go cannot say (tests that need its sources then skip or say so).
+var GoRoot = sync.OnceValue(func() string {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+})
