@@ -22,7 +22,7 @@ import (
 var deferredIndexes = []struct{ name, def string }{
 	{"chunks_project_symbol", "chunks(project_id, symbol)"},
 	{"chunks_project_short", "chunks(project_id, short)"},
-	{"relations_dst", "relations(dst_chunk)"},
+	{"relations_dst_kind", "relations(dst_chunk, kind, file_id, src_chunk)"},
 	{"relations_target", "relations(project_id, target)"},
 	{"relations_src_symbol", "relations(project_id, src_symbol)"},
 }

@@ -216,3 +216,40 @@ func TestBulkLoadManyFlushes(t *testing.T) {
 		t.Fatalf("rows matching 'body' = %d, %v; want 4500", n, err)
 	}
 }
+
+// TestCallersByPathCovered: counting callers per file reads the index on a
+// relation's target alone, both on a migrated database and after a bulk
+// load rebuilt its indexes (EnsureIndexes).
+func TestCallersByPathCovered(t *testing.T) {
+	db, _ := openTemp(t)
+	ctx := context.Background()
+	plan := func() string {
+		rows, err := db.sql.QueryContext(ctx, "EXPLAIN QUERY PLAN "+callersByPathSQL(3), 1, 2, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var steps []string
+		for rows.Next() {
+			var id, parent, unused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			steps = append(steps, detail)
+		}
+		return strings.Join(steps, "; ")
+	}
+	if got := plan(); !strings.Contains(got, "USING COVERING INDEX relations_dst_kind") {
+		t.Errorf("migrated database: plan %q, want the covering index relations_dst_kind", got)
+	}
+	if bulk, err := db.BeginBulkLoad(ctx); err != nil || !bulk {
+		t.Fatalf("BeginBulkLoad = %v, %v", bulk, err)
+	}
+	if err := db.EnsureIndexes(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := plan(); !strings.Contains(got, "USING COVERING INDEX relations_dst_kind") {
+		t.Errorf("after a bulk load: plan %q, want the covering index relations_dst_kind", got)
+	}
+}

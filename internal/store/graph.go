@@ -254,7 +254,7 @@ func (db *DB) RelationsFrom(ctx context.Context, ids []int64, kinds ...string) (
 }
 
 // RelationsTo returns the relations resolved to one of ids (index
-// relations_dst), optionally only of the given kinds, ordered by id.
+// relations_dst_kind), optionally only of the given kinds, ordered by id.
 func (db *DB) RelationsTo(ctx context.Context, ids []int64, kinds ...string) ([]GraphRelation, error) {
 	return db.relationsIn(ctx, "dst_chunk", ids, kinds)
 }
@@ -381,8 +381,15 @@ func (db *DB) stringsByID(ctx context.Context, query string, ids []int64, op str
 	return out, nil
 }
 
+// callersByPathSQL counts the distinct callers of n chunks per file of the
+// call; the index relations_dst_kind covers it (no table row is read).
+func callersByPathSQL(n int) string {
+	return "SELECT dst_chunk, file_id, count(DISTINCT src_chunk) FROM relations WHERE dst_chunk IN (" + placeholders(n) +
+		") AND kind = 'calls' AND src_chunk IS NOT NULL GROUP BY dst_chunk, file_id"
+}
+
 // CallersByPath returns, for each of ids, the number of distinct chunks
-// that call it, per file of the caller (index relations_dst, then the
+// that call it, per file of the caller (index relations_dst_kind, then the
 // callers' files by primary key: a call is recorded in its caller's file,
 // so the callers' own rows need not be read). Ids nobody calls are absent.
 func (db *DB) CallersByPath(ctx context.Context, ids []int64) (map[int64]map[string]int, error) {
@@ -395,8 +402,7 @@ func (db *DB) CallersByPath(ctx context.Context, ids []int64) (map[int64]map[str
 	seenFile := map[int64]bool{}
 	for start := 0; start < len(ids); start += 400 {
 		end := min(start+400, len(ids))
-		rows, err := db.sql.QueryContext(ctx, "SELECT dst_chunk, file_id, count(DISTINCT src_chunk) FROM relations WHERE dst_chunk IN ("+placeholders(end-start)+
-			") AND kind = 'calls' AND src_chunk IS NOT NULL GROUP BY dst_chunk, file_id", int64Args(ids[start:end])...)
+		rows, err := db.sql.QueryContext(ctx, callersByPathSQL(end-start), int64Args(ids[start:end])...)
 		if err != nil {
 			return nil, db.classify("count callers", err)
 		}

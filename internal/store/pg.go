@@ -338,6 +338,9 @@ CREATE TABLE IF NOT EXISTS writers (
 	root        TEXT COLLATE "C" PRIMARY KEY,
 	holder      TEXT NOT NULL
 );
+`, `
+DROP INDEX IF EXISTS relations_dst;
+CREATE INDEX IF NOT EXISTS relations_dst_kind ON relations(dst_chunk, kind, file_id, src_chunk);
 `}
 
 // migratePG brings the schema to pgSchemaVersion: the version is read

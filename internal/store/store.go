@@ -28,7 +28,7 @@ import (
 )
 
 // SchemaVersion is the version this build reads and writes.
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // ErrNewerSchema is returned when the database was written by a newer codectx.
 var ErrNewerSchema = errors.New("database schema is newer than this codectx")
@@ -382,6 +382,14 @@ INSERT OR IGNORE INTO embedding_models(model, dims)
 	{"graph resolution", migrateGraph},
 	// Vectors move to a rowid table (vectorsRowid).
 	{"vectors rowid table", migrateVectorsRowid},
+	// The index on a relation's target chunk also holds its kind, file and
+	// source chunk: counting a hub's callers per file (CallersByPath, on
+	// every context answer) reads the index alone instead of one table row
+	// per call.
+	{"callers index", execSQL(`
+DROP INDEX IF EXISTS relations_dst;
+CREATE INDEX IF NOT EXISTS relations_dst_kind ON relations(dst_chunk, kind, file_id, src_chunk);
+`)},
 }
 
 // migrateVectorsRowid moves the vectors cache out of its WITHOUT ROWID
