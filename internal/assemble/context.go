@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"codectx/internal/graph"
+	"codectx/internal/history"
 	"codectx/internal/query"
 	"codectx/internal/search"
 	"codectx/internal/store"
@@ -53,10 +54,16 @@ type Params struct {
 	// best-scored ones (0: no cap). The default is the default number of
 	// seeds: a second hop starts from as many places as the first.
 	MaxFrontier int
+	// CoChangeFiles caps the files a change request's context takes from
+	// the history (ContextOptions.CoChanged): files that usually changed
+	// with its best CoChangeSeeds files (0: none).
+	CoChangeFiles int
+	CoChangeSeeds int
 }
 
 // DefaultParams are the tuned expansion parameters (see docs/EVAL.md, "Repository-level context").
-var DefaultParams = Params{HopDecay: 0.7, MinRelevance: 0.25, MaxPerNode: 6, MaxPerSeed: 12, HubDegree: 8, KeywordWeight: 0.6, TestPenalty: 0.5, MaxFrontier: 16}
+var DefaultParams = Params{HopDecay: 0.7, MinRelevance: 0.25, MaxPerNode: 6, MaxPerSeed: 12, HubDegree: 8, KeywordWeight: 0.6, TestPenalty: 0.5, MaxFrontier: 16,
+	CoChangeFiles: 3, CoChangeSeeds: 3}
 
 // ContextOptions configure Assemble.
 type ContextOptions struct {
@@ -91,6 +98,11 @@ type ContextOptions struct {
 	// Generation is the project's index generation: when set, caller counts
 	// are remembered for it across calls of the process (0: not cached).
 	Generation int64
+	// CoChanged, when set, returns the files that changed together with
+	// the given ones in the project's history (history.CoChanged), strongest
+	// first: a change request's context adds the best chunk of those its
+	// search and graph did not reach.
+	CoChanged func(ctx context.Context, paths []string) ([]history.Coupling, error)
 }
 
 // ContextChunk is one chunk in an assembled context.
@@ -281,6 +293,13 @@ func Assemble(ctx context.Context, db *store.DB, projectID int64, opt ContextOpt
 		}
 		frontier = widest(next, p.MaxFrontier)
 	}
+	if intent.Kind == IntentChange && depth > 0 && opt.CoChanged != nil && p.CoChangeFiles > 0 {
+		added, err := coChanged(ctx, db, projectID, opt, p, rel, cands, res)
+		if err != nil {
+			return nil, err
+		}
+		order = append(order, added...)
+	}
 
 	list := make([]*cand, 0, len(order))
 	for _, id := range order {
@@ -297,6 +316,88 @@ func Assemble(ctx context.Context, db *store.DB, projectID int64, opt ContextOpt
 		return nil, err
 	}
 	return res, nil
+}
+
+// coChanged admits, for a change request, the files that usually changed
+// together with its best seed files (ContextOptions.CoChanged) and that no
+// candidate comes from yet, test files aside: each file's chunk most
+// relevant to the query, scored as a neighbour of the seed file's best
+// chunk (HopDecay) weighted by the share of that file's commits that also
+// changed it. A history that cannot be read leaves a warning, not an error.
+func coChanged(ctx context.Context, db *store.DB, projectID int64, opt ContextOptions, p Params, rel *relevance, cands map[int64]*cand, res *ContextResult) ([]int64, error) {
+	best := map[string]*cand{} // seed file → its best seed
+	var files []string
+	have := map[string]bool{}
+	for _, x := range cands {
+		have[x.c.Path] = true
+		if !x.seed {
+			continue
+		}
+		if b := best[x.c.Path]; b == nil || x.score > b.score || (x.score == b.score && x.c.ID < b.c.ID) {
+			best[x.c.Path] = x
+		}
+	}
+	for f := range best {
+		files = append(files, f)
+	}
+	sort.Slice(files, func(i, j int) bool {
+		a, b := best[files[i]], best[files[j]]
+		if a.score != b.score {
+			return a.score > b.score
+		}
+		return files[i] < files[j]
+	})
+	files = files[:min(len(files), p.CoChangeSeeds)]
+	if len(files) == 0 {
+		return nil, nil
+	}
+	couplings, err := opt.CoChanged(ctx, files)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		res.Warnings = append(res.Warnings, "history not read: "+err.Error())
+		return nil, nil
+	}
+	var added []int64
+	for _, cp := range couplings {
+		if len(added) >= p.CoChangeFiles {
+			break
+		}
+		from := best[cp.With]
+		if from == nil || have[cp.Path] || search.IsTestPath(cp.Path) {
+			continue
+		}
+		have[cp.Path] = true
+		chunks, err := db.FileChunks(ctx, projectID, cp.Path, true)
+		if err != nil {
+			return nil, err
+		}
+		if len(chunks) == 0 {
+			continue // not indexed (removed, ignored, or not code)
+		}
+		ids := make([]int64, len(chunks))
+		for i, c := range chunks {
+			ids[i] = c.ID
+		}
+		if err := rel.loadVectors(ctx, db, opt.Model, ids); err != nil {
+			return nil, err
+		}
+		pick, pickRel := chunks[0], -1.0
+		for _, c := range chunks {
+			if r := rel.score(c); r > pickRel {
+				pick, pickRel = c, r
+			}
+		}
+		if cands[pick.ID] != nil {
+			continue
+		}
+		x := &cand{c: pick, score: from.score * p.HopDecay * cp.Share(), hops: 1, origin: from.origin, rel: pickRel,
+			reason: fmt.Sprintf("changed with %s in %d of its last %d commits", cp.With, cp.Together, cp.Commits)}
+		cands[pick.ID] = x
+		added = append(added, pick.ID)
+	}
+	return added, nil
 }
 
 // widest keeps the n best-scored chunks of a frontier (ties by id), in

@@ -2,15 +2,18 @@ package assemble
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
 
+	"codectx/internal/history"
 	"codectx/internal/store"
 )
 
@@ -560,5 +563,59 @@ func registerStages() []func([]byte) [][]byte {
 		t.Errorf("the function registerStages uses as a value is missing: %v", symbols(r))
 	} else if !strings.Contains(reason, "used as a value by registerStages (line 5)") {
 		t.Errorf("reason %q", reason)
+	}
+}
+
+// A change request's context takes the files that usually changed with its
+// best seed files from the history (ContextOptions.CoChanged): the most
+// relevant chunk of each, with the history as its reason; test files,
+// files the index lacks and files already present are not added, other
+// intents never read the history, and a history that cannot be read
+// leaves a warning.
+func TestChangeRequestCoChangedFiles(t *testing.T) {
+	f := indexFixture(t, "ctxproj")
+	seed := f.chunk(t, "compressJob01")
+	var asked [][]string
+	couplings := []history.Coupling{
+		{Path: "compress/jobs_test.go", With: "compress/jobs.go", Together: 5, Commits: 5},
+		{Path: "compress/gone.go", With: "compress/jobs.go", Together: 5, Commits: 5},
+		{Path: "compress/compress.go", With: "compress/jobs.go", Together: 4, Commits: 5},
+		{Path: "compress/writer.go", With: "compress/jobs.go", Together: 4, Commits: 5},
+	}
+	run := func(q string, change bool, fail error) *ContextResult {
+		t.Helper()
+		res, err := Assemble(context.Background(), f.db, f.pid, ContextOptions{Query: q, Depth: "1", Budget: 100000,
+			Seeds: []Seed{{ChunkID: seed.ID, Score: 1}}, ChangeRequest: change,
+			CoChanged: func(_ context.Context, paths []string) ([]history.Coupling, error) {
+				asked = append(asked, paths)
+				return couplings, fail
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	const q = "archive writer should report the job stats of compressed buffers"
+	res := run(q, true, nil)
+	if want := [][]string{{"compress/jobs.go"}}; !reflect.DeepEqual(asked, want) {
+		t.Errorf("history asked for %v, want %v", asked, want)
+	}
+	var fromHistory []string
+	for _, c := range res.Chunks() {
+		if strings.HasPrefix(c.Reason, "changed with") {
+			fromHistory = append(fromHistory, c.File+": "+c.Reason)
+		}
+	}
+	want := []string{"compress/writer.go: changed with compress/jobs.go in 4 of its last 5 commits"}
+	if !reflect.DeepEqual(fromHistory, want) {
+		t.Errorf("chunks from the history: %q, want %q (compress.go is reached by a call, tests and unindexed files are not added)", fromHistory, want)
+	}
+	asked = nil
+	if res := run("who calls compressJob01", false, nil); len(asked) != 0 {
+		t.Errorf("a usage question read the history (%v); intent %s", asked, res.Intent.Kind)
+	}
+	res = run(q, true, errors.New("git log: bad revision"))
+	if len(res.Warnings) == 0 || !strings.Contains(res.Warnings[len(res.Warnings)-1], "history not read: git log: bad revision") {
+		t.Errorf("warnings %q, want the history's error", res.Warnings)
 	}
 }

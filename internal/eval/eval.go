@@ -43,6 +43,10 @@ type Task struct {
 	Lang    string   `json:"lang"`
 	Kind    string   `json:"kind"`
 	Targets []Target `json:"targets"`
+	// Rev, for a task mined from a commit, is the revision before it (the
+	// commit's parent): what the project's history said when the change
+	// was asked for.
+	Rev string `json:"rev,omitempty"`
 }
 
 // Set is a parsed golden set.

@@ -195,7 +195,7 @@ func MineGitTasks(commits []GitCommit, opt MineOptions) ([]Task, MineStats) {
 		if len(id) > 10 {
 			id = id[:10]
 		}
-		tasks = append(tasks, Task{ID: "git-" + id, Query: q, Lang: "en", Kind: "change", Targets: targets})
+		tasks = append(tasks, Task{ID: "git-" + id, Query: q, Lang: "en", Kind: "change", Targets: targets, Rev: c.Hash + "^"})
 	}
 	st.Candidates = len(tasks)
 	if opt.Max > 0 && len(tasks) > opt.Max {

@@ -107,8 +107,8 @@ func TestMineGitTasks(t *testing.T) {
 	opt := MineOptions{Exists: func(p string) bool { return exists[p] }, IsSource: isSource, IsTest: isTest}
 	tasks, st := MineGitTasks(commits, opt)
 	want := []Task{
-		{ID: "git-c1", Query: "Add a retry helper for idempotent requests", Lang: "en", Kind: "change", Targets: []Target{{File: "net/retry.go"}}},
-		{ID: "git-c5", Query: "Move the retry helper into the net package", Lang: "en", Kind: "change", Targets: []Target{{File: "net/retry.go"}}},
+		{ID: "git-c1", Query: "Add a retry helper for idempotent requests", Lang: "en", Kind: "change", Targets: []Target{{File: "net/retry.go"}}, Rev: "c1^"},
+		{ID: "git-c5", Query: "Move the retry helper into the net package", Lang: "en", Kind: "change", Targets: []Target{{File: "net/retry.go"}}, Rev: "c5^"},
 	}
 	if !reflect.DeepEqual(tasks, want) {
 		t.Fatalf("tasks\n got  %+v\n want %+v", tasks, want)

@@ -1,13 +1,13 @@
 package orient
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"strconv"
 	"strings"
+
+	"codectx/internal/scan"
 )
 
 // ErrBadBase is returned when the base ref names no commit.
@@ -34,19 +34,7 @@ type Hunk struct {
 
 // git runs a read-only git command in dir and returns its stdout.
 func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "core.quotepath=false"}, args...)...)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if i := strings.IndexByte(msg, '\n'); i >= 0 {
-			msg = msg[:i]
-		}
-		return nil, fmt.Errorf("git %s: %w (%s)", strings.Join(args, " "), err, msg)
-	}
-	return out, nil
+	return scan.GitOutput(ctx, dir, args...)
 }
 
 // GitHead returns the commit HEAD points at in dir ("" when there is none).

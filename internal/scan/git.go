@@ -241,3 +241,27 @@ func gitPrefix(ctx context.Context, root string) string {
 	}
 	return strings.TrimSpace(string(out))
 }
+
+// GitOutput runs a read-only git command in dir (core.quotepath off, the
+// environment of gitEnv) and returns its stdout; an error names the
+// command and the first line git printed on stderr.
+func GitOutput(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	bin := gitBinary()
+	if bin == "" {
+		return nil, errors.New("git is not installed")
+	}
+	cmd := exec.CommandContext(ctx, bin, append([]string{"-c", "core.quotepath=false"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = gitEnv()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if i := strings.IndexByte(msg, '\n'); i >= 0 {
+			msg = msg[:i]
+		}
+		return nil, fmt.Errorf("git %s: %w (%s)", strings.Join(args, " "), err, msg)
+	}
+	return out, nil
+}

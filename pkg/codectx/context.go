@@ -9,6 +9,7 @@ import (
 
 	"codectx/internal/assemble"
 	"codectx/internal/eval"
+	"codectx/internal/history"
 	"codectx/internal/query"
 	"codectx/internal/search"
 	"codectx/internal/store"
@@ -244,6 +245,9 @@ type ContextOptions struct {
 	// usage 1, location 0). On failure the context is built offline with a
 	// warning (ContextResult.RewriteFallback).
 	Rewrite bool
+	// HistoryRev is the revision whose git history a change request's
+	// context reads the files that usually change together from ("": HEAD).
+	HistoryRev string
 }
 
 // Context assembles what a model should read to answer a question: the top
@@ -314,6 +318,9 @@ func (p *Project) contextSeeds(ctx context.Context, pr *store.Project, opt Conte
 	}
 	k = min(k, MaxSearchK)
 	co := assemble.ContextOptions{Query: opt.Query, Keywords: opt.Keywords, Model: pr.Model, Generation: pr.Generation}
+	co.CoChanged = func(ctx context.Context, paths []string) ([]history.Coupling, error) {
+		return history.CoChanged(ctx, p.root, paths, history.Options{Rev: opt.HistoryRev})
+	}
 	ix := search.Index{DB: p.db, Project: pr}
 	co.Dots = func(q []float32, ids []int64) map[int64]float64 { return search.HeldDots(ix, q, ids) }
 	sr, err := p.search(ctx, SearchOptions{Query: opt.Query, K: k, Keywords: opt.Keywords}, true)
@@ -389,7 +396,7 @@ func (p *Project) EvaluateContext(ctx context.Context, set *GoldenSet, opt Conte
 	outs := make([][]eval.ContextTask, len(opt.Runs))
 	tasks := set.evalTasks()
 	for i, t := range tasks {
-		co, _, err := p.contextSeeds(ctx, pr, ContextOptions{Query: t.Query, K: opt.K})
+		co, _, err := p.contextSeeds(ctx, pr, ContextOptions{Query: t.Query, K: opt.K, HistoryRev: t.Rev})
 		if err != nil {
 			return nil, fmt.Errorf("task %s: %w", t.ID, err)
 		}

@@ -125,7 +125,7 @@ func (p *Project) GitGoldenSet(ctx context.Context, opt GitEvalOptions) (*Golden
 		if leaky {
 			kind = GitTaskLeaky
 		}
-		set.Tasks = append(set.Tasks, GoldenTask{ID: t.ID, Query: t.Query, Lang: "en", Kind: kind,
+		set.Tasks = append(set.Tasks, GoldenTask{ID: t.ID, Query: t.Query, Lang: "en", Kind: kind, Rev: t.Rev,
 			Targets: convertSlice(t.Targets, func(tg eval.Target) GoldenTarget { return GoldenTarget(tg) })})
 	}
 	ms := GitMineStats(st)

@@ -254,6 +254,10 @@ type GoldenTask struct {
 	Lang    string         `json:"lang"` // the query's language: en, zh, …
 	Kind    string         `json:"kind"` // implementation, usage, location, …
 	Targets []GoldenTarget `json:"targets"`
+	// Rev, for a task mined from a commit (GitGoldenSet), is the revision
+	// before it: a context for the task reads the history only up to there
+	// (ContextOptions.HistoryRev).
+	Rev string `json:"rev,omitempty"`
 }
 
 // GoldenSet is a golden set: tasks to evaluate retrieval with (the JSON
@@ -300,7 +304,7 @@ func (s *GoldenSet) Under(dir string) *GoldenSet {
 // evalTasks are the set's tasks as internal/eval scores them.
 func (s *GoldenSet) evalTasks() []eval.Task {
 	return convertSlice(s.Tasks, func(t GoldenTask) eval.Task {
-		return eval.Task{ID: t.ID, Query: t.Query, Lang: t.Lang, Kind: t.Kind,
+		return eval.Task{ID: t.ID, Query: t.Query, Lang: t.Lang, Kind: t.Kind, Rev: t.Rev,
 			Targets: convertSlice(t.Targets, func(tg GoldenTarget) eval.Target { return eval.Target(tg) })}
 	})
 }

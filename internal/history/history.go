@@ -1,0 +1,170 @@
+// Package history reads which files of a project change together, from its
+// git history: the files committed with given files in the commits that
+// touched them (temporal coupling). A change request's context uses it to
+// add the files a change to its best files has usually needed too.
+//
+// It only reads the history (git log, no lock taken: GIT_OPTIONAL_LOCKS=0):
+// it must not write to the repository, and it names only paths inside the
+// project root (git log --relative), relative to it.
+package history
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"codectx/internal/scan"
+)
+
+// Options bound the reading of the history.
+type Options struct {
+	// Rev is the revision whose history is read ("" means HEAD): an
+	// evaluation that replays a past commit reads the history before it.
+	Rev string
+	// Commits is the most commits touching the given files that are read
+	// (0: DefaultCommits).
+	Commits int
+	// MaxFiles skips commits that changed more files than this (sweeping
+	// renames, formatting, vendoring say nothing about coupling; 0:
+	// DefaultMaxFiles).
+	MaxFiles int
+	// MinTogether and MinShare: a file is coupled to a given file when they
+	// changed together in at least MinTogether commits and in at least
+	// MinShare of the given file's commits (0: the defaults).
+	MinTogether int
+	MinShare    float64
+}
+
+// Defaults of Options, set before any measurement (docs/EVAL.md): the
+// usual thresholds of temporal-coupling analyses (a few shared revisions,
+// a large share of the file's changes).
+const (
+	DefaultCommits     = 200
+	DefaultMaxFiles    = 20
+	DefaultMinTogether = 3
+	DefaultMinShare    = 0.4
+)
+
+// Coupling says that Path changed together with With in Together of the
+// Commits commits (read) that changed With.
+type Coupling struct {
+	Path     string `json:"path"`
+	With     string `json:"with"`
+	Together int    `json:"together"`
+	Commits  int    `json:"commits"`
+}
+
+// Share is the part of With's commits that also changed Path.
+func (c Coupling) Share() float64 {
+	if c.Commits == 0 {
+		return 0
+	}
+	return float64(c.Together) / float64(c.Commits)
+}
+
+// CoChanged returns the files coupled to each of paths (relative to root,
+// slash-separated), strongest first (share, then count, then path). A root
+// outside a git work tree, or git missing, gives nil and no error; a
+// revision git does not know is an error.
+func CoChanged(ctx context.Context, root string, paths []string, opt Options) ([]Coupling, error) {
+	if len(paths) == 0 || scan.GitDir(root) == "" {
+		return nil, nil
+	}
+	opt = withDefaults(opt)
+	rev := opt.Rev
+	if rev == "" {
+		rev = "HEAD"
+	}
+	// Commits that touched any of paths, each with every file it changed
+	// (--full-diff) below the root (--relative), newest first.
+	args := []string{"--literal-pathspecs", "log", "--no-merges", "--no-renames", "--relative", "--full-diff", "--name-only",
+		"--format=%x1e", fmt.Sprintf("-n%d", opt.Commits), rev, "--"}
+	args = append(args, paths...)
+	out, err := scan.GitOutput(ctx, root, args...)
+	if err != nil {
+		if strings.Contains(err.Error(), "not a git repository") || strings.Contains(err.Error(), "does not have any commits") {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("read co-changes: %w", err)
+	}
+	return couplings(out, paths, opt), nil
+}
+
+func withDefaults(opt Options) Options {
+	if opt.Commits <= 0 {
+		opt.Commits = DefaultCommits
+	}
+	if opt.MaxFiles <= 0 {
+		opt.MaxFiles = DefaultMaxFiles
+	}
+	if opt.MinTogether <= 0 {
+		opt.MinTogether = DefaultMinTogether
+	}
+	if opt.MinShare <= 0 {
+		opt.MinShare = DefaultMinShare
+	}
+	return opt
+}
+
+// couplings counts, from git log output (records opened by \x1e, one path
+// per line), how often each file changed with each of paths.
+func couplings(out []byte, paths []string, opt Options) []Coupling {
+	wanted := map[string]bool{}
+	for _, p := range paths {
+		wanted[p] = true
+	}
+	commits := map[string]int{}             // given path → its commits
+	together := map[string]map[string]int{} // given path → other path → count
+	for rec := range strings.SplitSeq(string(out), "\x1e") {
+		var files []string
+		for line := range strings.SplitSeq(rec, "\n") {
+			if line = strings.TrimSpace(line); line != "" {
+				files = append(files, line)
+			}
+		}
+		if len(files) == 0 || len(files) > opt.MaxFiles {
+			continue
+		}
+		for _, w := range files {
+			if !wanted[w] {
+				continue
+			}
+			commits[w]++
+			for _, f := range files {
+				if f == w {
+					continue
+				}
+				if together[w] == nil {
+					together[w] = map[string]int{}
+				}
+				together[w][f]++
+			}
+		}
+	}
+	var res []Coupling
+	for w, m := range together {
+		for f, n := range m {
+			c := Coupling{Path: f, With: w, Together: n, Commits: commits[w]}
+			if n >= opt.MinTogether && c.Share() >= opt.MinShare {
+				res = append(res, c)
+			}
+		}
+	}
+	slices.SortFunc(res, func(a, b Coupling) int {
+		if sa, sb := a.Share(), b.Share(); sa != sb {
+			if sa > sb {
+				return -1
+			}
+			return 1
+		}
+		if a.Together != b.Together {
+			return b.Together - a.Together
+		}
+		if c := strings.Compare(a.Path, b.Path); c != 0 {
+			return c
+		}
+		return strings.Compare(a.With, b.With)
+	})
+	return res
+}

@@ -1,0 +1,109 @@
+package history
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// repo makes a git repository under a temporary directory with one commit
+// per entry of commits (the files it writes, each with new content) and
+// returns the directory holding the project root sub (the top when "").
+func repo(t *testing.T, sub string, commits [][]string) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed: co-changes cannot be read")
+	}
+	top := t.TempDir()
+	run := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = top
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	run("init", "-q")
+	for i, files := range commits {
+		for _, f := range files {
+			p := filepath.Join(top, filepath.FromSlash(f))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(strings.Repeat("x", i+1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		run("add", "-A")
+		run("commit", "-q", "-m", "c")
+	}
+	return filepath.Join(top, filepath.FromSlash(sub))
+}
+
+func TestCoChanged(t *testing.T) {
+	// a.go changes 5 times: with b.go 4 times, with c.go twice, once in a
+	// sweep of 25 files (skipped); d.go changes with b.go only.
+	sweep := []string{"a.go"}
+	for i := range 24 {
+		sweep = append(sweep, "gen/f"+string(rune('a'+i))+".go")
+	}
+	commits := [][]string{
+		{"a.go", "b.go"}, {"a.go", "b.go", "c.go"}, {"a.go", "b.go"}, {"a.go", "b.go", "c.go"},
+		{"b.go", "d.go"}, {"a.go"}, sweep,
+	}
+	root := repo(t, "", commits)
+	got, err := CoChanged(context.Background(), root, []string{"a.go"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Coupling{{Path: "b.go", With: "a.go", Together: 4, Commits: 5}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("CoChanged(a.go) = %+v, want %+v (c.go: 2 of 5, under MinTogether; the sweep skipped)", got, want)
+	}
+	// Looser thresholds admit c.go; the order is by share.
+	got, _ = CoChanged(context.Background(), root, []string{"a.go"}, Options{MinTogether: 2, MinShare: 0.2})
+	want = []Coupling{{Path: "b.go", With: "a.go", Together: 4, Commits: 5}, {Path: "c.go", With: "a.go", Together: 2, Commits: 5}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("loose: %+v, want %+v", got, want)
+	}
+	// The history before a revision: the first three commits only.
+	got, _ = CoChanged(context.Background(), root, []string{"a.go"}, Options{Rev: "HEAD~4", MinTogether: 2})
+	want = []Coupling{{Path: "b.go", With: "a.go", Together: 3, Commits: 3}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Rev HEAD~4: %+v, want %+v", got, want)
+	}
+	if _, err := CoChanged(context.Background(), root, []string{"a.go"}, Options{Rev: "no-such-rev"}); err == nil {
+		t.Error("an unknown revision: no error")
+	}
+}
+
+// A project root below the top of its work tree sees only its own files,
+// relative to itself.
+func TestCoChangedSubdirectory(t *testing.T) {
+	commits := [][]string{
+		{"proj/x.go", "proj/y.go", "other/z.go"}, {"proj/x.go", "proj/y.go", "other/z.go"},
+		{"proj/x.go", "proj/y.go", "other/z.go"},
+	}
+	root := repo(t, "proj", commits)
+	got, err := CoChanged(context.Background(), root, []string{"x.go"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Coupling{{Path: "y.go", With: "x.go", Together: 3, Commits: 3}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("CoChanged(x.go) in proj/ = %+v, want %+v", got, want)
+	}
+}
+
+func TestCoChangedWithoutGitHistory(t *testing.T) {
+	got, err := CoChanged(context.Background(), t.TempDir(), []string{"a.go"}, Options{})
+	if err != nil || got != nil {
+		t.Errorf("no work tree: %+v, %v; want nil, nil", got, err)
+	}
+}
