@@ -25,6 +25,11 @@ type Options struct {
 	// Commits is the most commits touching the given files that are read
 	// (0: DefaultCommits).
 	Commits int
+	// Window bounds the walk: only the last Window commits of Rev's history
+	// are looked at, however few of them touch the files, so that a file
+	// rarely changed in a long history costs no more than a common one
+	// (0: DefaultWindow).
+	Window int
 	// MaxFiles skips commits that changed more files than this (sweeping
 	// renames, formatting, vendoring say nothing about coupling; 0:
 	// DefaultMaxFiles).
@@ -41,6 +46,7 @@ type Options struct {
 // a large share of the file's changes).
 const (
 	DefaultCommits     = 200
+	DefaultWindow      = 5000
 	DefaultMaxFiles    = 20
 	DefaultMinTogether = 3
 	DefaultMinShare    = 0.4
@@ -76,16 +82,24 @@ func CoChanged(ctx context.Context, root string, paths []string, opt Options) ([
 	if rev == "" {
 		rev = "HEAD"
 	}
+	// The window: the commit Window commits back, when the history is
+	// that long (the walk stops there).
+	out, err := scan.GitOutput(ctx, root, "rev-list", "-n1", fmt.Sprintf("--skip=%d", opt.Window), rev, "--")
+	if err != nil {
+		if strings.Contains(err.Error(), "not a git repository") || strings.Contains(err.Error(), "does not have any commits") {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("read co-changes: %w", err)
+	}
+	if edge := strings.TrimSpace(string(out)); edge != "" {
+		rev = edge + ".." + rev
+	}
 	// Commits that touched any of paths, each with every file it changed
 	// (--full-diff) below the root (--relative), newest first.
 	args := []string{"--literal-pathspecs", "log", "--no-merges", "--no-renames", "--relative", "--full-diff", "--name-only",
 		"--format=%x1e", fmt.Sprintf("-n%d", opt.Commits), rev, "--"}
 	args = append(args, paths...)
-	out, err := scan.GitOutput(ctx, root, args...)
-	if err != nil {
-		if strings.Contains(err.Error(), "not a git repository") || strings.Contains(err.Error(), "does not have any commits") {
-			return nil, nil
-		}
+	if out, err = scan.GitOutput(ctx, root, args...); err != nil {
 		return nil, fmt.Errorf("read co-changes: %w", err)
 	}
 	return couplings(out, paths, opt), nil
@@ -94,6 +108,9 @@ func CoChanged(ctx context.Context, root string, paths []string, opt Options) ([
 func withDefaults(opt Options) Options {
 	if opt.Commits <= 0 {
 		opt.Commits = DefaultCommits
+	}
+	if opt.Window <= 0 {
+		opt.Window = DefaultWindow
 	}
 	if opt.MaxFiles <= 0 {
 		opt.MaxFiles = DefaultMaxFiles

@@ -78,6 +78,17 @@ func TestCoChanged(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Rev HEAD~4: %+v, want %+v", got, want)
 	}
+	// A window of the last 3 commits: a.go's last two changes (the sweep
+	// skipped) say nothing yet.
+	got, _ = CoChanged(context.Background(), root, []string{"a.go"}, Options{Window: 3, MinTogether: 1})
+	if got != nil {
+		t.Errorf("Window 3: %+v, want none", got)
+	}
+	got, _ = CoChanged(context.Background(), root, []string{"a.go"}, Options{Window: 4, MinTogether: 1})
+	want = []Coupling{{Path: "b.go", With: "a.go", Together: 1, Commits: 2}, {Path: "c.go", With: "a.go", Together: 1, Commits: 2}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Window 4: %+v, want %+v", got, want)
+	}
 	if _, err := CoChanged(context.Background(), root, []string{"a.go"}, Options{Rev: "no-such-rev"}); err == nil {
 		t.Error("an unknown revision: no error")
 	}
