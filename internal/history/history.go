@@ -86,8 +86,9 @@ func CoChanged(ctx context.Context, root string, paths []string, opt Options) ([
 	// that long (the walk stops there).
 	out, err := scan.GitOutput(ctx, root, "rev-list", "-n1", fmt.Sprintf("--skip=%d", opt.Window), rev, "--")
 	if err != nil {
-		if strings.Contains(err.Error(), "not a git repository") || strings.Contains(err.Error(), "does not have any commits") {
-			return nil, nil
+		msg := err.Error()
+		if strings.Contains(msg, "not a git repository") || (opt.Rev == "" && strings.Contains(msg, "bad revision 'HEAD'")) {
+			return nil, nil // no repository, or no commit yet
 		}
 		return nil, fmt.Errorf("read co-changes: %w", err)
 	}

@@ -117,4 +117,9 @@ func TestCoChangedWithoutGitHistory(t *testing.T) {
 	if err != nil || got != nil {
 		t.Errorf("no work tree: %+v, %v; want nil, nil", got, err)
 	}
+	// A repository without a commit yet has no history either.
+	got, err = CoChanged(context.Background(), repo(t, "", nil), []string{"a.go"}, Options{})
+	if err != nil || got != nil {
+		t.Errorf("no commit yet: %+v, %v; want nil, nil", got, err)
+	}
 }

@@ -252,7 +252,7 @@ func GitOutput(ctx context.Context, dir string, args ...string) ([]byte, error) 
 	}
 	cmd := exec.CommandContext(ctx, bin, append([]string{"-c", "core.quotepath=false"}, args...)...)
 	cmd.Dir = dir
-	cmd.Env = gitEnv()
+	cmd.Env = append(gitEnv(), "LC_ALL=C") // messages in English, for callers that read them
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
