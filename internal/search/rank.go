@@ -301,7 +301,7 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 		if in.route.demotesClass(in.snap.class[idx]) {
 			s -= p.NonSourceDemo
 		}
-		if in.route.kind == RouteChange && in.route.area != "" {
+		if in.route.kind == RouteChange && len(in.route.areas) > 0 {
 			path := in.snap.chunks[idx].Path
 			v, ok := areaBonus[path]
 			if !ok {

@@ -44,13 +44,19 @@ type route struct {
 	// paths are file paths named in the query (exact lookup by path suffix).
 	paths  []string
 	frames []frame
-	// area is the last component of a commit-style area prefix, lower
-	// case ("internal/store: …" → "store", "fix(http): …" → "http"): the
-	// directory or package the change is in; areaParent is the component
-	// before it, if any ("mm/slub: …" → "mm"), when the area may be a
-	// file of that directory.
-	area, areaParent string
+	// areas are the areas of a commit-style area prefix: one ("internal/
+	// store: …", "fix(http): …") or a list ("net/http, net/url: …").
+	areas []area
 }
+
+// area is one area of a commit-style prefix: name is its last component,
+// lower case ("internal/store" → "store"), the directory or package the
+// change is in; parent is the component before it, if any ("mm/slub" →
+// "mm"), when the area may be a file of that directory.
+type area struct{ name, parent string }
+
+// maxAreas bounds the areas read from one prefix.
+const maxAreas = 4
 
 var (
 	// Go / generic "path/file.ext:123" (optionally ":col"), also inside
@@ -70,7 +76,7 @@ var (
 	// "fix(http): …", "net/http: …") or an imperative change verb first
 	// ("add …", "fix …", "remove …"), as commit subjects and task titles
 	// are written.
-	reAreaPrefix = regexp.MustCompile(`^([A-Za-z][\w./-]*)(?:\(([\w./-]+)\))?!?: +\S`)
+	reAreaPrefix = regexp.MustCompile(`^([A-Za-z][\w./-]*(?:, ?[A-Za-z][\w./-]*)*)(?:\(([\w./-]+)\))?!?: +\S`)
 	reImperative = regexp.MustCompile(`(?i)^(add|fix|remove|drop|delete|support|make|allow|avoid|handle|implement|refactor|rename|move|replace|skip|keep|stop|ensure|prevent|improve|update|change|expose|introduce|deprecate|reduce|simplify|split|reject|rewrite|speed up|clean up)(s|es|ed|d)?\s`)
 	// A prefix that is a message level or error name, not an area.
 	reMessageLevel = regexp.MustCompile(`(?i)(error|exception|panic|fatal|warning|warn|traceback|note|info|debug)$`)
@@ -162,14 +168,20 @@ func routeQuery(raw string, groups []termGroup) route {
 	}
 	words := len(strings.Fields(raw))
 	if m := reAreaPrefix.FindStringSubmatch(raw); m != nil && !reMessageLevel.MatchString(m[1]) {
-		a := m[1]
+		list := m[1]
 		if m[2] != "" {
-			a = m[2] // "fix(http): …": the scope names the area
+			list = m[2] // "fix(http): …": the scope names the area
 		}
-		parts := strings.Split(strings.ToLower(strings.Trim(a, "/.")), "/")
-		r.area = parts[len(parts)-1]
-		if len(parts) > 1 {
-			r.areaParent = parts[len(parts)-2]
+		for a := range strings.SplitSeq(list, ",") {
+			parts := strings.Split(strings.ToLower(strings.Trim(strings.TrimSpace(a), "/.")), "/")
+			if len(r.areas) == maxAreas || parts[len(parts)-1] == "" {
+				break
+			}
+			ar := area{name: parts[len(parts)-1]}
+			if len(parts) > 1 {
+				ar.parent = parts[len(parts)-2]
+			}
+			r.areas = append(r.areas, ar)
 		}
 	}
 	if words >= longProseWords || len(r.frames) > 0 || reError.MatchString(raw) || reChange.MatchString(raw) ||
@@ -199,21 +211,29 @@ func pathWords(p string) map[string]bool {
 	return out
 }
 
-// inArea reports whether a path lies in the query's area: a directory of
-// the path is named like the area (or one of its "_", "-", "." parts is),
-// or the area has a parent component and names the file's stem in a
-// directory of that name ("mm/slub" → mm/slub.c). A file stem alone does
-// not count: "serve: …" is about the serve package, not every serve.go.
+// inArea reports whether a path lies in one of the query's areas: a
+// directory of the path is named like the area (or one of its "_", "-",
+// "." parts is), or the area has a parent component and names the file's
+// stem in a directory of that name ("mm/slub" → mm/slub.c). A file stem
+// alone does not count: "serve: …" is about the serve package, not every
+// serve.go.
 func (r route) inArea(p string) bool {
-	if r.area == "" {
+	if len(r.areas) == 0 {
 		return false
 	}
 	dir, base := path.Split(strings.ToLower(p))
 	dir = strings.TrimSuffix(dir, "/")
-	if dir != "" && pathWords(dir + "/")[r.area] {
-		return true
+	words := pathWords(dir + "/")
+	stem := strings.TrimSuffix(base, path.Ext(base))
+	for _, a := range r.areas {
+		if dir != "" && words[a.name] {
+			return true
+		}
+		if a.parent != "" && path.Base(dir) == a.parent && stem == a.name {
+			return true
+		}
 	}
-	return r.areaParent != "" && path.Base(dir) == r.areaParent && strings.TrimSuffix(base, path.Ext(base)) == r.area
+	return false
 }
 
 // looksLikeHostPort reports whether s (before a ":NNN") is a host name or

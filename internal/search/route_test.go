@@ -21,7 +21,7 @@ func TestRouteQuery(t *testing.T) {
 		idents    []string
 		paths     []string
 		docs, bld bool
-		area      string
+		areas     []string
 	}{
 		{q: "how are cookies parsed from a header", kind: RouteLookup},
 		{q: "where is DetectContentType called", kind: RouteLookup, idents: []string{"DetectContentType"}},
@@ -32,9 +32,12 @@ func TestRouteQuery(t *testing.T) {
 		{q: "error: unexpected EOF reading the chunked body", kind: RouteChange},
 		{q: "fix the retry logic in net/retry.go", kind: RouteChange, paths: []string{"net/retry.go"}},
 		// Commit-style descriptions: an area prefix or an imperative verb first.
-		{q: "store: apply resolved targets in one update", kind: RouteChange, area: "store"},
-		{q: "net/http: keep the header order on redirects", kind: RouteChange, area: "http"},
-		{q: "fix(client): resend idempotent requests once", kind: RouteChange, area: "client"},
+		{q: "store: apply resolved targets in one update", kind: RouteChange, areas: []string{"store"}},
+		{q: "net/http: keep the header order on redirects", kind: RouteChange, areas: []string{"http"}},
+		{q: "net/http, net/url: keep the header order on redirects", kind: RouteChange, areas: []string{"http", "url"}},
+		{q: "lang,index: Python tuples unpacked in for targets", kind: RouteChange, areas: []string{"lang", "index"}},
+		{q: "a, b, c, d, e: five areas, four kept", kind: RouteChange, areas: []string{"a", "b", "c", "d"}},
+		{q: "fix(client): resend idempotent requests once", kind: RouteChange, areas: []string{"client"}},
 		{q: "Add retries to the uploader", kind: RouteChange},
 		{q: "Removes the cache of resolved names", kind: RouteChange},
 		{q: "addresses of the listeners in the server", kind: RouteLookup},
@@ -53,7 +56,7 @@ func TestRouteQuery(t *testing.T) {
 		q := buildQuery(tt.q, nil, query.DefaultOptions)
 		r := routeQuery(tt.q, q.groups)
 		if r.kind != tt.kind || !reflect.DeepEqual(r.frames, tt.frames) || r.aboutDocs != tt.docs || r.aboutBuild != tt.bld ||
-			!reflect.DeepEqual(r.paths, tt.paths) || r.area != tt.area {
+			!reflect.DeepEqual(r.paths, tt.paths) || !reflect.DeepEqual(areaNames(r), tt.areas) {
 			t.Errorf("routeQuery(%q) = %+v", tt.q, r)
 		}
 		for _, id := range tt.idents {
@@ -308,12 +311,25 @@ func TestInArea(t *testing.T) {
 		{"mm/slub: free the slab once", "fs/slub.c", false},
 		{"fix(graph-oracle): count callers", "internal/tools/graph-oracle/main.go", true},
 		{"store: read rows once", "internal/storage/read.go", false},
+		{"search, vecindex: quantise as read", "internal/vecindex/quant.go", true},
+		{"search, vecindex: quantise as read", "internal/search/snapshot.go", true},
+		{"search, vecindex: quantise as read", "internal/store/vectors.go", false},
+		{"net/http, mm/slub: two kinds", "mm/slub.c", true},
 		{"how are rows read", "internal/store/read.go", false},
 	}
 	for _, tt := range tests {
 		r := routeQuery(tt.q, buildQuery(tt.q, nil, query.DefaultOptions).groups)
 		if got := r.inArea(tt.path); got != tt.want {
-			t.Errorf("%q: inArea(%q) = %v, want %v (area %q, parent %q)", tt.q, tt.path, got, tt.want, r.area, r.areaParent)
+			t.Errorf("%q: inArea(%q) = %v, want %v (areas %+v)", tt.q, tt.path, got, tt.want, r.areas)
 		}
 	}
+}
+
+// areaNames lists the names of a route's areas (nil when none).
+func areaNames(r route) []string {
+	var out []string
+	for _, a := range r.areas {
+		out = append(out, a.name)
+	}
+	return out
 }
