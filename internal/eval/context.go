@@ -62,6 +62,9 @@ type ContextTask struct {
 	Tokens     int `json:"tokens"`
 	WireTokens int `json:"wire_tokens,omitempty"`
 	Chunks     int `json:"chunks"`
+	// Missed are the targets not inside: a file, or "file:symbol" for a
+	// symbol target.
+	Missed []string `json:"missed,omitempty"`
 }
 
 // ContextReport aggregates context outcomes overall, per language and per kind.
@@ -97,13 +100,19 @@ func JudgeContext(t Task, a Assembled) ContextTask {
 		found = s
 	}
 	in := 0
+	var missed []string
 	for _, tg := range t.Targets {
-		if targetInside(tg, a.Chunks) {
+		switch {
+		case targetInside(tg, a.Chunks):
 			in++
+		case tg.Symbol != "":
+			missed = append(missed, tg.File+":"+tg.Symbol)
+		default:
+			missed = append(missed, tg.File)
 		}
 	}
 	return ContextTask{ID: t.ID, Kind: t.Kind, Lang: t.Lang, FileFound: f, SymbolFound: s, Found: found,
-		TargetsIn: in, Targets: len(t.Targets), Tokens: a.Tokens, WireTokens: a.WireTokens, Chunks: len(a.Chunks)}
+		TargetsIn: in, Targets: len(t.Targets), Tokens: a.Tokens, WireTokens: a.WireTokens, Chunks: len(a.Chunks), Missed: missed}
 }
 
 // targetInside reports whether one target is inside the chunks: a chunk of

@@ -1,6 +1,9 @@
 package eval
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+)
 
 // TestJudgeContextAllTargets: beside "a target inside", a task counts how
 // many of its targets are inside, each at its own level.
@@ -11,15 +14,16 @@ func TestJudgeContextAllTargets(t *testing.T) {
 		in        int
 		found     bool
 		all, part float64
+		missed    []string
 	}{
-		{nil, 0, false, 0, 0},
-		{[]ContextChunk{{File: "a.go", Name: "T.M(x int)"}}, 1, true, 0, 1.0 / 3},
-		{[]ContextChunk{{File: "a.go", Name: "T.M"}, {File: "b.go", Name: "other"}, {File: "c.go", Name: "x"}}, 2, true, 0, 2.0 / 3},
-		{[]ContextChunk{{File: "a.go", Name: "T.M"}, {File: "b.go", Name: "caller()"}, {File: "c.go", Name: "x"}}, 3, true, 1, 1},
+		{nil, 0, false, 0, 0, []string{"a.go:T.M", "b.go:caller", "c.go"}},
+		{[]ContextChunk{{File: "a.go", Name: "T.M(x int)"}}, 1, true, 0, 1.0 / 3, []string{"b.go:caller", "c.go"}},
+		{[]ContextChunk{{File: "a.go", Name: "T.M"}, {File: "b.go", Name: "other"}, {File: "c.go", Name: "x"}}, 2, true, 0, 2.0 / 3, []string{"b.go:caller"}},
+		{[]ContextChunk{{File: "a.go", Name: "T.M"}, {File: "b.go", Name: "caller()"}, {File: "c.go", Name: "x"}}, 3, true, 1, 1, nil},
 	}
 	for i, c := range cases {
 		o := JudgeContext(task, Assembled{Chunks: c.chunks})
-		if o.TargetsIn != c.in || o.Targets != 3 || o.Found != c.found {
+		if o.TargetsIn != c.in || o.Targets != 3 || o.Found != c.found || !reflect.DeepEqual(o.Missed, c.missed) {
 			t.Errorf("case %d: %+v", i, o)
 		}
 		r := SummarizeContext([]Task{task}, []ContextTask{o})

@@ -145,6 +145,9 @@ type ContextEvalTask struct {
 	Tokens     int `json:"tokens"`
 	WireTokens int `json:"wire_tokens,omitempty"`
 	Chunks     int `json:"chunks"`
+	// Missed are the targets not inside: a file, or "file:symbol" for a
+	// symbol target.
+	Missed []string `json:"missed,omitempty"`
 }
 
 // ContextEvalScores are the scores of one run of EvaluateContext: overall,
