@@ -24,8 +24,10 @@ func impactCmd() *cobra.Command {
 deletions) with --base (default HEAD), map the diff hunks onto the indexed
 symbols (old and new side), then list their direct callers and implementers,
 what depends on them up to --depth hops, the test files that reach them, and
-a risk summary (fan-in, public API). Outside git, the files changed since the
-last index are the change. A stale index is re-indexed first.`,
+a risk summary (fan-in, public API), and the files the change leaves alone
+that usually changed together with a changed file in the git history. Outside
+git, the files changed since the last index are the change. A stale index is
+re-indexed first.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if depth < 1 || depth > codectx.MaxImpactDepth {

@@ -26,7 +26,8 @@ func (s *Server) registerOrientation(ro *sdk.ToolAnnotations) {
 		Name:  ToolImpact,
 		Title: "Impact of the current change",
 		Description: "What the work tree's changes (against base, default HEAD; staged, unstaged, untracked) touch: the changed symbols, " +
-			"their direct callers and implementers, dependants up to depth hops, the tests that exercise them and a risk summary. " +
+			"their direct callers and implementers, dependants up to depth hops, the tests that exercise them, a risk summary, " +
+			"and the files left alone that usually changed with them in the git history. " +
 			"Use it after editing, before running tests. Re-indexes stale files first.",
 		Annotations: &sdk.ToolAnnotations{IdempotentHint: true, OpenWorldHint: new(false)},
 	}, withEnum[impactIn](nil), s.impact)

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"codectx/internal/history"
 	"codectx/internal/lang"
 	"codectx/internal/scan"
 	"codectx/internal/store"
@@ -108,8 +109,15 @@ type ImpactResult struct {
 	Tests    []TestFile      `json:"tests"`
 	Risk     string          `json:"risk"` // low, medium, high
 	Reasons  []string        `json:"risk_reasons,omitempty"`
-	Notes    []string        `json:"notes,omitempty"`
+	// UsuallyWith are files this change leaves alone that usually changed
+	// together with a changed file in the git history (at Base): a
+	// reminder of what such a change has needed before. Test files aside.
+	UsuallyWith []history.Coupling `json:"usually_changed_with,omitempty"`
+	Notes       []string           `json:"notes,omitempty"`
 }
+
+// maxUsually bounds the files listed as usually changed together.
+const maxUsually = 10
 
 // BuildImpact maps the changes' hunks (new and old side) onto chunks, then
 // follows callers, implementers and extenders Depth hops, finds the test
@@ -257,7 +265,55 @@ func BuildImpact(ctx context.Context, db *store.DB, projectID int64, g *Graph, o
 		res.Impacted = res.Impacted[:maxListed]
 	}
 	res.Risk, res.Reasons = risk(res.Changed)
+	if opt.Git {
+		if err := usuallyWith(ctx, res, byPath, opt); err != nil {
+			return nil, err
+		}
+	}
 	return res, nil
+}
+
+// usuallyWith fills res.UsuallyWith from the history at the base: the files
+// coupled to the changed source files (history.CoChanged) that the change
+// does not touch, that the index holds, test files aside. A history that
+// cannot be read leaves a note.
+func usuallyWith(ctx context.Context, res *ImpactResult, byPath map[string][]int, opt ImpactOptions) error {
+	touched := map[string]bool{}
+	var paths []string
+	for _, f := range res.Files {
+		for _, p := range []string{f.Path, f.OldPath} {
+			if p != "" && !touched[p] {
+				touched[p] = true
+				if f.Path == p && len(byPath[p]) > 0 && !isTest(p) {
+					paths = append(paths, p)
+				}
+			}
+		}
+	}
+	if len(paths) == 0 {
+		return nil
+	}
+	sort.Strings(paths)
+	couplings, err := history.CoChanged(ctx, opt.Root, paths, history.Options{Rev: opt.Base})
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		res.Notes = append(res.Notes, "history not read: "+err.Error())
+		return nil
+	}
+	listed := map[string]bool{}
+	for _, c := range couplings {
+		if touched[c.Path] || listed[c.Path] || isTest(c.Path) || len(byPath[c.Path]) == 0 {
+			continue
+		}
+		listed[c.Path] = true
+		res.UsuallyWith = append(res.UsuallyWith, c)
+		if len(res.UsuallyWith) == maxUsually {
+			break
+		}
+	}
+	return nil
 }
 
 // oldChunks returns the chunks of a file at the base: parsed from git show,
@@ -836,6 +892,12 @@ func (r *ImpactResult) Text() string {
 			t = " [test]"
 		}
 		fmt.Fprintf(&b, "  %d %s:%d %s%s — %s %s\n", im.Depth, im.Path, im.Line, im.Symbol, t, im.Via, strings.Join(im.Reaches, ", "))
+	}
+	if len(r.UsuallyWith) > 0 {
+		b.WriteString("\nusually changed together with them, not in this change\n")
+	}
+	for _, c := range r.UsuallyWith {
+		fmt.Fprintf(&b, "  %s — with %s in %d of its last %d commits\n", c.Path, c.With, c.Together, c.Commits)
 	}
 	if len(r.Tests) > 0 {
 		b.WriteString("\ntests that exercise them\n")

@@ -6,7 +6,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -361,5 +363,37 @@ func edit(t *testing.T, file, old, new string) {
 	}
 	if err := os.WriteFile(file, []byte(strings.Replace(string(b), old, new, 1)), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Impact names the files that usually changed with the changed ones in
+// the history and that this change leaves alone (test files aside).
+func TestImpactUsuallyChangedWith(t *testing.T) {
+	ctx := context.Background()
+	root, p := gitFixture(t)
+	// Three commits change store.go with api.go (and its test), after the
+	// first commit that added both.
+	for i := range 3 {
+		edit(t, filepath.Join(root, "store/store.go"), "it, ok := s.items[id]", "it, ok := s.items[id]\n\t_ = "+strconv.Itoa(i))
+		edit(t, filepath.Join(root, "api/api.go"), `"%s costs %d"`, `"%s costs %d"+""`)
+		edit(t, filepath.Join(root, "api/api_test.go"), "func TestShow", "// "+strconv.Itoa(i)+"\nfunc TestShow")
+		runGit(t, root, "commit", "-qam", "change "+strconv.Itoa(i))
+	}
+	edit(t, filepath.Join(root, "store/store.go"), "it, ok := s.items[id]", "it, ok := s.items[strings.TrimSpace(id)]")
+	r, err := p.Impact(ctx, ImpactOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []CoChange{{Path: "api/api.go", With: "store/store.go", Together: 4, Commits: 4}}
+	if !reflect.DeepEqual(r.UsuallyWith, want) {
+		t.Fatalf("usually changed with = %+v, want %+v\n%s", r.UsuallyWith, want, r.Text())
+	}
+	if !strings.Contains(r.Text(), "usually changed together with them, not in this change\n  api/api.go — with store/store.go in 4 of its last 4 commits\n") {
+		t.Errorf("text:\n%s", r.Text())
+	}
+	// Once api.go is part of the change, it is not a reminder any more.
+	edit(t, filepath.Join(root, "api/api.go"), `"%s costs %d"`, `"%s costs %d."`)
+	if r, err = p.Impact(ctx, ImpactOptions{}); err != nil || len(r.UsuallyWith) != 0 {
+		t.Errorf("api.go in the change: %v, usually changed with %+v", err, r.UsuallyWith)
 	}
 }

@@ -3,6 +3,7 @@ package codectx
 import (
 	"fmt"
 
+	"codectx/internal/history"
 	"codectx/internal/orient"
 )
 
@@ -157,9 +158,21 @@ type ImpactResult struct {
 	Tests    []ImpactTestFile `json:"tests"`
 	Risk     string           `json:"risk"` // low, medium, high
 	Reasons  []string         `json:"risk_reasons,omitempty"`
-	Notes    []string         `json:"notes,omitempty"`
+	// UsuallyWith are files the change leaves alone that usually changed
+	// together with a changed file in the git history (at the base).
+	UsuallyWith []CoChange `json:"usually_changed_with,omitempty"`
+	Notes       []string   `json:"notes,omitempty"`
 
 	src *orient.ImpactResult
+}
+
+// CoChange says that Path changed together with With in Together of the
+// Commits commits (the last ones read) that changed With.
+type CoChange struct {
+	Path     string `json:"path"`
+	With     string `json:"with"`
+	Together int    `json:"together"`
+	Commits  int    `json:"commits"`
 }
 
 func newImpactResult(r *orient.ImpactResult) *ImpactResult {
@@ -175,8 +188,9 @@ func newImpactResult(r *orient.ImpactResult) *ImpactResult {
 		Impacted: convertSlice(r.Impacted, func(i orient.Impacted) Impacted {
 			return Impacted{ImpactRef: ImpactRef(i.Ref), Depth: i.Depth, Via: i.Via, Reaches: i.Reaches, Test: i.Test}
 		}),
-		Tests: convertSlice(r.Tests, func(t orient.TestFile) ImpactTestFile { return ImpactTestFile(t) }),
-		src:   r}
+		Tests:       convertSlice(r.Tests, func(t orient.TestFile) ImpactTestFile { return ImpactTestFile(t) }),
+		UsuallyWith: convertSlice(r.UsuallyWith, func(c history.Coupling) CoChange { return CoChange(c) }),
+		src:         r}
 }
 
 // Text renders the impact for a reader.
