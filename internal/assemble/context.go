@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"codectx/internal/graph"
 	"codectx/internal/history"
@@ -428,7 +429,9 @@ func widest(frontier []*cand, n int) []*cand {
 
 // identRE matches identifiers a question names: Type.Member, snake_case,
 // or camelCase words (an upper-case letter after the first).
-var identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*|[A-Za-z_]*[a-z0-9][A-Z_][A-Za-z0-9_]*`)
+var identRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*|[A-Za-z_]*[a-z0-9][A-Z_][A-Za-z0-9_]*`)
+})
 
 // maxNamed bounds the chunks one named symbol may bring in as seeds (more
 // means the name is too common to be what was meant).
@@ -444,7 +447,7 @@ func namedSeeds(ctx context.Context, db *store.DB, projectID int64, q string, se
 	}
 	var out []Seed
 	seen := map[string]bool{}
-	for _, name := range identRE.FindAllString(q, 3) {
+	for _, name := range identRE().FindAllString(q, 3) {
 		if seen[name] {
 			continue
 		}

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -223,11 +224,15 @@ func firstLine(msg string) string {
 var (
 	// issueRef matches issue and pull-request references: "(#123)",
 	// "#123", "GH-12", "gh-12", with a closing keyword before it.
-	issueRef = regexp.MustCompile(`(?i)(\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?|see|refs?)\s*:?\s+)?(\(\s*(?:#|gh-)\d+\s*\)|(?:\b[\w.-]+/[\w.-]+)?#\d+\b|\bgh-\d+\b)`)
+	issueRef = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?|see|refs?)\s*:?\s+)?(\(\s*(?:#|gh-)\d+\s*\)|(?:\b[\w.-]+/[\w.-]+)?#\d+\b|\bgh-\d+\b)`)
+	})
 	// trailer matches a "Key: value" trailer line (Signed-off-by, Change-Id …).
-	trailer = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9-]*:\s`)
+	trailer = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9-]*:\s`) })
 	// vagueSubject matches subjects that say nothing about behaviour.
-	vagueSubject = regexp.MustCompile(`(?i)^(revert\b|merge\b|bump\b|release\b|prepare\b|version\b|v?\d+(\.\d+)+\b|wip\b|fixup!|squash!|typo|fix typos?\b|update (readme|changelog|docs?|deps|dependencies|copyright)\b|go ?fmt\b|gofmt\b|run (go ?fmt|prettier|black)\b|reformat|formatting\b)`)
+	vagueSubject = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(revert\b|merge\b|bump\b|release\b|prepare\b|version\b|v?\d+(\.\d+)+\b|wip\b|fixup!|squash!|typo|fix typos?\b|update (readme|changelog|docs?|deps|dependencies|copyright)\b|go ?fmt\b|gofmt\b|run (go ?fmt|prettier|black)\b|reformat|formatting\b)`)
+	})
 )
 
 // CommitQuery is the query a commit message stands for: its subject and
@@ -244,7 +249,7 @@ func CommitQuery(msg string) string {
 		}
 		var kept []string
 		for _, l := range strings.Split(para, "\n") {
-			if !trailer.MatchString(strings.TrimSpace(l)) {
+			if !trailer().MatchString(strings.TrimSpace(l)) {
 				kept = append(kept, l)
 			}
 		}
@@ -253,7 +258,7 @@ func CommitQuery(msg string) string {
 		}
 		break
 	}
-	q := issueRef.ReplaceAllString(strings.Join(parts, " "), "")
+	q := issueRef().ReplaceAllString(strings.Join(parts, " "), "")
 	return strings.Join(strings.Fields(q), " ")
 }
 
@@ -262,13 +267,13 @@ func CommitQuery(msg string) string {
 // removed, and not a revert, merge, version bump, release, typo or
 // formatting commit.
 func DescriptiveSubject(subject string) bool {
-	s := strings.TrimSpace(issueRef.ReplaceAllString(subject, ""))
+	s := strings.TrimSpace(issueRef().ReplaceAllString(subject, ""))
 	// A conventional-commit or area prefix ("fix(http):", "net/http:") says
 	// where, not what.
 	if i := strings.Index(s, ": "); i > 0 && i < 40 && !strings.Contains(s[:i], " ") {
 		s = strings.TrimSpace(s[i+2:])
 	}
-	if vagueSubject.MatchString(s) {
+	if vagueSubject().MatchString(s) {
 		return false
 	}
 	words := 0

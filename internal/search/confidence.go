@@ -4,6 +4,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 
 	"codectx/internal/query"
 )
@@ -63,7 +64,7 @@ func confidence(kw *keywordResult, ranked []scored, chunks int) (c float64, ok b
 
 // grepWord keeps what a text search can look for: ASCII words and
 // identifiers.
-var grepWord = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.$-]*$`)
+var grepWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.$-]*$`) })
 
 // grepPattern is a case-insensitive regular expression for a text search
 // (grep) of the query's keywords the project matched least: identifiers and
@@ -78,7 +79,7 @@ func grepPattern(kw *keywordResult, q parsed) string {
 	seen := map[string]bool{}
 	add := func(w string, df int) {
 		w = strings.ToLower(w)
-		if len(w) < 3 || seen[w] || !grepWord.MatchString(w) {
+		if len(w) < 3 || seen[w] || !grepWord().MatchString(w) {
 			return
 		}
 		seen[w] = true
@@ -89,7 +90,7 @@ func grepPattern(kw *keywordResult, q parsed) string {
 		if kw != nil && gi < len(kw.groups) {
 			df = kw.groups[gi].df
 		}
-		if grepWord.MatchString(g.keyword) {
+		if grepWord().MatchString(g.keyword) {
 			add(g.keyword, df)
 			continue
 		}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"codectx/internal/query"
 )
@@ -58,30 +59,51 @@ type area struct{ name, parent string }
 // maxAreas bounds the areas read from one prefix.
 const maxAreas = 4
 
+// The routing expressions are compiled on first use (sync.OnceValue), as
+// are those of the other packages a query goes through: a one-shot command
+// that never routes a query (grep, read, index) does not compile them.
 var (
 	// Go / generic "path/file.ext:123" (optionally ":col"), also inside
 	// "at foo (src/x.js:12:5)".
-	reFileLine = regexp.MustCompile(`([A-Za-z0-9_./\\-]+\.[A-Za-z0-9]{1,5}):(\d+)`)
+	reFileLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`([A-Za-z0-9_./\\-]+\.[A-Za-z0-9]{1,5}):(\d+)`) })
 	// Python: File "x/y.py", line 12, in func
-	rePyFrame = regexp.MustCompile(`File "([^"]+)", line (\d+)(?:, in ([A-Za-z_][A-Za-z0-9_<>]*))?`)
+	rePyFrame = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`File "([^"]+)", line (\d+)(?:, in ([A-Za-z_][A-Za-z0-9_<>]*))?`)
+	})
 	// Java/Kotlin/C#: at com.x.Foo.bar(Foo.java:12)
-	reJVMFrame = regexp.MustCompile(`at ([A-Za-z_$][\w$.<>]*)\(([\w$.-]+\.(?:java|kt|scala|groovy)):(\d+)\)`)
+	reJVMFrame = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`at ([A-Za-z_$][\w$.<>]*)\(([\w$.-]+\.(?:java|kt|scala|groovy)):(\d+)\)`)
+	})
 	// Go panics: "pkg.(*T).Method(...)" or "pkg.Func(...)" lines.
-	reGoFrame = regexp.MustCompile(`(?:^|[\s(])([A-Za-z_][\w/-]*(?:\.[A-Za-z_]\w*)*\.(?:\(\*?[A-Za-z_]\w*\)\.)?[A-Za-z_]\w*)\(`)
+	reGoFrame = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:^|[\s(])([A-Za-z_][\w/-]*(?:\.[A-Za-z_]\w*)*\.(?:\(\*?[A-Za-z_]\w*\)\.)?[A-Za-z_]\w*)\(`)
+	})
 	// A path-like token: has a directory separator or a source extension.
-	rePath = regexp.MustCompile(`(?:^|[\s"'(\x60])((?:[A-Za-z0-9_.-]+/)+[A-Za-z0-9_.-]+\.[A-Za-z0-9]{1,5}|[A-Za-z0-9_-]+\.(?:go|py|java|kt|js|jsx|ts|tsx|rs|c|h|cc|cpp|hpp|cs|rb|php|swift|scala|lua|dart|sh))\b`)
+	rePath = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:^|[\s"'(\x60])((?:[A-Za-z0-9_.-]+/)+[A-Za-z0-9_.-]+\.[A-Za-z0-9]{1,5}|[A-Za-z0-9_-]+\.(?:go|py|java|kt|js|jsx|ts|tsx|rs|c|h|cc|cpp|hpp|cs|rb|php|swift|scala|lua|dart|sh))\b`)
+	})
 	// Error-message shapes.
-	reError = regexp.MustCompile(`(?i)(\b(panic|traceback|exception|segfault|stack ?trace|nil pointer|null ?pointer|undefined is not|cannot read propert|unexpected|crash(es|ed)?|regression|broken)\b|\b\w*(error|exception):\s|\bfail(s|ed|ing)? (to|with|on|when)\b)`)
+	reError = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(\b(panic|traceback|exception|segfault|stack ?trace|nil pointer|null ?pointer|undefined is not|cannot read propert|unexpected|crash(es|ed)?|regression|broken)\b|\b\w*(error|exception):\s|\bfail(s|ed|ing)? (to|with|on|when)\b)`)
+	})
 	// A commit-style change description: an area prefix ("store: …",
 	// "fix(http): …", "net/http: …") or an imperative change verb first
 	// ("add …", "fix …", "remove …"), as commit subjects and task titles
 	// are written.
-	reAreaPrefix = regexp.MustCompile(`^([A-Za-z][\w./-]*(?:, ?[A-Za-z][\w./-]*)*)(?:\(([\w./-]+)\))?!?: +\S`)
-	reImperative = regexp.MustCompile(`(?i)^(add|fix|remove|drop|delete|support|make|allow|avoid|handle|implement|refactor|rename|move|replace|skip|keep|stop|ensure|prevent|improve|update|change|expose|introduce|deprecate|reduce|simplify|split|reject|rewrite|speed up|clean up)(s|es|ed|d)?\s`)
+	reAreaPrefix = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^([A-Za-z][\w./-]*(?:, ?[A-Za-z][\w./-]*)*)(?:\(([\w./-]+)\))?!?: +\S`)
+	})
+	reImperative = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(add|fix|remove|drop|delete|support|make|allow|avoid|handle|implement|refactor|rename|move|replace|skip|keep|stop|ensure|prevent|improve|update|change|expose|introduce|deprecate|reduce|simplify|split|reject|rewrite|speed up|clean up)(s|es|ed|d)?\s`)
+	})
 	// A prefix that is a message level or error name, not an area.
-	reMessageLevel = regexp.MustCompile(`(?i)(error|exception|panic|fatal|warning|warn|traceback|note|info|debug)$`)
+	reMessageLevel = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(error|exception|panic|fatal|warning|warn|traceback|note|info|debug)$`)
+	})
 	// Change-request phrasing.
-	reChange = regexp.MustCompile(`(?i)(\bshould(n't| not)?\b|\binstead of\b|\bexpected\b.*\b(got|but|instead)\b|\bdoes(n't| not)\b|\bdo(n't| not) (work|handle|support)|\bwhen\b.{3,120}\bthen\b|\bno longer\b|\bwrong(ly)?\b|\bincorrect(ly)?\b|\bbug\b|\badd support for\b|\ballow (users? )?to\b|应该|而不是|报错|异常|崩溃)`)
+	reChange = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(\bshould(n't| not)?\b|\binstead of\b|\bexpected\b.*\b(got|but|instead)\b|\bdoes(n't| not)\b|\bdo(n't| not) (work|handle|support)|\bwhen\b.{3,120}\bthen\b|\bno longer\b|\bwrong(ly)?\b|\bincorrect(ly)?\b|\bbug\b|\badd support for\b|\ballow (users? )?to\b|应该|而不是|报错|异常|崩溃)`)
+	})
 )
 
 // Words that say a question is about documentation, builds, data files or
@@ -124,11 +146,11 @@ func routeQuery(raw string, groups []termGroup) route {
 			r.frames = append(r.frames, f)
 		}
 	}
-	for _, m := range rePyFrame.FindAllStringSubmatch(raw, -1) {
+	for _, m := range rePyFrame().FindAllStringSubmatch(raw, -1) {
 		n, _ := strconv.Atoi(m[2])
 		addFrame(frame{file: m[1], line: n, fn: m[3]})
 	}
-	for _, m := range reJVMFrame.FindAllStringSubmatch(raw, -1) {
+	for _, m := range reJVMFrame().FindAllStringSubmatch(raw, -1) {
 		n, _ := strconv.Atoi(m[3])
 		fn := m[1]
 		if i := strings.LastIndexByte(fn, '.'); i >= 0 {
@@ -136,12 +158,12 @@ func routeQuery(raw string, groups []termGroup) route {
 		}
 		addFrame(frame{file: m[2], line: n, fn: fn})
 	}
-	for _, m := range reFileLine.FindAllStringSubmatch(raw, -1) {
+	for _, m := range reFileLine().FindAllStringSubmatch(raw, -1) {
 		if n, err := strconv.Atoi(m[2]); err == nil && !looksLikeHostPort(m[1]) {
 			addFrame(frame{file: m[1], line: n})
 		}
 	}
-	for _, m := range reGoFrame.FindAllStringSubmatch(raw, -1) {
+	for _, m := range reGoFrame().FindAllStringSubmatch(raw, -1) {
 		fn := m[1]
 		if i := strings.LastIndexByte(fn, '.'); i >= 0 {
 			fn = fn[i+1:]
@@ -153,7 +175,7 @@ func routeQuery(raw string, groups []termGroup) route {
 			r.idents = appendNew(r.idents, f.fn)
 		}
 	}
-	for _, m := range rePath.FindAllStringSubmatch(raw, -1) {
+	for _, m := range rePath().FindAllStringSubmatch(raw, -1) {
 		if !looksLikeHostPort(m[1]) {
 			r.paths = appendNew(r.paths, strings.TrimPrefix(m[1], "./"))
 		}
@@ -161,13 +183,13 @@ func routeQuery(raw string, groups []termGroup) route {
 	for _, id := range query.Parse(raw).Identifiers {
 		// Paths and dotted module names are not symbols; "a.b" identifiers
 		// are looked up by their last component.
-		if strings.ContainsAny(id, "/") || rePath.MatchString(" "+id) || isNumber(id) {
+		if strings.ContainsAny(id, "/") || rePath().MatchString(" "+id) || isNumber(id) {
 			continue
 		}
 		r.idents = appendNew(r.idents, id)
 	}
 	words := len(strings.Fields(raw))
-	if m := reAreaPrefix.FindStringSubmatch(raw); m != nil && !reMessageLevel.MatchString(m[1]) {
+	if m := reAreaPrefix().FindStringSubmatch(raw); m != nil && !reMessageLevel().MatchString(m[1]) {
 		list := m[1]
 		if m[2] != "" {
 			list = m[2] // "fix(http): …": the scope names the area
@@ -184,8 +206,8 @@ func routeQuery(raw string, groups []termGroup) route {
 			r.areas = append(r.areas, ar)
 		}
 	}
-	if words >= longProseWords || len(r.frames) > 0 || reError.MatchString(raw) || reChange.MatchString(raw) ||
-		reAreaPrefix.MatchString(raw) || reImperative.MatchString(raw) {
+	if words >= longProseWords || len(r.frames) > 0 || reError().MatchString(raw) || reChange().MatchString(raw) ||
+		reAreaPrefix().MatchString(raw) || reImperative().MatchString(raw) {
 		r.kind = RouteChange
 	}
 	return r
@@ -303,7 +325,7 @@ func symbolMatches(symbol, short, ident string) bool {
 }
 
 // versionDir matches a versioned directory name: v2, v10, v1beta1.
-var versionDir = regexp.MustCompile(`^v\d+([a-z]+\d*)?$`)
+var versionDir = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^v\d+([a-z]+\d*)?$`) })
 
 // layoutKey is a path with its versioned directories removed, so that
 // "lib/v3/codec.go" and "lib/v4/codec.go" share one key.
@@ -311,7 +333,7 @@ func layoutKey(p string) string {
 	parts := strings.Split(p, "/")
 	out := parts[:0:0]
 	for i, d := range parts {
-		if i < len(parts)-1 && versionDir.MatchString(d) {
+		if i < len(parts)-1 && versionDir().MatchString(d) {
 			continue
 		}
 		out = append(out, d)
