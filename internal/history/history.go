@@ -97,7 +97,7 @@ func CoChanged(ctx context.Context, root string, paths []string, opt Options) ([
 	}
 	// Commits that touched any of paths, each with every file it changed
 	// (--full-diff) below the root (--relative), newest first.
-	args := []string{"--literal-pathspecs", "log", "--no-merges", "--no-renames", "--relative", "--full-diff", "--name-only",
+	args := []string{"--literal-pathspecs", "log", "-z", "--no-merges", "--no-renames", "--relative", "--full-diff", "--name-only",
 		"--format=%x1e", fmt.Sprintf("-n%d", opt.Commits), rev, "--"}
 	args = append(args, paths...)
 	if out, err = scan.GitOutput(ctx, root, args...); err != nil {
@@ -125,8 +125,9 @@ func withDefaults(opt Options) Options {
 	return opt
 }
 
-// couplings counts, from git log output (records opened by \x1e, one path
-// per line), how often each file changed with each of paths.
+// couplings counts, from git log -z output (records opened by \x1e and a
+// NUL, then a newline and the paths, each ended by a NUL: names are not
+// quoted), how often each file changed with each of paths.
 func couplings(out []byte, paths []string, opt Options) []Coupling {
 	wanted := map[string]bool{}
 	for _, p := range paths {
@@ -135,10 +136,11 @@ func couplings(out []byte, paths []string, opt Options) []Coupling {
 	commits := map[string]int{}             // given path → its commits
 	together := map[string]map[string]int{} // given path → other path → count
 	for rec := range strings.SplitSeq(string(out), "\x1e") {
+		rec = strings.TrimPrefix(strings.TrimPrefix(rec, "\x00"), "\n")
 		var files []string
-		for line := range strings.SplitSeq(rec, "\n") {
-			if line = strings.TrimSpace(line); line != "" {
-				files = append(files, line)
+		for name := range strings.SplitSeq(rec, "\x00") {
+			if name != "" {
+				files = append(files, name)
 			}
 		}
 		if len(files) == 0 || len(files) > opt.MaxFiles {

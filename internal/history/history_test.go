@@ -112,6 +112,26 @@ func TestCoChangedSubdirectory(t *testing.T) {
 	}
 }
 
+// Names git would quote (a double quote, a tab, non-ASCII) come back as
+// they are.
+func TestCoChangedUnusualNames(t *testing.T) {
+	odd := []string{"we\"ird name.go", "tab\tname.go", "日本/語.go"}
+	commits := [][]string{append([]string{"a.go"}, odd...), append([]string{"a.go"}, odd...), append([]string{"a.go"}, odd...)}
+	root := repo(t, "", commits)
+	got, err := CoChanged(context.Background(), root, []string{"a.go"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, c := range got {
+		paths = append(paths, c.Path)
+	}
+	want := []string{"tab\tname.go", "we\"ird name.go", "日本/語.go"}
+	if !reflect.DeepEqual(paths, want) {
+		t.Errorf("paths %q, want %q", paths, want)
+	}
+}
+
 func TestCoChangedWithoutGitHistory(t *testing.T) {
 	got, err := CoChanged(context.Background(), t.TempDir(), []string{"a.go"}, Options{})
 	if err != nil || got != nil {
