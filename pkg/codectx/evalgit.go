@@ -5,9 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"slices"
-	"strings"
 	"time"
 
 	"codectx/internal/eval"
@@ -134,25 +132,17 @@ func (p *Project) GitGoldenSet(ctx context.Context, opt GitEvalOptions) (*Golden
 
 // mineGit reads the history (git log) and mines its tasks.
 func (p *Project) mineGit(ctx context.Context, projectID int64, opt GitEvalOptions) ([]eval.Task, eval.MineStats, error) {
-	git, err := exec.LookPath("git")
-	if err != nil {
-		return nil, eval.MineStats{}, fmt.Errorf("%w: git is not installed", ErrNoGitHistory)
-	}
-	args := []string{"-C", p.root, "-c", "core.quotePath=false", "log", "--no-merges", "-M", "--name-status",
-		"--relative", "--format=" + eval.GitLogFormat}
+	args := []string{"log", "--no-merges", "-M", "--name-status", "--relative", "--format=" + eval.GitLogFormat}
 	if opt.Since != "" {
 		args = append(args, "--since="+opt.Since)
 	}
 	args = append(args, "HEAD", "--", ".")
-	cmd := exec.CommandContext(ctx, git, args...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := scan.GitOutput(ctx, p.root, args...)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, eval.MineStats{}, ctx.Err()
 		}
-		return nil, eval.MineStats{}, fmt.Errorf("%w in %s: git log: %s", ErrNoGitHistory, p.root, firstLineOf(stderr.String(), err))
+		return nil, eval.MineStats{}, fmt.Errorf("%w in %s: %v", ErrNoGitHistory, p.root, err)
 	}
 	commits, err := eval.ParseGitLog(bytes.NewReader(out))
 	if err != nil {
@@ -208,11 +198,4 @@ func (p *Project) leaky(ctx context.Context, projectID int64, t eval.Task) (bool
 // a known language that is not documentation, build, data or generated.
 func isSourcePath(p string) bool {
 	return scan.LanguageOf(p) != "" && search.ClassifyPath(p) == search.ClassSource
-}
-
-func firstLineOf(s string, err error) string {
-	if l, _, _ := strings.Cut(strings.TrimSpace(s), "\n"); l != "" {
-		return l
-	}
-	return err.Error()
 }
