@@ -82,6 +82,9 @@ func CoChanged(ctx context.Context, root string, paths []string, opt Options) ([
 	if rev == "" {
 		rev = "HEAD"
 	}
+	if strings.HasPrefix(rev, "-") {
+		return nil, fmt.Errorf("read co-changes: bad revision %q", rev) // never an option to git
+	}
 	// The window: the commit Window commits back, when the history is
 	// that long (the walk stops there).
 	out, err := scan.GitOutput(ctx, root, "rev-list", "-n1", fmt.Sprintf("--skip=%d", opt.Window), rev, "--")

@@ -89,8 +89,10 @@ func TestCoChanged(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Window 4: %+v, want %+v", got, want)
 	}
-	if _, err := CoChanged(context.Background(), root, []string{"a.go"}, Options{Rev: "no-such-rev"}); err == nil {
-		t.Error("an unknown revision: no error")
+	for _, rev := range []string{"no-such-rev", "--output=" + filepath.Join(t.TempDir(), "x")} {
+		if _, err := CoChanged(context.Background(), root, []string{"a.go"}, Options{Rev: rev}); err == nil {
+			t.Errorf("revision %q: no error", rev)
+		}
 	}
 }
 
