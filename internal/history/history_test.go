@@ -89,10 +89,15 @@ func TestCoChanged(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Window 4: %+v, want %+v", got, want)
 	}
-	for _, rev := range []string{"no-such-rev", "--output=" + filepath.Join(t.TempDir(), "x")} {
+	// A revision is never an option to git: --output would write a file.
+	out := filepath.Join(t.TempDir(), "written")
+	for _, rev := range []string{"no-such-rev", "--output=" + out} {
 		if _, err := CoChanged(context.Background(), root, []string{"a.go"}, Options{Rev: rev}); err == nil {
 			t.Errorf("revision %q: no error", rev)
 		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("git wrote %s: a revision was taken as an option", out)
 	}
 }
 
