@@ -115,9 +115,17 @@ func (r *resolver) goInit(root string, facts []store.FactRow) {
 	}
 	// first in (path, line) order, unless a build-tag twin replaces it
 	keep := func(old, new int64) bool { return !g.offBuild[old] || g.offBuild[new] }
+	var fn *store.SymbolRow // the last function or method seen: its body's lines
 	for i := range r.syms {
 		s := &r.syms[i]
 		if s.Lang != "go" {
+			continue
+		}
+		if s.Kind == "function" || s.Kind == "method" {
+			fn = s
+		} else if s.Kind == "type" && fn != nil && fn.FileID == s.FileID && s.StartLine > fn.StartLine && s.EndLine <= fn.EndLine {
+			// a type declared in a function body is in scope there
+			// only: not the package's type of its name
 			continue
 		}
 		g.goFiles[s.FileID] = true

@@ -3,6 +3,7 @@ package index
 import (
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -1159,4 +1160,73 @@ func Read(d *text.Decoder) int {
 	got := querySet(t, db, `SELECT r.src_symbol, r.target, COALESCE(dc.symbol, ''), r.resolution, r.detail
 		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls'`, 5)
 	containsAll(t, got, []string{"Read | ReadToken | Decoder.ReadToken | exact | "})
+}
+
+// TestGoLocalTypeScope: a type declared inside a function is in scope in
+// that function only. A package-level type of the same name, declared
+// later in the file (or in a later file), is the package's type: it is
+// the one that implements interfaces and whose methods are called; the
+// local one, which can have no methods, is neither.
+func TestGoLocalTypeScope(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.22\n",
+		"m.go": `package m
+
+type Named interface {
+	Name() string
+}
+
+type Checker interface {
+	Check() error
+}
+
+type Base struct{}
+
+func (Base) Name() string { return "" }
+`,
+		"a_test.go": `package m
+
+func ExampleLocal() {
+	type Custom struct {
+		Base
+	}
+	_ = Custom{}
+}
+
+func (Thing) helper() {
+	type Custom int
+	_ = Custom(3)
+}
+
+type Thing struct{}
+
+type Custom struct {
+	Base
+}
+
+func (Custom) Check() error { return nil }
+
+func use(c Custom) error { return c.Check() }
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target, c.start_line FROM relations r JOIN chunks c ON c.id = r.src_chunk
+		WHERE r.kind = 'implements'`, 3)
+	want := []string{"Base | Named | 11", "Custom | Named | 17", "Custom | Checker | 17"}
+	containsAll(t, got, want)
+	for _, g := range got {
+		if !slices.Contains(want, g) {
+			t.Errorf("unexpected implements %q: a local type is not the package's", g)
+		}
+	}
+	calls := querySet(t, db, `SELECT r.src_symbol, r.target, COALESCE(dc.symbol, ''), COALESCE(dc.start_line, 0), r.resolution
+		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls'`, 5)
+	containsAll(t, calls, []string{"use | Check | Custom.Check | 21 | exact"})
+	for _, c := range calls {
+		if strings.HasPrefix(c, "Thing.helper | Custom |") {
+			t.Errorf("unexpected %q: a conversion to a local type calls nothing", c)
+		}
+	}
 }
