@@ -741,8 +741,8 @@ func (g *goResolver) computeImplements(r *resolver) {
 		}
 		for _, f := range g.iembeds[t.key()] {
 			et := g.eval(f.Type, g.factDir[f], 0)
-			if !et.project() {
-				if ms, ok := goStdInterfaces[f.Type]; ok && (et.universe || et.ext != "") {
+			if !et.project() && (et.universe || et.ext != "") {
+				if ms, iface, ok := goStdSet(f.Type); ok && iface {
 					for m, sig := range ms {
 						out[m] = msig{sig, ""}
 					}
@@ -814,15 +814,15 @@ func (g *goResolver) computeImplements(r *resolver) {
 				continue
 			}
 			et := g.eval(f.Type, g.factDir[f], 0)
-			ms, ok := goStdInterfaces[f.Type]
-			if !ok {
-				ms, ok = goStdTypes[f.Type]
-			}
-			if ok && !et.project() && (et.universe || et.ext != "") {
+			if !et.project() && (et.universe || et.ext != "") {
+				ms, _, ok := goStdSet(f.Type)
 				for m, sig := range ms {
 					if _, ok := out[m]; !ok {
 						out[m] = msig{sig, ""}
 					}
+				}
+				if !ok {
+					complete = false
 				}
 				continue
 			}

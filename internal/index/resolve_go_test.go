@@ -1230,3 +1230,76 @@ func use(c Custom) error { return c.Check() }
 		}
 	}
 }
+
+// TestGoImplementsStdSource: the method sets of standard-library types a
+// project type embeds come from the Go installation's source, for any
+// standard-library package: an interface embedding several (net/http's
+// ResponseWriter, flag's Getter, which itself embeds Value), a struct
+// embedding an interface or a concrete type whose methods are promoted
+// from an unexported embedded type (net.TCPConn's from net.conn).
+func TestGoImplementsStdSource(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/ss\n\ngo 1.22\n",
+		"s/s.go": `package s
+
+import (
+	"flag"
+	"net"
+	"net/http"
+	"time"
+)
+
+type Wrapped interface {
+	http.ResponseWriter
+	Status() int
+}
+
+type Value interface {
+	flag.Getter
+}
+
+type deadliner interface {
+	SetReadDeadline(t time.Time) error
+	SetKeepAlive(keepalive bool) error
+}
+
+type basic struct {
+	http.ResponseWriter
+	code int
+}
+
+func (b *basic) Status() int { return b.code }
+
+type half struct{}
+
+func (half) Header() http.Header { return nil }
+func (half) Status() int         { return 0 }
+
+type getter struct{ flag.Value }
+
+func (getter) Get() any { return nil }
+
+type plain struct{ flag.Value }
+
+type tcp struct{ *net.TCPConn }
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target FROM relations r WHERE r.kind = 'implements'`, 2)
+	for _, c := range []struct {
+		edge string
+		want bool
+	}{
+		{"basic | Wrapped", true},
+		{"half | Wrapped", false}, // no Write, no WriteHeader
+		{"getter | Value", true},
+		{"plain | Value", false}, // no Get
+		{"tcp | deadliner", true},
+	} {
+		if slices.Contains(got, c.edge) != c.want {
+			t.Errorf("implements %q: got %v, want %v (all: %q)", c.edge, !c.want, c.want, got)
+		}
+	}
+}
