@@ -377,6 +377,15 @@ func (g *goResolver) base(b, dir string, depth int) gtype {
 				t = g.eval(nthResult(f.Type, k), g.factDir[f], depth+1)
 			} else if _, ok := g.types[key2(d, name)]; ok {
 				t = gtype{dir: d, name: name} // conversion
+			} else if v := g.vars[key2(d, name)]; v != nil {
+				// a variable holding a function (var New = newT, var
+				// NewInts = NewSlice[int]): calling it calls that
+				if fn, ok := goFuncValue(v.Type); ok {
+					if k > 0 {
+						fn += "@" + strconv.Itoa(k)
+					}
+					t = g.base("="+fn, g.factDir[v], depth+1)
+				}
 			}
 		} else {
 			if f := g.vars[key2(d, name)]; f != nil {
@@ -403,6 +412,17 @@ func (g *goResolver) base(b, dir string, depth int) gtype {
 	}
 	t.elem += elem
 	return t
+}
+
+// goFuncValue is the function a package variable's initialiser names, in
+// the notation of calls ("F", "PATH#F"): a bare or qualified name ("$F",
+// "$PATH#F"), or one instantiated with type arguments ("$F []", which is
+// also what indexing a variable F writes: resolution then finds no
+// function F).
+func goFuncValue(init string) (string, bool) {
+	fn, ok := strings.CutPrefix(init, "$")
+	fn = strings.TrimSuffix(fn, " []")
+	return fn, ok && fn != "" && !strings.ContainsAny(fn, " @")
 }
 
 // qualified splits "PATH#Name" (or "Name" in dir) into project directory

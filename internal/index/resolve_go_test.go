@@ -1303,3 +1303,72 @@ type tcp struct{ *net.TCPConn }
 		}
 	}
 }
+
+// TestGoFunctionVariables: a package variable initialised with a function
+// (var Plain = newPlain, var again = Plain) or an instantiation of a
+// generic one (var NewInts = NewBox[int, string]): calling the variable returns what
+// the function returns, so methods of its result resolve.
+func TestGoFunctionVariables(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/fv\n\ngo 1.22\n",
+		"box/box.go": `package box
+
+type Box[T any, C any] struct{ v T }
+
+func (b *Box[T, C]) Set(s string) error { return nil }
+
+func NewBox[T any, C any](v T) *Box[T, C] { return &Box[T, C]{v: v} }
+
+func newPlain() *Box[int, int] { return nil }
+
+var NewInts = NewBox[int, string]
+
+var NewStrings = NewBox[string, int]
+
+var Plain = newPlain
+
+var again = Plain
+`,
+		"use/use.go": `package use
+
+import "example.com/fv/box"
+
+func Ints() {
+	b := box.NewInts(1)
+	b.Set("x")
+}
+
+func Strings() {
+	box.NewStrings("a").Set("y")
+}
+`,
+		"box/use.go": `package box
+
+func plain() {
+	p := Plain()
+	p.Set("z")
+	again().Set("w")
+}
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target, COALESCE(dc.symbol, ''), r.resolution
+		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls'`, 4)
+	for _, want := range []string{
+		"Ints | Set | Box.Set | exact",
+		"Strings | Set | Box.Set | exact",
+		"plain | Set | Box.Set | exact",
+	} {
+		n := 0
+		for _, g := range got {
+			if g == want {
+				n++
+			}
+		}
+		if want == "plain | Set | Box.Set | exact" && n != 2 || n == 0 {
+			t.Errorf("%q: %d edges (all: %q)", want, n, got)
+		}
+	}
+}

@@ -969,6 +969,18 @@ func (x *extractor) goExprType(e int32) string {
 			return ""
 		case "type_assertion_expression":
 			return x.goTypeRef(t.field(e, "type"))
+		case "type_instantiation_expression":
+			// F[A, B] as a value: the generic function F, instantiated
+			// (F[A], one argument, parses as an index expression)
+			switch base := t.field(e, "type"); t.kind(base) {
+			case "type_identifier":
+				return "$" + t.text(base)
+			case "qualified_type":
+				if p, ok := g.imports[t.text(t.field(base, "package"))]; ok {
+					return "$" + p + "#" + t.text(t.field(base, "name"))
+				}
+			}
+			return ""
 		case "identifier":
 			n := t.text(e)
 			if ref, ok := g.local(n, t.nodes[e].start); ok {
