@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"go/build"
 	"os"
 	"path"
@@ -25,8 +26,13 @@ import (
 // goStdPkg is what one standard-library package declares: per type its
 // methods (name → signature in the notation of type facts, types of
 // other packages and of its own as "PATH#T") and embedded types ("PATH#T"),
-// and which types are interfaces.
+// and which types are interfaces; files holds the sources not parsed yet.
+// A file is parsed only once a type it may declare, or declare methods
+// of, is asked for (goStdMentions): net/http is large, and a project
+// embeds one or two of its types.
 type goStdPkg struct {
+	path    string
+	files   map[string][]byte
 	methods map[string]map[string]string
 	embeds  map[string][]string
 	iface   map[string]bool
@@ -55,12 +61,20 @@ func goStdAdd(ref string, depth int, out map[string]string) (iface, ok bool) {
 	case !qualified || !goStdPath(pkgPath):
 		return false, false
 	}
-	p := goStdLoad(pkgPath)
-	if p == nil || depth > 8 {
+	if depth > 8 {
 		return false, false
 	}
-	ms, declared := p.methods[name]
-	if !declared && len(p.embeds[name]) == 0 && !p.iface[name] {
+	goStdCache.Lock()
+	p := goStdLoad(pkgPath)
+	if p == nil {
+		goStdCache.Unlock()
+		return false, false
+	}
+	p.parse(name)
+	ms, embeds, iface := p.methods[name], slices.Clone(p.embeds[name]), p.iface[name]
+	slices.Sort(embeds)
+	goStdCache.Unlock()
+	if ms == nil && len(embeds) == 0 && !iface {
 		return false, false
 	}
 	for m, sig := range ms {
@@ -69,12 +83,12 @@ func goStdAdd(ref string, depth int, out map[string]string) (iface, ok bool) {
 		}
 	}
 	ok = true
-	for _, e := range p.embeds[name] {
+	for _, e := range embeds {
 		if _, eok := goStdAdd(e, depth+1, out); !eok {
 			ok = false
 		}
 	}
-	return p.iface[name], ok
+	return iface, ok
 }
 
 // goStdPath reports whether an import path is a standard-library one (its
@@ -84,50 +98,71 @@ func goStdPath(p string) bool {
 	return p != "" && !strings.Contains(first, ".")
 }
 
-// goStdLoad parses a standard-library package's source once per process.
+// goStdLoad reads a standard-library package's source once per process
+// (goStdCache held).
 func goStdLoad(pkgPath string) *goStdPkg {
-	goStdCache.Lock()
-	defer goStdCache.Unlock()
 	if p, seen := goStdCache.pkgs[pkgPath]; seen {
 		return p
 	}
 	if goStdCache.pkgs == nil {
 		goStdCache.pkgs = map[string]*goStdPkg{}
 	}
-	p := goStdParse(pkgPath)
+	var p *goStdPkg
+	if build.Default.GOROOT != "" {
+		dir := filepath.Join(build.Default.GOROOT, "src", filepath.FromSlash(pkgPath))
+		entries, _ := os.ReadDir(dir) // none: no source, no method sets
+		for _, e := range entries {
+			n := e.Name()
+			if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+				continue
+			}
+			if src, err := os.ReadFile(filepath.Join(dir, n)); err == nil {
+				if p == nil {
+					p = &goStdPkg{path: pkgPath, files: map[string][]byte{}, methods: map[string]map[string]string{},
+						embeds: map[string][]string{}, iface: map[string]bool{}}
+				}
+				p.files[n] = src
+			}
+		}
+	}
 	goStdCache.pkgs[pkgPath] = p
 	return p
 }
 
-func goStdParse(pkgPath string) *goStdPkg {
-	if build.Default.GOROOT == "" {
-		return nil
+// goStdMentions reports whether Go source may declare the type name or a
+// method of it: "type N", a line starting "\tN" (a type group), a
+// receiver "(r *N)", "(N)", "(r N[T])". A false yes costs a parse only.
+func goStdMentions(src []byte, name string) bool {
+	for _, pat := range [...]string{"type " + name, "\t" + name + " ", "\t" + name + "[",
+		"*" + name + ")", " " + name + ")", "(" + name + ")", "*" + name + "[", " " + name + "["} {
+		if bytes.Contains(src, []byte(pat)) {
+			return true
+		}
 	}
-	dir := filepath.Join(build.Default.GOROOT, "src", filepath.FromSlash(pkgPath))
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
+	return false
+}
+
+// parse folds in the facts of the files, in the default build, that may
+// declare name or its methods (goStdCache held).
+func (p *goStdPkg) parse(name string) {
+	names := make([]string, 0, len(p.files))
+	for n, src := range p.files {
+		if goStdMentions(src, name) {
+			names = append(names, n)
+		}
 	}
-	p := &goStdPkg{methods: map[string]map[string]string{}, embeds: map[string][]string{}, iface: map[string]bool{}}
+	slices.Sort(names)
 	// a type of the package itself: "@T" in a signature, "T" in a reference
-	own := func(s string) string { return strings.ReplaceAll(s, "@", pkgPath+"#") }
+	own := func(s string) string { return strings.ReplaceAll(s, "@", p.path+"#") }
 	ref := func(r string) string {
 		if r == "" || strings.ContainsAny(r, "#!") {
 			return r
 		}
-		return pkgPath + "#" + r
+		return p.path + "#" + r
 	}
-	found := false
-	for _, e := range entries {
-		n := e.Name()
-		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
-			continue
-		}
-		src, err := os.ReadFile(filepath.Join(dir, n))
-		if err != nil {
-			continue
-		}
-		res := lang.Parse(path.Join(pkgPath, n), "go", src)
+	for _, n := range names {
+		res := lang.Parse(path.Join(p.path, n), "go", p.files[n])
+		delete(p.files, n)
 		built := ""
 		for _, f := range res.Facts {
 			if f.Kind == lang.FactBuild {
@@ -137,7 +172,6 @@ func goStdParse(pkgPath string) *goStdPkg {
 		if !goBuildsIn(&build.Default, n, built) {
 			continue
 		}
-		found = true
 		for _, f := range res.Facts {
 			switch {
 			case f.Kind == lang.FactIMethod && exported(f.Name):
@@ -155,13 +189,6 @@ func goStdParse(pkgPath string) *goStdPkg {
 			}
 		}
 	}
-	if !found {
-		return nil
-	}
-	for _, es := range p.embeds {
-		slices.Sort(es)
-	}
-	return p
 }
 
 func (p *goStdPkg) add(owner, m, sig string) {
