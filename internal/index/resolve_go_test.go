@@ -578,6 +578,13 @@ func TestString() {
 	}
 	rows := []row{{1, 2}}
 	rows[0].lv.String()
+	for _, tc := range []struct {
+		setup func() (*Box, error)
+	}{} {
+		tc.setup().Open()
+		b, _ := tc.setup()
+		b.Open()
+	}
 }
 `,
 	})
@@ -592,6 +599,9 @@ func TestString() {
 		"TestString | String | 20 | Level.String | exact",
 		"TestString | String | 23 | Level.String | exact",
 		"TestString | String | 29 | Level.String | exact", // a local named struct type
+		// what calling a function-typed field returns
+		"TestString | Open | 33 | Box.Open | exact",
+		"TestString | Open | 35 | Box.Open | exact",
 	})
 }
 

@@ -1089,7 +1089,8 @@ func (x *extractor) goAnonStruct(ref string) int32 {
 }
 
 // goAnonMember is the type of field f of an anonymous struct value (ref),
-// or of the result of its method f (call): a named field's declared type,
+// or of the result of calling its member f (call): a named field's
+// declared type (for a call, the first result of its function type),
 // else a member promoted from its only embedded field; "" when unknown.
 func (x *extractor) goAnonMember(ref, f string, call bool) string {
 	t := x.t
@@ -1108,10 +1109,15 @@ func (x *extractor) goAnonMember(ref, f string, call bool) string {
 			if t.kind(c) == "field_identifier" {
 				named = true
 				if t.text(c) == f {
-					if call { // a function-typed field
-						return ""
+					ft := t.field(d, "type")
+					if call { // a function-typed field: its (first) result
+						if t.kind(ft) != "function_type" {
+							return ""
+						}
+						r, _, _ := strings.Cut(x.goResultRef(t.field(ft, "result")), ";")
+						return r
 					}
-					return x.goTypeRef(t.field(d, "type"))
+					return x.goTypeRef(ft)
 				}
 			}
 		}
