@@ -115,9 +115,17 @@ func (r *resolver) goInit(root string, facts []store.FactRow) {
 	}
 	// first in (path, line) order, unless a build-tag twin replaces it
 	keep := func(old, new int64) bool { return !g.offBuild[old] || g.offBuild[new] }
+	var fn *store.SymbolRow // the last function or method seen: its body's lines
 	for i := range r.syms {
 		s := &r.syms[i]
 		if s.Lang != "go" {
+			continue
+		}
+		if s.Kind == "function" || s.Kind == "method" {
+			fn = s
+		} else if s.Kind == "type" && fn != nil && fn.FileID == s.FileID && s.StartLine > fn.StartLine && s.EndLine <= fn.EndLine {
+			// a type declared in a function body is in scope there
+			// only: not the package's type of its name
 			continue
 		}
 		g.goFiles[s.FileID] = true
@@ -369,6 +377,15 @@ func (g *goResolver) base(b, dir string, depth int) gtype {
 				t = g.eval(nthResult(f.Type, k), g.factDir[f], depth+1)
 			} else if _, ok := g.types[key2(d, name)]; ok {
 				t = gtype{dir: d, name: name} // conversion
+			} else if v := g.vars[key2(d, name)]; v != nil {
+				// a variable holding a function (var New = newT, var
+				// NewInts = NewSlice[int]): calling it calls that
+				if fn, ok := goFuncValue(v.Type); ok {
+					if k > 0 {
+						fn += "@" + strconv.Itoa(k)
+					}
+					t = g.base("="+fn, g.factDir[v], depth+1)
+				}
 			}
 		} else {
 			if f := g.vars[key2(d, name)]; f != nil {
@@ -395,6 +412,17 @@ func (g *goResolver) base(b, dir string, depth int) gtype {
 	}
 	t.elem += elem
 	return t
+}
+
+// goFuncValue is the function a package variable's initialiser names, in
+// the notation of calls ("F", "PATH#F"): a bare or qualified name ("$F",
+// "$PATH#F"), or one instantiated with type arguments ("$F []", which is
+// also what indexing a variable F writes: resolution then finds no
+// function F).
+func goFuncValue(init string) (string, bool) {
+	fn, ok := strings.CutPrefix(init, "$")
+	fn = strings.TrimSuffix(fn, " []")
+	return fn, ok && fn != "" && !strings.ContainsAny(fn, " @")
 }
 
 // qualified splits "PATH#Name" (or "Name" in dir) into project directory
@@ -733,8 +761,8 @@ func (g *goResolver) computeImplements(r *resolver) {
 		}
 		for _, f := range g.iembeds[t.key()] {
 			et := g.eval(f.Type, g.factDir[f], 0)
-			if !et.project() {
-				if ms, ok := goStdInterfaces[f.Type]; ok && (et.universe || et.ext != "") {
+			if !et.project() && (et.universe || et.ext != "") {
+				if ms, iface, ok := goStdSet(f.Type); ok && iface {
 					for m, sig := range ms {
 						out[m] = msig{sig, ""}
 					}
@@ -806,15 +834,15 @@ func (g *goResolver) computeImplements(r *resolver) {
 				continue
 			}
 			et := g.eval(f.Type, g.factDir[f], 0)
-			ms, ok := goStdInterfaces[f.Type]
-			if !ok {
-				ms, ok = goStdTypes[f.Type]
-			}
-			if ok && !et.project() && (et.universe || et.ext != "") {
+			if !et.project() && (et.universe || et.ext != "") {
+				ms, _, ok := goStdSet(f.Type)
 				for m, sig := range ms {
 					if _, ok := out[m]; !ok {
 						out[m] = msig{sig, ""}
 					}
+				}
+				if !ok {
+					complete = false
 				}
 				continue
 			}

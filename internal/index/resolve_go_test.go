@@ -3,6 +3,7 @@ package index
 import (
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -577,6 +578,13 @@ func TestString() {
 	}
 	rows := []row{{1, 2}}
 	rows[0].lv.String()
+	for _, tc := range []struct {
+		setup func() (*Box, error)
+	}{} {
+		tc.setup().Open()
+		b, _ := tc.setup()
+		b.Open()
+	}
 }
 `,
 	})
@@ -591,6 +599,9 @@ func TestString() {
 		"TestString | String | 20 | Level.String | exact",
 		"TestString | String | 23 | Level.String | exact",
 		"TestString | String | 29 | Level.String | exact", // a local named struct type
+		// what calling a function-typed field returns
+		"TestString | Open | 33 | Box.Open | exact",
+		"TestString | Open | 35 | Box.Open | exact",
 	})
 }
 
@@ -1159,4 +1170,215 @@ func Read(d *text.Decoder) int {
 	got := querySet(t, db, `SELECT r.src_symbol, r.target, COALESCE(dc.symbol, ''), r.resolution, r.detail
 		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls'`, 5)
 	containsAll(t, got, []string{"Read | ReadToken | Decoder.ReadToken | exact | "})
+}
+
+// TestGoLocalTypeScope: a type declared inside a function is in scope in
+// that function only. A package-level type of the same name, declared
+// later in the file (or in a later file), is the package's type: it is
+// the one that implements interfaces and whose methods are called; the
+// local one, which can have no methods, is neither.
+func TestGoLocalTypeScope(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.22\n",
+		"m.go": `package m
+
+type Named interface {
+	Name() string
+}
+
+type Checker interface {
+	Check() error
+}
+
+type Base struct{}
+
+func (Base) Name() string { return "" }
+`,
+		"a_test.go": `package m
+
+func ExampleLocal() {
+	type Custom struct {
+		Base
+	}
+	_ = Custom{}
+}
+
+func (Thing) helper() {
+	type Custom int
+	_ = Custom(3)
+}
+
+type Thing struct{}
+
+type Custom struct {
+	Base
+}
+
+func (Custom) Check() error { return nil }
+
+func use(c Custom) error { return c.Check() }
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target, c.start_line FROM relations r JOIN chunks c ON c.id = r.src_chunk
+		WHERE r.kind = 'implements'`, 3)
+	want := []string{"Base | Named | 11", "Custom | Named | 17", "Custom | Checker | 17"}
+	containsAll(t, got, want)
+	for _, g := range got {
+		if !slices.Contains(want, g) {
+			t.Errorf("unexpected implements %q: a local type is not the package's", g)
+		}
+	}
+	calls := querySet(t, db, `SELECT r.src_symbol, r.target, COALESCE(dc.symbol, ''), COALESCE(dc.start_line, 0), r.resolution
+		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls'`, 5)
+	containsAll(t, calls, []string{"use | Check | Custom.Check | 21 | exact"})
+	for _, c := range calls {
+		if strings.HasPrefix(c, "Thing.helper | Custom |") {
+			t.Errorf("unexpected %q: a conversion to a local type calls nothing", c)
+		}
+	}
+}
+
+// TestGoImplementsStdSource: the method sets of standard-library types a
+// project type embeds come from the Go installation's source, for any
+// standard-library package: an interface embedding several (net/http's
+// ResponseWriter, flag's Getter, which itself embeds Value), a struct
+// embedding an interface or a concrete type whose methods are promoted
+// from an unexported embedded type (net.TCPConn's from net.conn).
+func TestGoImplementsStdSource(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/ss\n\ngo 1.22\n",
+		"s/s.go": `package s
+
+import (
+	"flag"
+	"net"
+	"net/http"
+	"time"
+)
+
+type Wrapped interface {
+	http.ResponseWriter
+	Status() int
+}
+
+type Value interface {
+	flag.Getter
+}
+
+type deadliner interface {
+	SetReadDeadline(t time.Time) error
+	SetKeepAlive(keepalive bool) error
+}
+
+type basic struct {
+	http.ResponseWriter
+	code int
+}
+
+func (b *basic) Status() int { return b.code }
+
+type half struct{}
+
+func (half) Header() http.Header { return nil }
+func (half) Status() int         { return 0 }
+
+type getter struct{ flag.Value }
+
+func (getter) Get() any { return nil }
+
+type plain struct{ flag.Value }
+
+type tcp struct{ *net.TCPConn }
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target FROM relations r WHERE r.kind = 'implements'`, 2)
+	for _, c := range []struct {
+		edge string
+		want bool
+	}{
+		{"basic | Wrapped", true},
+		{"half | Wrapped", false}, // no Write, no WriteHeader
+		{"getter | Value", true},
+		{"plain | Value", false}, // no Get
+		{"tcp | deadliner", true},
+	} {
+		if slices.Contains(got, c.edge) != c.want {
+			t.Errorf("implements %q: got %v, want %v (all: %q)", c.edge, !c.want, c.want, got)
+		}
+	}
+}
+
+// TestGoFunctionVariables: a package variable initialised with a function
+// (var Plain = newPlain, var again = Plain) or an instantiation of a
+// generic one (var NewInts = NewBox[int, string]): calling the variable returns what
+// the function returns, so methods of its result resolve.
+func TestGoFunctionVariables(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod": "module example.com/fv\n\ngo 1.22\n",
+		"box/box.go": `package box
+
+type Box[T any, C any] struct{ v T }
+
+func (b *Box[T, C]) Set(s string) error { return nil }
+
+func NewBox[T any, C any](v T) *Box[T, C] { return &Box[T, C]{v: v} }
+
+func newPlain() *Box[int, int] { return nil }
+
+var NewInts = NewBox[int, string]
+
+var NewStrings = NewBox[string, int]
+
+var Plain = newPlain
+
+var again = Plain
+`,
+		"use/use.go": `package use
+
+import "example.com/fv/box"
+
+func Ints() {
+	b := box.NewInts(1)
+	b.Set("x")
+}
+
+func Strings() {
+	box.NewStrings("a").Set("y")
+}
+`,
+		"box/use.go": `package box
+
+func plain() {
+	p := Plain()
+	p.Set("z")
+	again().Set("w")
+}
+`,
+	})
+	db := openDB(t)
+	run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	got := querySet(t, db, `SELECT r.src_symbol, r.target, COALESCE(dc.symbol, ''), r.resolution
+		FROM relations r LEFT JOIN chunks dc ON dc.id = r.dst_chunk WHERE r.kind = 'calls'`, 4)
+	for _, want := range []string{
+		"Ints | Set | Box.Set | exact",
+		"Strings | Set | Box.Set | exact",
+		"plain | Set | Box.Set | exact",
+	} {
+		n := 0
+		for _, g := range got {
+			if g == want {
+				n++
+			}
+		}
+		if want == "plain | Set | Box.Set | exact" && n != 2 || n == 0 {
+			t.Errorf("%q: %d edges (all: %q)", want, n, got)
+		}
+	}
 }

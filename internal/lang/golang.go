@@ -141,6 +141,9 @@ func goCall(x *extractor, i int32, fn string) {
 			x.addCallRecv(fn, name, "", "?local", t.line(i))
 			return
 		}
+		if _, local := g.ltypes[name]; local {
+			return // a conversion to a type the function declares calls nothing
+		}
 		x.addCall(fn, name, "", t.line(i))
 	case "selector_expression":
 		q, recv := "", ""

@@ -969,6 +969,18 @@ func (x *extractor) goExprType(e int32) string {
 			return ""
 		case "type_assertion_expression":
 			return x.goTypeRef(t.field(e, "type"))
+		case "type_instantiation_expression":
+			// F[A, B] as a value: the generic function F, instantiated
+			// (F[A], one argument, parses as an index expression)
+			switch base := t.field(e, "type"); t.kind(base) {
+			case "type_identifier":
+				return "$" + t.text(base)
+			case "qualified_type":
+				if p, ok := g.imports[t.text(t.field(base, "package"))]; ok {
+					return "$" + p + "#" + t.text(t.field(base, "name"))
+				}
+			}
+			return ""
 		case "identifier":
 			n := t.text(e)
 			if ref, ok := g.local(n, t.nodes[e].start); ok {
@@ -1077,7 +1089,8 @@ func (x *extractor) goAnonStruct(ref string) int32 {
 }
 
 // goAnonMember is the type of field f of an anonymous struct value (ref),
-// or of the result of its method f (call): a named field's declared type,
+// or of the result of calling its member f (call): a named field's
+// declared type (for a call, the first result of its function type),
 // else a member promoted from its only embedded field; "" when unknown.
 func (x *extractor) goAnonMember(ref, f string, call bool) string {
 	t := x.t
@@ -1096,10 +1109,15 @@ func (x *extractor) goAnonMember(ref, f string, call bool) string {
 			if t.kind(c) == "field_identifier" {
 				named = true
 				if t.text(c) == f {
-					if call { // a function-typed field
-						return ""
+					ft := t.field(d, "type")
+					if call { // a function-typed field: its (first) result
+						if t.kind(ft) != "function_type" {
+							return ""
+						}
+						r, _, _ := strings.Cut(x.goResultRef(t.field(ft, "result")), ";")
+						return r
 					}
-					return x.goTypeRef(t.field(d, "type"))
+					return x.goTypeRef(ft)
 				}
 			}
 		}
