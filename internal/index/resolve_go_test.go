@@ -1,6 +1,7 @@
 package index
 
 import (
+	"go/build"
 	"runtime"
 	"slices"
 	"strings"
@@ -1310,6 +1311,53 @@ type tcp struct{ *net.TCPConn }
 	} {
 		if slices.Contains(got, c.edge) != c.want {
 			t.Errorf("implements %q: got %v, want %v (all: %q)", c.edge, !c.want, c.want, got)
+		}
+	}
+}
+
+// TestGoImplementsStdWithoutSource: on a machine without the Go
+// installation's source, the method sets of the standard-library interfaces
+// projects embed most come from the tables compiled in.
+func TestGoImplementsStdWithoutSource(t *testing.T) {
+	for _, noSource := range []bool{false, true} {
+		root := t.TempDir()
+		writeFiles(t, root, map[string]string{
+			"go.mod": "module example.com/ns\n\ngo 1.22\n",
+			"s/s.go": `package s
+
+import "io"
+
+type Stream interface {
+	io.ReadCloser
+	Name() string
+}
+
+type file struct{}
+
+func (file) Read(p []byte) (int, error) { return 0, nil }
+func (file) Close() error               { return nil }
+func (file) Name() string               { return "" }
+
+type named struct{}
+
+func (named) Name() string { return "" }
+`,
+		})
+		goStdCache.Lock()
+		saved, savedRoot := goStdCache.pkgs, build.Default.GOROOT
+		goStdCache.pkgs = nil
+		if noSource {
+			build.Default.GOROOT = t.TempDir() // a GOROOT without src
+		}
+		goStdCache.Unlock()
+		db := openDB(t)
+		run(t, db, root, &fakeEmbedder{model: "fake:a"})
+		goStdCache.Lock()
+		goStdCache.pkgs, build.Default.GOROOT = saved, savedRoot
+		goStdCache.Unlock()
+		got := querySet(t, db, `SELECT r.src_symbol, r.target FROM relations r WHERE r.kind = 'implements'`, 2)
+		if !slices.Contains(got, "file | Stream") || slices.Contains(got, "named | Stream") {
+			t.Errorf("without source %v: implements %q, want file | Stream and not named", noSource, got)
 		}
 	}
 }
