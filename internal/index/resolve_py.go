@@ -63,6 +63,7 @@ type pyResolver struct {
 	enters  map[string]bool                       // file\x00owner\x00generator → decorated @contextmanager
 	budget  int                                   // type expressions left to evaluate for the current call
 	subs    map[int][]int                         // class → the project classes whose bases name it (nil: not built)
+	newing  map[int]bool                          // classes whose __new__ is being evaluated (pyConstruct)
 }
 
 // pyLocalImport is an import in a function (lines from-to of the file).
@@ -788,7 +789,7 @@ func (r *resolver) pyResultAt(recv, c pyEnt, pos, depth int) pyEnt {
 	}
 	s := &r.syms[c.sym]
 	if s.Kind == "type" {
-		return pyEnt{sym: c.sym, inst: true}
+		return r.pyConstruct(c.sym, depth)
 	}
 	self := pyUnknown
 	if recv.sym >= 0 && r.syms[recv.sym].Kind == "type" {
@@ -825,6 +826,40 @@ func (r *resolver) pyResultAt(recv, c pyEnt, pos, depth int) pyEnt {
 		return pyUnknown
 	}
 	return r.pyInstance(s.FileID, ty, self, depth+1)
+}
+
+// pyConstruct is the value of calling class ti: what the __new__ it
+// defines or inherits from a project base returns, called on ti, when
+// that is known, as pyright types a constructor call by __new__'s return
+// type (an instance of ti or of a subclass it picks, `object.__new__(cls)
+// if key is None else object.__new__(Keyed)`: either; another class's
+// instance), else its instance. While a class's __new__ is evaluated, a
+// call of that class (`object.__new__(cls)`, `super().__new__(cls)`: the
+// fact "=cls()") is its instance.
+func (r *resolver) pyConstruct(ti, depth int) pyEnt {
+	inst := pyEnt{sym: ti, inst: true}
+	if r.py.newing[ti] || depth > pyMaxDepth {
+		return inst
+	}
+	m := r.pyMethod(ti, "__new__")
+	if m < 0 {
+		return inst
+	}
+	ms := &r.syms[m]
+	ty := r.py.results[key3(ms.Path, ms.Container, ms.Short)]
+	if ty == "" {
+		return inst
+	}
+	if r.py.newing == nil {
+		r.py.newing = map[int]bool{}
+	}
+	r.py.newing[ti] = true
+	v := r.pyInstance(ms.FileID, ty, inst, depth+1)
+	delete(r.py.newing, ti)
+	if !v.known() {
+		return inst // (pyright: __new__ returning Unknown constructs ti)
+	}
+	return v
 }
 
 // pyGetItem is what x[k] gives for x of value v: an element of a builtin

@@ -2567,3 +2567,114 @@ def show_new():
 		"Loop.render | 20 | Node.render | exact",
 	})
 }
+
+// TestPythonConstructorNew covers a call of a class with a __new__ of the
+// project (its own or a base's): the value is what __new__ returns, as
+// pyright types a constructor call — an instance of the class or of a
+// subclass it picks (either: a call on it reaches both), another class's
+// instance; a __new__ that returns the class's own instance
+// (`object.__new__(cls)`, `super().__new__(cls)`) or a value of unknown
+// type constructs the class.
+func TestPythonConstructorNew(t *testing.T) {
+	tree := map[string]string{"nw/lists.py": `class Plain:
+    def __new__(cls, key=None):
+        if key is None:
+            return object.__new__(cls)
+        return object.__new__(Keyed)
+
+    def clear(self):
+        pass
+
+    def size(self):
+        pass
+
+
+class Keyed(Plain):
+    def __new__(cls, key=None):
+        return object.__new__(cls)
+
+    def clear(self):
+        pass
+
+
+class Other:
+    def go(self):
+        pass
+
+
+class Maker:
+    def __new__(cls):
+        return Other()
+
+    def go(self):
+        pass
+
+
+class Base:
+    def __new__(cls, *args):
+        return super().__new__(cls)
+
+    def go(self):
+        pass
+
+
+class Derived(Base):
+    def go(self):
+        pass
+
+
+class Raw:
+    def __new__(cls, v):
+        return v
+
+    def go(self):
+        pass
+
+
+class Holder:
+    def __init__(self, key):
+        self._items = Plain(key=key)
+
+    def reset(self):
+        self._items.clear()
+        self._items.size()
+
+
+def use():
+    m = Maker()
+    m.go()
+    d = Derived()
+    d.go()
+    r = Raw(3)
+    r.go()
+    k = Keyed()
+    k.clear()
+`}
+	got := pyCalls(t, tree, "nw/lists.py")
+	for _, c := range []struct {
+		name string
+		rows []string
+	}{
+		{"the class or a subclass __new__ picks", []string{
+			"nw/lists.py | Holder.reset | clear | 61 | Plain.clear | exact | receiver type",
+			"nw/lists.py | Holder.reset | clear | 61 | Keyed.clear | exact | another definition",
+		}},
+		{"a method only the class has", []string{"nw/lists.py | Holder.reset | size | 62 | Plain.size | exact | receiver type"}},
+		{"another class's instance", []string{"nw/lists.py | use | go | 67 | Other.go | exact | receiver type"}},
+		{"super().__new__(cls) in a base", []string{"nw/lists.py | use | go | 69 | Derived.go | exact | receiver type"}},
+		{"a value of unknown type", []string{"nw/lists.py | use | go | 71 | Raw.go | exact | receiver type"}},
+		{"object.__new__(cls)", []string{"nw/lists.py | use | clear | 73 | Keyed.clear | exact | receiver type"}},
+	} {
+		for _, row := range c.rows {
+			if !slices.Contains(got, row) {
+				t.Errorf("%s: missing %q", c.name, row)
+			}
+		}
+	}
+	if slices.Contains(got, "nw/lists.py | use | go | 67 | Maker.go | exact | receiver type") {
+		t.Errorf("Maker() reached Maker.go: __new__ returns an Other")
+	}
+	if t.Failed() {
+		t.Log(strings.Join(got, "\n"))
+	}
+}
