@@ -708,6 +708,7 @@ func (r *resolver) pyValue(fileID int64, path string, self pyEnt, depth int) pyE
 				cur = pyEnt{sym: self.sym, inst: name == "self"}
 			}
 		default:
+			name = strings.TrimPrefix(name, lang.PythonModuleHead) // (^T: the module's T, which a local shadows)
 			cur = r.pyName(fileID, name, depth)
 			if cur.ext == "builtin" && pyAnyBuiltins[name] && strings.HasPrefix(steps, "()") {
 				return pyUnknown // eval(…), getattr(…), max(…): any value
