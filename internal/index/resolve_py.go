@@ -64,6 +64,7 @@ type pyResolver struct {
 	budget  int                                   // type expressions left to evaluate for the current call
 	subs    map[int][]int                         // class → the project classes whose bases name it (nil: not built)
 	newing  map[int]bool                          // classes whose __new__ is being evaluated (pyConstruct)
+	implied map[int64]map[string]bool             // __init__.py → the submodules its `from .X import …` binds (X)
 }
 
 // pyLocalImport is an import in a function (lines from-to of the file).
@@ -212,6 +213,19 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 		}
 		switch f.Kind {
 		case lang.FactImport:
+			if x, ok := strings.CutPrefix(f.Type, "."); ok && x != "" && !strings.ContainsAny(x, ".") && f.Sig != "" && f.Owner == "" &&
+				path.Base(files[f.FileID]) == "__init__.py" {
+				// from .X import … in a package's __init__.py binds X
+				// to the submodule too (as pyright's binder does; not
+				// from .X.Y, nor an absolute import of it)
+				if p.implied == nil {
+					p.implied = map[int64]map[string]bool{}
+				}
+				if p.implied[f.FileID] == nil {
+					p.implied[f.FileID] = map[string]bool{}
+				}
+				p.implied[f.FileID][x] = true
+			}
 			if f.Sig == "*" {
 				p.stars[f.FileID] = append(p.stars[f.FileID], f)
 				continue
@@ -531,6 +545,8 @@ func (r *resolver) pyName(fileID int64, dotted string, depth int) pyEnt {
 		cur = r.pyBound(fileID, segs[0], b, 0)
 	} else if ty, ok := p.vars[fileID][segs[0]]; ok {
 		cur = r.pyInstance(fileID, ty, pyUnknown, depth)
+	} else if f, ok := r.pyImplied(fileID, segs[0]); ok {
+		cur = pyEnt{file: f, sym: -1}
 	} else if lang.PythonBuiltin(segs[0]) {
 		cur = pyEnt{sym: -1, ext: "builtin"}
 	} else if cur = r.pyStar(fileID, segs[0], 0); !cur.known() {
@@ -542,6 +558,15 @@ func (r *resolver) pyName(fileID int64, dotted string, depth int) pyEnt {
 		}
 	}
 	return cur
+}
+
+// pyImplied is the project module name denotes in package file fileID
+// (an __init__.py) whose `from .name import …` binds it.
+func (r *resolver) pyImplied(fileID int64, name string) (string, bool) {
+	if !r.py.implied[fileID][name] {
+		return "", false
+	}
+	return pyModuleFile(r.py.isFile, path.Dir(r.filePath(fileID)), "."+name)
 }
 
 // pyStar is what the star imports of file fileID bind name to (a name

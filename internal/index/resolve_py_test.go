@@ -2678,3 +2678,83 @@ def use():
 		t.Log(strings.Join(got, "\n"))
 	}
 }
+
+// TestPythonDefaultsAndImpliedSubmodules covers a parameter's default,
+// which Python evaluates where the def is (`def scan(s, Loader=Loader)`:
+// the module's class, though the parameter shadows it; `K=K` in a nested
+// def: the enclosing function's local), and a submodule that a package's
+// __init__.py binds by importing from it (`from .loader import *` binds
+// `loader`, as pyright's binder does; `from .sub.deep import f` does not
+// bind `sub`, nor does a from-import in another module).
+func TestPythonDefaultsAndImpliedSubmodules(t *testing.T) {
+	tree := map[string]string{
+		"pk/__init__.py": `from .loader import *
+from .sub.deep import f
+
+
+def scan(stream, Loader=Loader):
+    loader = Loader(stream)
+    loader.check_token()
+
+
+def add(tag, Loader=None):
+    if Loader is None:
+        loader.Loader.add_resolver(tag)
+
+
+def deep():
+    sub.deep.f()
+
+
+def outer(stream):
+    K = Loader
+
+    def inner(x, K=K):
+        k = K(x)
+        k.dispose()
+
+    return inner(stream)
+`,
+		"pk/loader.py": `__all__ = ["Loader"]
+
+
+class Scanner:
+    def check_token(self):
+        return True
+
+
+class Loader(Scanner):
+    def __init__(self, stream):
+        self.stream = stream
+
+    def dispose(self):
+        pass
+
+    @classmethod
+    def add_resolver(cls, tag):
+        pass
+`,
+		"pk/sub/__init__.py": "",
+		"pk/sub/deep.py":     "def f():\n    pass\n",
+		"pk/plain.py": `from .loader import Loader
+
+
+def g():
+    loader.Loader.add_resolver(1)
+`,
+	}
+	for _, c := range []struct {
+		name, file, want string
+	}{
+		{"a default naming the module's class the parameter shadows", "pk/__init__.py", "pk/__init__.py | scan | check_token | 7 | Scanner.check_token | exact | base class"},
+		{"a default naming the enclosing function's local", "pk/__init__.py", "pk/__init__.py | inner | dispose | 24 | Loader.dispose | exact | receiver type"},
+		{"a submodule its __init__.py imports from", "pk/__init__.py", "pk/__init__.py | add | add_resolver | 12 | Loader.add_resolver | exact | receiver type"},
+		{"from .sub.deep binds no sub", "pk/__init__.py", "pk/__init__.py | deep | f | 16 |  | unresolved | receiver of unknown type"},
+		{"a from-import outside __init__.py binds no submodule", "pk/plain.py", "pk/plain.py | g | add_resolver | 5 |  | unresolved | receiver of unknown type"},
+	} {
+		got := pyCalls(t, tree, c.file)
+		if !slices.Contains(got, c.want) {
+			t.Errorf("%s: missing %q; got\n%s", c.name, c.want, strings.Join(got, "\n"))
+		}
+	}
+}
