@@ -859,7 +859,7 @@ func (r *resolver) pyResultAt(recv, c pyEnt, pos, depth int) pyEnt {
 // that is known, as pyright types a constructor call by __new__'s return
 // type (an instance of ti or of a subclass it picks, `object.__new__(cls)
 // if key is None else object.__new__(Keyed)`: either; another class's
-// instance), else its instance. While a class's __new__ is evaluated, a
+// instance), else (unknown, typing's Any) its instance. While a class's __new__ is evaluated, a
 // call of that class (`object.__new__(cls)`, `super().__new__(cls)`: the
 // fact "=cls()") is its instance.
 func (r *resolver) pyConstruct(ti, depth int) pyEnt {
@@ -882,8 +882,8 @@ func (r *resolver) pyConstruct(ti, depth int) pyEnt {
 	r.py.newing[ti] = true
 	v := r.pyInstance(ms.FileID, ty, inst, depth+1)
 	delete(r.py.newing, ti)
-	if !v.known() {
-		return inst // (pyright: __new__ returning Unknown constructs ti)
+	if !v.known() || v.ext == "typing" || v.ext == "typing_extensions" {
+		return inst // (pyright: __new__ returning Unknown or Any, `-> t.Any`, constructs ti)
 	}
 	return v
 }

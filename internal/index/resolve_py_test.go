@@ -2573,10 +2573,13 @@ def show_new():
 // pyright types a constructor call — an instance of the class or of a
 // subclass it picks (either: a call on it reaches both), another class's
 // instance; a __new__ that returns the class's own instance
-// (`object.__new__(cls)`, `super().__new__(cls)`) or a value of unknown
-// type constructs the class.
+// (`object.__new__(cls)`, `super().__new__(cls)`), a value of unknown
+// type or typing's Any (`-> t.Any`) constructs the class.
 func TestPythonConstructorNew(t *testing.T) {
-	tree := map[string]string{"nw/lists.py": `class Plain:
+	tree := map[string]string{"nw/lists.py": `import typing as t
+
+
+class Plain:
     def __new__(cls, key=None):
         if key is None:
             return object.__new__(cls)
@@ -2631,6 +2634,14 @@ class Raw:
         pass
 
 
+class Typed:
+    def __new__(cls, src) -> t.Any:
+        return make(cls, src)
+
+    def go(self):
+        pass
+
+
 class Holder:
     def __init__(self, key):
         self._items = Plain(key=key)
@@ -2649,6 +2660,8 @@ def use():
     r.go()
     k = Keyed()
     k.clear()
+    y = Typed(1)
+    y.go()
 `}
 	got := pyCalls(t, tree, "nw/lists.py")
 	for _, c := range []struct {
@@ -2656,14 +2669,15 @@ def use():
 		rows []string
 	}{
 		{"the class or a subclass __new__ picks", []string{
-			"nw/lists.py | Holder.reset | clear | 61 | Plain.clear | exact | receiver type",
-			"nw/lists.py | Holder.reset | clear | 61 | Keyed.clear | exact | another definition",
+			"nw/lists.py | Holder.reset | clear | 72 | Plain.clear | exact | receiver type",
+			"nw/lists.py | Holder.reset | clear | 72 | Keyed.clear | exact | another definition",
 		}},
-		{"a method only the class has", []string{"nw/lists.py | Holder.reset | size | 62 | Plain.size | exact | receiver type"}},
-		{"another class's instance", []string{"nw/lists.py | use | go | 67 | Other.go | exact | receiver type"}},
-		{"super().__new__(cls) in a base", []string{"nw/lists.py | use | go | 69 | Derived.go | exact | receiver type"}},
-		{"a value of unknown type", []string{"nw/lists.py | use | go | 71 | Raw.go | exact | receiver type"}},
-		{"object.__new__(cls)", []string{"nw/lists.py | use | clear | 73 | Keyed.clear | exact | receiver type"}},
+		{"a method only the class has", []string{"nw/lists.py | Holder.reset | size | 73 | Plain.size | exact | receiver type"}},
+		{"another class's instance", []string{"nw/lists.py | use | go | 78 | Other.go | exact | receiver type"}},
+		{"super().__new__(cls) in a base", []string{"nw/lists.py | use | go | 80 | Derived.go | exact | receiver type"}},
+		{"a value of unknown type", []string{"nw/lists.py | use | go | 82 | Raw.go | exact | receiver type"}},
+		{"object.__new__(cls)", []string{"nw/lists.py | use | clear | 84 | Keyed.clear | exact | receiver type"}},
+		{"a __new__ returning typing's Any", []string{"nw/lists.py | use | go | 86 | Typed.go | exact | receiver type"}},
 	} {
 		for _, row := range c.rows {
 			if !slices.Contains(got, row) {
@@ -2671,7 +2685,7 @@ def use():
 			}
 		}
 	}
-	if slices.Contains(got, "nw/lists.py | use | go | 67 | Maker.go | exact | receiver type") {
+	if slices.Contains(got, "nw/lists.py | use | go | 78 | Maker.go | exact | receiver type") {
 		t.Errorf("Maker() reached Maker.go: __new__ returns an Other")
 	}
 	if t.Failed() {
