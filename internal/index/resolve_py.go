@@ -856,12 +856,13 @@ func (r *resolver) pyResultAt(recv, c pyEnt, pos, depth int) pyEnt {
 
 // pyConstruct is the value of calling class ti: what the __new__ it
 // defines or inherits from a project base returns, called on ti, when
-// that is known, as pyright types a constructor call by __new__'s return
-// type (an instance of ti or of a subclass it picks, `object.__new__(cls)
-// if key is None else object.__new__(Keyed)`: either; another class's
-// instance), else (unknown, typing's Any) its instance. While a class's __new__ is evaluated, a
-// call of that class (`object.__new__(cls)`, `super().__new__(cls)`: the
-// fact "=cls()") is its instance.
+// that is instances of project classes, as pyright types a constructor
+// call by __new__'s return type (an instance of ti or of a subclass it
+// picks, `object.__new__(cls) if key is None else
+// object.__new__(Keyed)`: either; another class's instance); else its
+// instance. While a class's __new__ is evaluated, a call of that class
+// (`object.__new__(cls)`, `super().__new__(cls)`: the fact "=cls()") is
+// its instance.
 func (r *resolver) pyConstruct(ti, depth int) pyEnt {
 	inst := pyEnt{sym: ti, inst: true}
 	if r.py.newing[ti] || depth > pyMaxDepth {
@@ -882,10 +883,27 @@ func (r *resolver) pyConstruct(ti, depth int) pyEnt {
 	r.py.newing[ti] = true
 	v := r.pyInstance(ms.FileID, ty, inst, depth+1)
 	delete(r.py.newing, ti)
-	if !v.known() || v.ext == "typing" || v.ext == "typing_extensions" {
-		return inst // (pyright: __new__ returning Unknown or Any, `-> t.Any`, constructs ti)
+	if !r.pyProjectInstances(v) {
+		// unknown, typing's Any (`-> t.Any`), a value from outside the
+		// project (a cache's get(): pyright's Unknown, of a generic
+		// container whose types it does not know): pyright constructs ti
+		return inst
 	}
 	return v
+}
+
+// pyProjectInstances reports whether v is an instance of a project class,
+// or a union whose known members all are.
+func (r *resolver) pyProjectInstances(v pyEnt) bool {
+	if v.alts == nil {
+		return v.sym >= 0 && v.inst && v.ext == "" && r.syms[v.sym].Kind == "type"
+	}
+	for _, a := range *v.alts {
+		if !r.pyProjectInstances(a) {
+			return false
+		}
+	}
+	return len(*v.alts) > 0
 }
 
 // pyGetItem is what x[k] gives for x of value v: an element of a builtin

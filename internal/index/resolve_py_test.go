@@ -2574,9 +2574,11 @@ def show_new():
 // subclass it picks (either: a call on it reaches both), another class's
 // instance; a __new__ that returns the class's own instance
 // (`object.__new__(cls)`, `super().__new__(cls)`), a value of unknown
-// type or typing's Any (`-> t.Any`) constructs the class.
+// type, typing's Any (`-> t.Any`) or a value from outside the project
+// (a cache's get(): pyright's Unknown) constructs the class.
 func TestPythonConstructorNew(t *testing.T) {
 	tree := map[string]string{"nw/lists.py": `import typing as t
+import weakref
 
 
 class Plain:
@@ -2642,6 +2644,19 @@ class Typed:
         pass
 
 
+class Cached:
+    _cache = weakref.WeakValueDictionary()
+
+    def __new__(cls, key):
+        inst = cls._cache.get(key, None)
+        if inst is None:
+            inst = cls._cache.setdefault(key, object.__new__(cls))
+        return inst
+
+    def go(self):
+        pass
+
+
 class Holder:
     def __init__(self, key):
         self._items = Plain(key=key)
@@ -2662,6 +2677,8 @@ def use():
     k.clear()
     y = Typed(1)
     y.go()
+    c = Cached(1)
+    c.go()
 `}
 	got := pyCalls(t, tree, "nw/lists.py")
 	for _, c := range []struct {
@@ -2669,15 +2686,16 @@ def use():
 		rows []string
 	}{
 		{"the class or a subclass __new__ picks", []string{
-			"nw/lists.py | Holder.reset | clear | 72 | Plain.clear | exact | receiver type",
-			"nw/lists.py | Holder.reset | clear | 72 | Keyed.clear | exact | another definition",
+			"nw/lists.py | Holder.reset | clear | 86 | Plain.clear | exact | receiver type",
+			"nw/lists.py | Holder.reset | clear | 86 | Keyed.clear | exact | another definition",
 		}},
-		{"a method only the class has", []string{"nw/lists.py | Holder.reset | size | 73 | Plain.size | exact | receiver type"}},
-		{"another class's instance", []string{"nw/lists.py | use | go | 78 | Other.go | exact | receiver type"}},
-		{"super().__new__(cls) in a base", []string{"nw/lists.py | use | go | 80 | Derived.go | exact | receiver type"}},
-		{"a value of unknown type", []string{"nw/lists.py | use | go | 82 | Raw.go | exact | receiver type"}},
-		{"object.__new__(cls)", []string{"nw/lists.py | use | clear | 84 | Keyed.clear | exact | receiver type"}},
-		{"a __new__ returning typing's Any", []string{"nw/lists.py | use | go | 86 | Typed.go | exact | receiver type"}},
+		{"a method only the class has", []string{"nw/lists.py | Holder.reset | size | 87 | Plain.size | exact | receiver type"}},
+		{"another class's instance", []string{"nw/lists.py | use | go | 92 | Other.go | exact | receiver type"}},
+		{"super().__new__(cls) in a base", []string{"nw/lists.py | use | go | 94 | Derived.go | exact | receiver type"}},
+		{"a value of unknown type", []string{"nw/lists.py | use | go | 96 | Raw.go | exact | receiver type"}},
+		{"object.__new__(cls)", []string{"nw/lists.py | use | clear | 98 | Keyed.clear | exact | receiver type"}},
+		{"a __new__ returning typing's Any", []string{"nw/lists.py | use | go | 100 | Typed.go | exact | receiver type"}},
+		{"a value from outside the project", []string{"nw/lists.py | use | go | 102 | Cached.go | exact | receiver type"}},
 	} {
 		for _, row := range c.rows {
 			if !slices.Contains(got, row) {
@@ -2685,7 +2703,7 @@ def use():
 			}
 		}
 	}
-	if slices.Contains(got, "nw/lists.py | use | go | 78 | Maker.go | exact | receiver type") {
+	if slices.Contains(got, "nw/lists.py | use | go | 92 | Maker.go | exact | receiver type") {
 		t.Errorf("Maker() reached Maker.go: __new__ returns an Other")
 	}
 	if t.Failed() {
