@@ -28,7 +28,8 @@ import (
 //	          names, attributes and calls ("=self.make().node"; "=f()[0]"
 //	          element 0 of the tuple f returns, "=x[2]" x.__getitem__(2)
 //	          of a value that is not a call's; "=super:C().m()" the
-//	          result of super().m() in a method of class C), "A|B"
+//	          result of super().m() in a method of class C; "=^T()" the
+//	          module-level T a local shadows), "A|B"
 //	          alternatives ("A|?": an A or a value of unknown type, whose
 //	          calls resolve through A, inferred); ":E .a.b" its attributes
 //	".a.b"    attributes of a name that is not a local (self.x, mod.Class)

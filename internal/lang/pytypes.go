@@ -13,8 +13,10 @@ import (
 // properties and what functions return, as type expressions: "T" (the
 // value of calling T), "=path" (names, attributes and "()" calls:
 // "=self.make().node"; "()[k]" element k of the tuple a call returns;
-// "super:C()" super() in a method of class C), "A|B" (alternatives; "?"
-// one of unknown type: "A|?"), "*E" (a builtin container of E), "%V" (a
+// "super:C()" super() in a method of class C; "^T" at the head: the
+// module-level T a local shadows, as a parameter's default names it),
+// "A|B" (alternatives; "?" one of unknown type: "A|?"), "*E" (a builtin
+// container of E), "%V" (a
 // builtin mapping of V values; x[k] is "=x.__getitem__()", "=x[2]" for
 // an index written out; the v of `for k, v in d.items()`
 // "=d.items()[][1]"); "" unknown. Branches a static condition rules out
