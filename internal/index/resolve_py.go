@@ -28,7 +28,8 @@ import (
 //	          names, attributes and calls ("=self.make().node"; "=f()[0]"
 //	          element 0 of the tuple f returns, "=x[2]" x.__getitem__(2)
 //	          of a value that is not a call's; "=super:C().m()" the
-//	          result of super().m() in a method of class C), "A|B"
+//	          result of super().m() in a method of class C; "=^T()" the
+//	          module-level T a local shadows), "A|B"
 //	          alternatives ("A|?": an A or a value of unknown type, whose
 //	          calls resolve through A, inferred); ":E .a.b" its attributes
 //	".a.b"    attributes of a name that is not a local (self.x, mod.Class)
@@ -63,6 +64,8 @@ type pyResolver struct {
 	enters  map[string]bool                       // file\x00owner\x00generator → decorated @contextmanager
 	budget  int                                   // type expressions left to evaluate for the current call
 	subs    map[int][]int                         // class → the project classes whose bases name it (nil: not built)
+	newing  map[int]bool                          // classes whose __new__ is being evaluated (pyConstruct)
+	implied map[int64]map[string]bool             // __init__.py → the submodules its `from .X import …` binds (X)
 }
 
 // pyLocalImport is an import in a function (lines from-to of the file).
@@ -211,6 +214,19 @@ func (r *resolver) pyInit(files map[int64]string, facts []store.FactRow) {
 		}
 		switch f.Kind {
 		case lang.FactImport:
+			if x, ok := strings.CutPrefix(f.Type, "."); ok && x != "" && !strings.ContainsAny(x, ".") && f.Sig != "" && f.Owner == "" &&
+				path.Base(files[f.FileID]) == "__init__.py" {
+				// from .X import … in a package's __init__.py binds X
+				// to the submodule too (as pyright's binder does; not
+				// from .X.Y, nor an absolute import of it)
+				if p.implied == nil {
+					p.implied = map[int64]map[string]bool{}
+				}
+				if p.implied[f.FileID] == nil {
+					p.implied[f.FileID] = map[string]bool{}
+				}
+				p.implied[f.FileID][x] = true
+			}
 			if f.Sig == "*" {
 				p.stars[f.FileID] = append(p.stars[f.FileID], f)
 				continue
@@ -530,6 +546,8 @@ func (r *resolver) pyName(fileID int64, dotted string, depth int) pyEnt {
 		cur = r.pyBound(fileID, segs[0], b, 0)
 	} else if ty, ok := p.vars[fileID][segs[0]]; ok {
 		cur = r.pyInstance(fileID, ty, pyUnknown, depth)
+	} else if f, ok := r.pyImplied(fileID, segs[0]); ok {
+		cur = pyEnt{file: f, sym: -1}
 	} else if lang.PythonBuiltin(segs[0]) {
 		cur = pyEnt{sym: -1, ext: "builtin"}
 	} else if cur = r.pyStar(fileID, segs[0], 0); !cur.known() {
@@ -541,6 +559,15 @@ func (r *resolver) pyName(fileID int64, dotted string, depth int) pyEnt {
 		}
 	}
 	return cur
+}
+
+// pyImplied is the project module name denotes in package file fileID
+// (an __init__.py) whose `from .name import …` binds it.
+func (r *resolver) pyImplied(fileID int64, name string) (string, bool) {
+	if !r.py.implied[fileID][name] {
+		return "", false
+	}
+	return pyModuleFile(r.py.isFile, path.Dir(r.filePath(fileID)), "."+name)
 }
 
 // pyStar is what the star imports of file fileID bind name to (a name
@@ -707,6 +734,7 @@ func (r *resolver) pyValue(fileID int64, path string, self pyEnt, depth int) pyE
 				cur = pyEnt{sym: self.sym, inst: name == "self"}
 			}
 		default:
+			name = strings.TrimPrefix(name, lang.PythonModuleHead) // (^T: the module's T, which a local shadows)
 			cur = r.pyName(fileID, name, depth)
 			if cur.ext == "builtin" && pyAnyBuiltins[name] && strings.HasPrefix(steps, "()") {
 				return pyUnknown // eval(…), getattr(…), max(…): any value
@@ -788,7 +816,7 @@ func (r *resolver) pyResultAt(recv, c pyEnt, pos, depth int) pyEnt {
 	}
 	s := &r.syms[c.sym]
 	if s.Kind == "type" {
-		return pyEnt{sym: c.sym, inst: true}
+		return r.pyConstruct(c.sym, depth)
 	}
 	self := pyUnknown
 	if recv.sym >= 0 && r.syms[recv.sym].Kind == "type" {
@@ -825,6 +853,58 @@ func (r *resolver) pyResultAt(recv, c pyEnt, pos, depth int) pyEnt {
 		return pyUnknown
 	}
 	return r.pyInstance(s.FileID, ty, self, depth+1)
+}
+
+// pyConstruct is the value of calling class ti: what the __new__ it
+// defines or inherits from a project base returns, called on ti, when
+// that is instances of project classes, as pyright types a constructor
+// call by __new__'s return type (an instance of ti or of a subclass it
+// picks, `object.__new__(cls) if key is None else
+// object.__new__(Keyed)`: either; another class's instance); else its
+// instance. While a class's __new__ is evaluated, a call of that class
+// (`object.__new__(cls)`, `super().__new__(cls)`: the fact "=cls()") is
+// its instance.
+func (r *resolver) pyConstruct(ti, depth int) pyEnt {
+	inst := pyEnt{sym: ti, inst: true}
+	if r.py.newing[ti] || depth > pyMaxDepth {
+		return inst
+	}
+	m := r.pyMethod(ti, "__new__")
+	if m < 0 {
+		return inst
+	}
+	ms := &r.syms[m]
+	ty := r.py.results[key3(ms.Path, ms.Container, ms.Short)]
+	if ty == "" {
+		return inst
+	}
+	if r.py.newing == nil {
+		r.py.newing = map[int]bool{}
+	}
+	r.py.newing[ti] = true
+	v := r.pyInstance(ms.FileID, ty, inst, depth+1)
+	delete(r.py.newing, ti)
+	if !r.pyProjectInstances(v) {
+		// unknown, typing's Any (`-> t.Any`), a value from outside the
+		// project (a cache's get(): pyright's Unknown, of a generic
+		// container whose types it does not know): pyright constructs ti
+		return inst
+	}
+	return v
+}
+
+// pyProjectInstances reports whether v is an instance of a project class,
+// or a union whose known members all are.
+func (r *resolver) pyProjectInstances(v pyEnt) bool {
+	if v.alts == nil {
+		return v.sym >= 0 && v.inst && v.ext == "" && r.syms[v.sym].Kind == "type"
+	}
+	for _, a := range *v.alts {
+		if !r.pyProjectInstances(a) {
+			return false
+		}
+	}
+	return len(*v.alts) > 0
 }
 
 // pyGetItem is what x[k] gives for x of value v: an element of a builtin

@@ -2567,3 +2567,226 @@ def show_new():
 		"Loop.render | 20 | Node.render | exact",
 	})
 }
+
+// TestPythonConstructorNew covers a call of a class with a __new__ of the
+// project (its own or a base's): the value is what __new__ returns, as
+// pyright types a constructor call — an instance of the class or of a
+// subclass it picks (either: a call on it reaches both), another class's
+// instance; a __new__ that returns the class's own instance
+// (`object.__new__(cls)`, `super().__new__(cls)`), a value of unknown
+// type, typing's Any (`-> t.Any`) or a value from outside the project
+// (a cache's get(): pyright's Unknown) constructs the class.
+func TestPythonConstructorNew(t *testing.T) {
+	tree := map[string]string{"nw/lists.py": `import typing as t
+import weakref
+
+
+class Plain:
+    def __new__(cls, key=None):
+        if key is None:
+            return object.__new__(cls)
+        return object.__new__(Keyed)
+
+    def clear(self):
+        pass
+
+    def size(self):
+        pass
+
+
+class Keyed(Plain):
+    def __new__(cls, key=None):
+        return object.__new__(cls)
+
+    def clear(self):
+        pass
+
+
+class Other:
+    def go(self):
+        pass
+
+
+class Maker:
+    def __new__(cls):
+        return Other()
+
+    def go(self):
+        pass
+
+
+class Base:
+    def __new__(cls, *args):
+        return super().__new__(cls)
+
+    def go(self):
+        pass
+
+
+class Derived(Base):
+    def go(self):
+        pass
+
+
+class Raw:
+    def __new__(cls, v):
+        return v
+
+    def go(self):
+        pass
+
+
+class Typed:
+    def __new__(cls, src) -> t.Any:
+        return make(cls, src)
+
+    def go(self):
+        pass
+
+
+class Cached:
+    _cache = weakref.WeakValueDictionary()
+
+    def __new__(cls, key):
+        inst = cls._cache.get(key, None)
+        if inst is None:
+            inst = cls._cache.setdefault(key, object.__new__(cls))
+        return inst
+
+    def go(self):
+        pass
+
+
+class Holder:
+    def __init__(self, key):
+        self._items = Plain(key=key)
+
+    def reset(self):
+        self._items.clear()
+        self._items.size()
+
+
+def use():
+    m = Maker()
+    m.go()
+    d = Derived()
+    d.go()
+    r = Raw(3)
+    r.go()
+    k = Keyed()
+    k.clear()
+    y = Typed(1)
+    y.go()
+    c = Cached(1)
+    c.go()
+`}
+	got := pyCalls(t, tree, "nw/lists.py")
+	for _, c := range []struct {
+		name string
+		rows []string
+	}{
+		{"the class or a subclass __new__ picks", []string{
+			"nw/lists.py | Holder.reset | clear | 86 | Plain.clear | exact | receiver type",
+			"nw/lists.py | Holder.reset | clear | 86 | Keyed.clear | exact | another definition",
+		}},
+		{"a method only the class has", []string{"nw/lists.py | Holder.reset | size | 87 | Plain.size | exact | receiver type"}},
+		{"another class's instance", []string{"nw/lists.py | use | go | 92 | Other.go | exact | receiver type"}},
+		{"super().__new__(cls) in a base", []string{"nw/lists.py | use | go | 94 | Derived.go | exact | receiver type"}},
+		{"a value of unknown type", []string{"nw/lists.py | use | go | 96 | Raw.go | exact | receiver type"}},
+		{"object.__new__(cls)", []string{"nw/lists.py | use | clear | 98 | Keyed.clear | exact | receiver type"}},
+		{"a __new__ returning typing's Any", []string{"nw/lists.py | use | go | 100 | Typed.go | exact | receiver type"}},
+		{"a value from outside the project", []string{"nw/lists.py | use | go | 102 | Cached.go | exact | receiver type"}},
+	} {
+		for _, row := range c.rows {
+			if !slices.Contains(got, row) {
+				t.Errorf("%s: missing %q", c.name, row)
+			}
+		}
+	}
+	if slices.Contains(got, "nw/lists.py | use | go | 92 | Maker.go | exact | receiver type") {
+		t.Errorf("Maker() reached Maker.go: __new__ returns an Other")
+	}
+	if t.Failed() {
+		t.Log(strings.Join(got, "\n"))
+	}
+}
+
+// TestPythonDefaultsAndImpliedSubmodules covers a parameter's default,
+// which Python evaluates where the def is (`def scan(s, Loader=Loader)`:
+// the module's class, though the parameter shadows it; `K=K` in a nested
+// def: the enclosing function's local), and a submodule that a package's
+// __init__.py binds by importing from it (`from .loader import *` binds
+// `loader`, as pyright's binder does; `from .sub.deep import f` does not
+// bind `sub`, nor does a from-import in another module).
+func TestPythonDefaultsAndImpliedSubmodules(t *testing.T) {
+	tree := map[string]string{
+		"pk/__init__.py": `from .loader import *
+from .sub.deep import f
+
+
+def scan(stream, Loader=Loader):
+    loader = Loader(stream)
+    loader.check_token()
+
+
+def add(tag, Loader=None):
+    if Loader is None:
+        loader.Loader.add_resolver(tag)
+
+
+def deep():
+    sub.deep.f()
+
+
+def outer(stream):
+    K = Loader
+
+    def inner(x, K=K):
+        k = K(x)
+        k.dispose()
+
+    return inner(stream)
+`,
+		"pk/loader.py": `__all__ = ["Loader"]
+
+
+class Scanner:
+    def check_token(self):
+        return True
+
+
+class Loader(Scanner):
+    def __init__(self, stream):
+        self.stream = stream
+
+    def dispose(self):
+        pass
+
+    @classmethod
+    def add_resolver(cls, tag):
+        pass
+`,
+		"pk/sub/__init__.py": "",
+		"pk/sub/deep.py":     "def f():\n    pass\n",
+		"pk/plain.py": `from .loader import Loader
+
+
+def g():
+    loader.Loader.add_resolver(1)
+`,
+	}
+	for _, c := range []struct {
+		name, file, want string
+	}{
+		{"a default naming the module's class the parameter shadows", "pk/__init__.py", "pk/__init__.py | scan | check_token | 7 | Scanner.check_token | exact | base class"},
+		{"a default naming the enclosing function's local", "pk/__init__.py", "pk/__init__.py | inner | dispose | 24 | Loader.dispose | exact | receiver type"},
+		{"a submodule its __init__.py imports from", "pk/__init__.py", "pk/__init__.py | add | add_resolver | 12 | Loader.add_resolver | exact | receiver type"},
+		{"from .sub.deep binds no sub", "pk/__init__.py", "pk/__init__.py | deep | f | 16 |  | unresolved | receiver of unknown type"},
+		{"a from-import outside __init__.py binds no submodule", "pk/plain.py", "pk/plain.py | g | add_resolver | 5 |  | unresolved | receiver of unknown type"},
+	} {
+		got := pyCalls(t, tree, c.file)
+		if !slices.Contains(got, c.want) {
+			t.Errorf("%s: missing %q; got\n%s", c.name, c.want, strings.Join(got, "\n"))
+		}
+	}
+}

@@ -13,8 +13,10 @@ import (
 // properties and what functions return, as type expressions: "T" (the
 // value of calling T), "=path" (names, attributes and "()" calls:
 // "=self.make().node"; "()[k]" element k of the tuple a call returns;
-// "super:C()" super() in a method of class C), "A|B" (alternatives; "?"
-// one of unknown type: "A|?"), "*E" (a builtin container of E), "%V" (a
+// "super:C()" super() in a method of class C; "^T" at the head: the
+// module-level T a local shadows, as a parameter's default names it),
+// "A|B" (alternatives; "?" one of unknown type: "A|?"), "*E" (a builtin
+// container of E), "%V" (a
 // builtin mapping of V values; x[k] is "=x.__getitem__()", "=x[2]" for
 // an index written out; the v of `for k, v in d.items()`
 // "=d.items()[][1]"); "" unknown. Branches a static condition rules out
@@ -924,6 +926,44 @@ func PythonIndexStep(s string) int { return pyIndexStep(s) }
 // class: "super:C()".
 const PythonSuperHead = "super:"
 
+// PythonModuleHead starts the head of a path that names a module-level
+// name a local of the function shadows: a parameter's default, which
+// Python evaluates where the def is (`def scan(s, Loader=Loader)`: the
+// parameter's type is "=^Loader", the module's class).
+const PythonModuleHead = "^"
+
+// pyModuleMark marks the head of alternative a of a parameter's default
+// as a module-level name (a name, or a path from one: "T", "=m.T()"; not
+// self or cls, nor a container's elements).
+func pyModuleMark(a string) string {
+	p, eq := strings.CutPrefix(a, "=")
+	head := p
+	if k := strings.IndexAny(p, ".(["); k >= 0 {
+		head = p[:k]
+	}
+	if head == "" || head == "self" || head == "cls" || strings.ContainsRune(head, ':') ||
+		!(head[0] == '_' || head[0] >= 'a' && head[0] <= 'z' || head[0] >= 'A' && head[0] <= 'Z' || head[0] >= 0x80) {
+		return a // (super:C, a container "*E", a mapping "%V")
+	}
+	if eq {
+		return "=" + PythonModuleHead + p
+	}
+	return PythonModuleHead + p
+}
+
+// pyMarked is the module-level name at the head of alternative a that
+// pyModuleMark marked, if it is.
+func pyMarked(a string) (string, bool) {
+	p, ok := strings.CutPrefix(strings.TrimPrefix(a, "="), PythonModuleHead)
+	if !ok {
+		return "", false
+	}
+	if k := strings.IndexAny(p, ".(["); k >= 0 {
+		p = p[:k]
+	}
+	return p, true
+}
+
 // pyPath is type expression expr as a path ("T": the value of T(), so
 // "T()"; "=p": p).
 func pyPath(expr string) string {
@@ -1304,9 +1344,13 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 				}
 				set(n, pyAnnotation(t.text(t.field(c, "type"))))
 			case "default_parameter":
-				// the default's type (as pyright infers an unannotated one)
+				// the default's type (as pyright infers an unannotated
+				// one), evaluated where the def is: the enclosing
+				// functions' locals, else module-level names (marked
+				// until the function's own locals are known: a name it
+				// binds itself, `Loader=Loader`, is the module's)
 				v := t.field(c, "value")
-				ty := pyValueType(t, v, -1)
+				ty := pyAlts(x.pySubstAt(fn, pyValueType(t, v, -1)), pyModuleMark)
 				if v >= 0 && t.kind(v) == "none" {
 					ty = none
 				}
@@ -1432,6 +1476,27 @@ func (x *extractor) pyScope(fn int32) map[string]string {
 	}
 	for n := range global {
 		delete(locals, n)
+	}
+	// a default's module-level head stays marked only where a local of
+	// the function shadows it
+	unmark := func(ty string) string {
+		if !strings.Contains(ty, PythonModuleHead) {
+			return ty
+		}
+		return pyAlts(ty, func(a string) string {
+			if h, ok := pyMarked(a); ok {
+				if _, own := locals[h]; !own || x.pyRecv(fn, h) {
+					return strings.Replace(a, PythonModuleHead, "", 1)
+				}
+			}
+			return a
+		})
+	}
+	for n, ty := range locals {
+		locals[n] = unmark(ty)
+	}
+	for n, ty := range params {
+		params[n] = unmark(ty)
 	}
 
 	for n, ty := range locals {

@@ -557,3 +557,26 @@ class Container:
 		}
 	}
 }
+
+// A parameter's default is evaluated where the def is: a module-level
+// name the function's own locals shadow keeps a mark ("^"), one they do
+// not is written as it is, an enclosing function's local is its value.
+func TestPythonDefaultFacts(t *testing.T) {
+	for _, c := range []struct{ name, src, want string }{
+		{"shadowed by the parameter", "def scan(s, Loader=Loader):\n    x = Loader(s)\n    x.check()\n", ":=^Loader()"},
+		{"shadowed, a call", "def scan(s, conf=conf()):\n    conf.check()\n", ":^conf"},
+		{"not shadowed", "def scan(s, Kind=Loader):\n    x = Kind(s)\n    x.check()\n", ":=Loader()"},
+		{"an enclosing local", "def outer():\n    K = Loader\n\n    def inner(s, K=K):\n        x = K(s)\n        x.check()\n", ":=Loader()"},
+	} {
+		res := strictParse(t, "pkg/dflt.py", "python", []byte(c.src))
+		got := "none"
+		for _, r := range res.Relations {
+			if r.Kind == RelCalls && r.Target == "check" {
+				got = r.Recv
+			}
+		}
+		if got != c.want {
+			t.Errorf("%s: recv %q, want %q", c.name, got, c.want)
+		}
+	}
+}
