@@ -27,10 +27,6 @@ const maxTokenBytes = 128
 const tokenRun = 128
 
 var (
-	ranksOnce sync.Once
-	ranks     map[string]int
-	ranksErr  error
-
 	// tokenizedBytes and longestTokenizedRun measure the tokenizer's work
 	// (bytes handed to it past the memo, and the longest run counted, which bounds its
 	// quadratic step); tests check that context assembly keeps them bounded.
@@ -41,15 +37,13 @@ var (
 // mergeRanks loads the cl100k_base merge table once per process, from the
 // copy compiled into the binary (the offline loader): nothing is
 // downloaded.
-func mergeRanks() (map[string]int, error) {
-	ranksOnce.Do(func() {
-		ranks, ranksErr = tiktoken_loader.NewOfflineLoader().LoadTiktokenBpe(cl100kRanksURL)
-		if ranksErr != nil {
-			ranksErr = fmt.Errorf("load %s tokenizer: %w", TokenEncoding, ranksErr)
-		}
-	})
-	return ranks, ranksErr
-}
+var mergeRanks = sync.OnceValues(func() (map[string]int, error) {
+	ranks, err := tiktoken_loader.NewOfflineLoader().LoadTiktokenBpe(cl100kRanksURL)
+	if err != nil {
+		return nil, fmt.Errorf("load %s tokenizer: %w", TokenEncoding, err)
+	}
+	return ranks, nil
+})
 
 // CountTokens returns the number of cl100k_base tokens in s. Special-token
 // text such as "<|endoftext|>" is counted as ordinary text. The work is
