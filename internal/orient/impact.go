@@ -281,14 +281,10 @@ func usuallyWith(ctx context.Context, res *ImpactResult, byPath map[string][]int
 	touched := map[string]bool{}
 	var paths []string
 	for _, f := range res.Files {
-		for _, p := range []string{f.Path, f.OldPath} {
-			if p != "" && !touched[p] {
-				touched[p] = true
-				if f.Path == p && len(byPath[p]) > 0 && !isTest(p) {
-					paths = append(paths, p)
-				}
-			}
+		if f.Path != "" && !touched[f.Path] && len(byPath[f.Path]) > 0 && !isTest(f.Path) {
+			paths = append(paths, f.Path)
 		}
+		touched[f.Path], touched[f.OldPath] = true, true
 	}
 	if len(paths) == 0 {
 		return nil
