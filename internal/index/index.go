@@ -213,10 +213,12 @@ func Run(ctx context.Context, opt Options) (sum *Summary, err error) {
 		if bulk && ctx.Err() == nil {
 			bulk = false
 			ierr = opt.DB.EnsureIndexes(ctx)
+			opt.Logger.Debug("deferred indexes built", "elapsed", time.Since(start))
 		}
 		if after != nil {
 			<-after
 			after = nil
+			opt.Logger.Debug("after-commit work done", "elapsed", time.Since(start))
 		}
 		return ierr
 	}
@@ -236,6 +238,7 @@ func Run(ctx context.Context, opt Options) (sum *Summary, err error) {
 	if err := w.remove(pl.removed); err != nil {
 		return sum, err
 	}
+	opt.Logger.Debug("files written", "files", len(pl.jobs), "elapsed", time.Since(start))
 
 	phase = "resolve"
 	progress(Progress{Phase: "resolve", Done: w.done, Total: len(pl.jobs), Chunks: sum.Chunks})
@@ -248,6 +251,7 @@ func Run(ctx context.Context, opt Options) (sum *Summary, err error) {
 			return sum, err
 		}
 		sum.Resolved = n
+		opt.Logger.Debug("relations resolved", "targets", n, "elapsed", time.Since(start))
 	}
 	if err := opt.DB.FinishRun(ctx, pl.proj.ID, model); err != nil {
 		return sum, err
