@@ -28,7 +28,7 @@ func (w *writer) flush(pending []outcome) error {
 	if err != nil {
 		return err
 	}
-	batch := store.Batch{Touches: touches}
+	batch := store.Batch{Touches: touches, PendingRelations: true}
 	for _, f := range files {
 		if failed[f.Path] {
 			continue

@@ -93,42 +93,20 @@ func Resolve(ctx context.Context, db *store.DB, projectID int64, root string) (i
 	type pair struct{ src, dst int64 }
 	dispatched := map[pair]bool{}
 	n, changed := 0, 0
-	apply := startApplier(ctx, db, projectID)
-	err = db.ForEachEdge(ctx, projectID, func(e *store.EdgeRow) error {
-		if n++; n%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		out := r.resolve(*e)
-		out.detail = r.intern(out.detail)
-		if out.dst != e.DstChunk || out.res != e.Resolution || out.detail != e.Detail {
-			updates = append(updates, store.EdgeResolution{ID: e.ID, DstChunk: out.dst, Resolution: out.res, Detail: out.detail})
-			if len(updates) == updateBatch {
-				// Written as they come so memory stays flat, on another
-				// goroutine while the next edges are read and resolved; an
-				// interrupted run leaves the project dirty and the next one
-				// recomputes every edge anyway.
-				if err := apply.send(updates); err != nil {
-					return err
-				}
-				changed += len(updates)
-				updates = make([]store.EdgeResolution, 0, updateBatch)
-			}
-		}
-		// a call of a name defined several times: a calls edge to each
-		// other definition, at the call's line
-		// (in a function: a call at module level has no source chunk)
+	// derive adds the edges an edge's resolution implies: a calls edge to
+	// each other definition of a name defined several times, at the
+	// call's line (in a function: a call at module level has no source
+	// chunk), and one dispatch edge per caller and implementation, for
+	// interfaces with at most maxDispatch implementations.
+	derive := func(e *store.EdgeRow, out edgeOut) {
 		if src, ok := r.byID[e.SrcChunk]; ok && e.SrcChunk != 0 {
 			for _, d := range out.also {
 				derived = append(derived, store.DerivedRelation{FileID: e.FileID, Kind: "calls", SrcChunk: e.SrcChunk, SrcSymbol: r.syms[src].Symbol,
 					Target: e.Target, Line: e.Line, DstChunk: r.syms[d].ID, Resolution: out.res, Detail: "another definition"})
 			}
 		}
-		// one dispatch edge per caller and implementation, for interfaces
-		// with at most maxDispatch implementations
 		if len(out.dispatch) > maxDispatch {
-			return nil
+			return
 		}
 		for _, d := range out.dispatch {
 			s := &r.syms[d]
@@ -140,8 +118,74 @@ func Resolve(ctx context.Context, db *store.DB, projectID int64, root string) (i
 			derived = append(derived, store.DerivedRelation{FileID: e.FileID, Kind: "dispatch", SrcChunk: e.SrcChunk, SrcSymbol: src.Symbol,
 				Target: s.Symbol, Line: e.Line, DstChunk: s.ID, Resolution: store.ResExact, Detail: "dynamic"})
 		}
+	}
+	tick := func() error {
+		if n++; n%4096 == 0 {
+			return ctx.Err()
+		}
+		return nil
+	}
+	apply := startApplier(ctx)
+	// Stored edges: a changed outcome is an update. Written as they come
+	// so memory stays flat, on another goroutine while the next edges are
+	// read and resolved; an interrupted run leaves the project dirty and
+	// the next one recomputes every edge anyway.
+	err = db.ForEachEdge(ctx, projectID, func(e *store.EdgeRow) error {
+		if err := tick(); err != nil {
+			return err
+		}
+		out := r.resolve(*e)
+		out.detail = r.intern(out.detail)
+		if out.dst != e.DstChunk || out.res != e.Resolution || out.detail != e.Detail {
+			updates = append(updates, store.EdgeResolution{ID: e.ID, DstChunk: out.dst, Resolution: out.res, Detail: out.detail})
+			if len(updates) == updateBatch {
+				u := updates
+				if err := apply.send(func() error { return db.ApplyResolution(ctx, projectID, u, nil, false) }); err != nil {
+					return err
+				}
+				changed += len(updates)
+				updates = make([]store.EdgeResolution, 0, updateBatch)
+			}
+		}
+		derive(e, out)
 		return nil
 	})
+	// Pending edges (those of the files this run wrote, and of an
+	// interrupted run's): each is inserted once, resolved, with the
+	// other edges of its file.
+	var rows []store.ResolvedRelation
+	var rowFiles []int64
+	flushRows := func() error {
+		if len(rows) == 0 {
+			return nil
+		}
+		batch, files := rows, rowFiles
+		changed += len(batch)
+		rows, rowFiles = make([]store.ResolvedRelation, 0, updateBatch), nil
+		return apply.send(func() error { return db.InsertResolved(ctx, projectID, files, batch) })
+	}
+	if err == nil {
+		err = db.ForEachPendingFile(ctx, projectID, func(fileID int64, edges []store.PendingEdge) error {
+			for i := range edges {
+				if err := tick(); err != nil {
+					return err
+				}
+				e := &edges[i]
+				out := r.resolve(e.EdgeRow)
+				out.detail = r.intern(out.detail)
+				rows = append(rows, store.ResolvedRelation{PendingEdge: *e, DstChunk: out.dst, Resolution: out.res, Detail: out.detail})
+				derive(&e.EdgeRow, out)
+			}
+			rowFiles = append(rowFiles, fileID)
+			if len(rows) >= updateBatch {
+				return flushRows()
+			}
+			return nil
+		})
+	}
+	if err == nil {
+		err = flushRows()
+	}
 	if werr := apply.wait(); werr != nil {
 		err = werr // the cause of a failed send
 	}
@@ -159,25 +203,25 @@ func Resolve(ctx context.Context, db *store.DB, projectID int64, root string) (i
 	return changed + len(updates), nil
 }
 
-// applier writes batches of resolved edges on its own goroutine (and
-// SQLite connection) while Resolve keeps reading edges: the WAL lets the
-// read go on from its snapshot.
+// applier runs the writes of resolved edges, in order, on its own
+// goroutine (and SQLite connection) while Resolve keeps reading edges: the
+// WAL lets the read go on from its snapshot.
 type applier struct {
 	ctx     context.Context
-	batches chan []store.EdgeResolution
+	batches chan func() error
 	done    chan error
 	failed  chan struct{} // closed after the first error
 }
 
-func startApplier(ctx context.Context, db *store.DB, projectID int64) *applier {
-	a := &applier{ctx: ctx, batches: make(chan []store.EdgeResolution, 1), done: make(chan error, 1), failed: make(chan struct{})}
+func startApplier(ctx context.Context) *applier {
+	a := &applier{ctx: ctx, batches: make(chan func() error, 1), done: make(chan error, 1), failed: make(chan struct{})}
 	go func() {
 		var first error
-		for u := range a.batches {
+		for write := range a.batches {
 			if first != nil {
 				continue // drain after a failure
 			}
-			if first = db.ApplyResolution(ctx, projectID, u, nil, false); first != nil {
+			if first = write(); first != nil {
 				close(a.failed)
 			}
 		}
@@ -186,10 +230,10 @@ func startApplier(ctx context.Context, db *store.DB, projectID int64) *applier {
 	return a
 }
 
-// send queues a batch; it fails once a batch failed or ctx ended.
-func (a *applier) send(u []store.EdgeResolution) error {
+// send queues a write; it fails once a write failed or ctx ended.
+func (a *applier) send(write func() error) error {
 	select {
-	case a.batches <- u:
+	case a.batches <- write:
 		return nil
 	case <-a.failed:
 		return errors.New("write resolved edges failed")
@@ -198,13 +242,14 @@ func (a *applier) send(u []store.EdgeResolution) error {
 	}
 }
 
-// wait returns the first write error after every queued batch is written.
+// wait returns the first write error after every queued write is done.
 func (a *applier) wait() error {
 	close(a.batches)
 	return <-a.done
 }
 
-// updateBatch is how many resolved edges are written per transaction.
+// updateBatch is how many resolved edges are written per transaction (a
+// batch of pending edges ends with the file that reaches it).
 var updateBatch = 50000
 
 // maxDispatch bounds the implementations a call through an interface method

@@ -341,6 +341,12 @@ CREATE TABLE IF NOT EXISTS writers (
 `, `
 DROP INDEX IF EXISTS relations_dst;
 CREATE INDEX IF NOT EXISTS relations_dst_kind ON relations(dst_chunk, kind, file_id, src_chunk);
+`, `
+CREATE TABLE IF NOT EXISTS relations_pending (
+	file_id     BIGINT PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
+	project_id  BIGINT NOT NULL,
+	data        BYTEA NOT NULL
+);
 `}
 
 // migratePG brings the schema to pgSchemaVersion: the version is read

@@ -28,7 +28,7 @@ import (
 )
 
 // SchemaVersion is the version this build reads and writes.
-const SchemaVersion = 7
+const SchemaVersion = 8
 
 // ErrNewerSchema is returned when the database was written by a newer codectx.
 var ErrNewerSchema = errors.New("database schema is newer than this codectx")
@@ -389,6 +389,15 @@ INSERT OR IGNORE INTO embedding_models(model, dims)
 	{"callers index", execSQL(`
 DROP INDEX IF EXISTS relations_dst;
 CREATE INDEX IF NOT EXISTS relations_dst_kind ON relations(dst_chunk, kind, file_id, src_chunk);
+`)},
+	// A written file's relations wait here, one record per file, until
+	// resolution inserts them with their targets (pending.go).
+	{"pending relations", execSQL(`
+CREATE TABLE IF NOT EXISTS relations_pending (
+	file_id     INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
+	project_id  INTEGER NOT NULL,
+	data        BLOB NOT NULL
+);
 `)},
 }
 

@@ -61,6 +61,9 @@ func (db *DB) DeleteProject(ctx context.Context, id int64) error {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM relations WHERE project_id = ?", id); err != nil {
 			return err
 		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM relations_pending WHERE project_id = ?", id); err != nil {
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, "DELETE FROM typefacts WHERE project_id = ?", id); err != nil {
 			return err
 		}
@@ -153,6 +156,11 @@ type Batch struct {
 	Files   []FileRecord
 	Touches []Touch
 	Removed []string
+	// PendingRelations keeps the files' relations, imports aside, as one
+	// pending record per file for resolution to insert with their targets
+	// (ForEachPendingFile, InsertResolved) instead of inserting them
+	// unresolved.
+	PendingRelations bool
 }
 
 // BatchResult tells the caller which files and names a batch touched, so
@@ -203,7 +211,11 @@ func (db *DB) WriteBatch(ctx context.Context, projectID int64, model string, b B
 		chunks := newBulk(tx, "INSERT INTO chunks(id, project_id, file_id, path, lang, kind, name, symbol, short, start_line, end_line, container, extends, implements, decorators, content, model, text_hash)", 18)
 		fts := db.newFTSWriter(tx, projectID)
 		var vecs []vectorRow
+		// Imports always go in as rows (resolution reads them as the
+		// files' import lists).
 		rels := newBulk(tx, "INSERT INTO relations(project_id, file_id, kind, src_chunk, src_symbol, target, qualifier, line, recv)", 9)
+		pending := newBulk(tx, "INSERT INTO relations_pending(file_id, project_id, data)", 3)
+		var prels []pendingRel
 		facts := newBulk(tx, "INSERT INTO typefacts(project_id, file_id, kind, owner, name, type, sig)", 7)
 		now := time.Now().Unix()
 		for i := range b.Files {
@@ -241,13 +253,24 @@ func (db *DB) WriteBatch(ctx context.Context, projectID int64, model string, b B
 					vecs = append(vecs, vectorRow{hash: c.TextHash, vec: c.Vector})
 				}
 			}
+			prels = prels[:0]
 			for _, rel := range f.Relations {
+				id := sourceChunk(f.Chunks, ids, rel)
+				if b.PendingRelations && rel.Kind != "imports" {
+					prels = append(prels, pendingRel{kind: rel.Kind, srcSymbol: rel.Source, target: rel.Target, qualifier: rel.Qualifier, recv: rel.Recv, srcChunk: id, line: rel.Line})
+					continue
+				}
 				var src any
-				if id := sourceChunk(f.Chunks, ids, rel); id != 0 {
+				if id != 0 {
 					src = id
 				}
 				if err := rels.add(ctx, projectID, fileID, rel.Kind, src, rel.Source, rel.Target, rel.Qualifier, rel.Line, rel.Recv); err != nil {
 					return fmt.Errorf("write relation %s: %w", f.Path, err)
+				}
+			}
+			if len(prels) > 0 {
+				if err := pending.add(ctx, fileID, projectID, encodePending(prels)); err != nil {
+					return fmt.Errorf("write relations %s: %w", f.Path, err)
 				}
 			}
 			for _, ft := range f.Facts {
@@ -256,7 +279,7 @@ func (db *DB) WriteBatch(ctx context.Context, projectID int64, model string, b B
 				}
 			}
 		}
-		for _, b := range []interface{ flush(context.Context) error }{chunks, fts, rels, facts} {
+		for _, b := range []interface{ flush(context.Context) error }{chunks, fts, rels, pending, facts} {
 			if err := b.flush(ctx); err != nil {
 				return err
 			}
@@ -333,6 +356,7 @@ func (db *DB) clearFile(ctx context.Context, tx *sql.Tx, projectID int64, path s
 	stmts := []string{
 		"UPDATE relations SET dst_chunk = NULL WHERE dst_chunk IN (SELECT id FROM chunks WHERE file_id = ?1) AND file_id != ?1",
 		"DELETE FROM relations WHERE file_id = ?1",
+		"DELETE FROM relations_pending WHERE file_id = ?1",
 		"DELETE FROM typefacts WHERE file_id = ?1",
 		"DELETE FROM chunks WHERE file_id = ?1",
 	}
