@@ -492,3 +492,42 @@ func TestIncrementalEditMatchesColdIndex(t *testing.T) {
 		t.Run(st.name, func(t *testing.T) { diffSets(t, "relation", relationSet(t, db), want) })
 	}
 }
+
+// TestTypeFactRecordsMigration: schema 9 drops the old type fact rows and
+// marks every file for a new parse; the next run writes the facts again
+// and resolves the same edges as a clean index.
+func TestTypeFactRecordsMigration(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, graphTree)
+	path := filepath.Join(t.TempDir(), "index.db")
+	ctx := context.Background()
+	db, err := store.Open(ctx, path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	want := relationSet(t, db)
+	// A database of schema 8 had its facts elsewhere: none in the new table.
+	for _, q := range []string{"DELETE FROM typefacts_files", "PRAGMA user_version = 8"} {
+		if _, err := db.SQL().Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	db, err = store.Open(ctx, path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if n := querySet(t, db, "SELECT count(*) FROM files WHERE parser != ''", 1); n[0] != "0" {
+		t.Fatalf("files keeping their parser version after the migration: %v", n)
+	}
+	sum := run(t, db, root, &fakeEmbedder{model: "fake:a"})
+	if sum.Changed != first.Changed {
+		t.Errorf("files parsed again: %d, want %d", sum.Changed, first.Changed)
+	}
+	if n := querySet(t, db, "SELECT count(*) FROM typefacts_files", 1); n[0] == "0" {
+		t.Error("no type facts written after the migration")
+	}
+	diffSets(t, "relation", relationSet(t, db), want)
+}

@@ -14,7 +14,7 @@ import (
 func secondaryIndexes(t *testing.T, db *DB) []string {
 	t.Helper()
 	rows, err := db.sql.Query(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
-		AND tbl_name IN ('chunks', 'relations', 'typefacts') ORDER BY name`)
+		AND tbl_name IN ('chunks', 'relations', 'typefacts_files') ORDER BY name`)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -626,28 +626,6 @@ type FactRow struct {
 	Sig    string
 }
 
-// TypeFacts loads every type fact of a project (index typefacts_project),
-// in file order.
-func (db *DB) TypeFacts(ctx context.Context, projectID int64) ([]FactRow, error) {
-	rows, err := db.sql.QueryContext(ctx, "SELECT file_id, kind, owner, name, type, sig FROM typefacts WHERE project_id = ? ORDER BY file_id, rowid", projectID)
-	if err != nil {
-		return nil, db.classify("read type facts", err)
-	}
-	defer rows.Close()
-	var out []FactRow
-	w := words{} // kinds, owners, names and types repeat a lot: one copy of each
-	var kind, owner, name, typ, sig sql.RawBytes
-	for rows.Next() {
-		f := FactRow{}
-		if err := rows.Scan(&f.FileID, &kind, &owner, &name, &typ, &sig); err != nil {
-			return nil, db.classify("read type facts", err)
-		}
-		f.Kind, f.Owner, f.Name, f.Type, f.Sig = w.of(kind), w.of(owner), w.of(name), w.of(typ), w.of(sig)
-		out = append(out, f)
-	}
-	return out, db.classify("read type facts", rows.Err())
-}
-
 // FilePathsOf returns file id → path of every file of a project.
 func (db *DB) FilePathsOf(ctx context.Context, projectID int64) (map[int64]string, error) {
 	rows, err := db.sql.QueryContext(ctx, "SELECT id, path FROM files WHERE project_id = ?", projectID)

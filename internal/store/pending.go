@@ -3,8 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/binary"
-	"errors"
 	"fmt"
 )
 
@@ -36,12 +34,6 @@ type ResolvedRelation struct {
 	Detail     string
 }
 
-// pendingFormat is the first byte of a pending record.
-const pendingFormat = 1
-
-// errPendingRecord is the cause of a pending record that does not decode.
-var errPendingRecord = errors.New("malformed pending relations record")
-
 // pendingRel is one relation as WriteBatch has it.
 type pendingRel struct {
 	kind, srcSymbol, target, qualifier, recv string
@@ -49,130 +41,42 @@ type pendingRel struct {
 	line                                     int
 }
 
-// encodePending writes relations as: the format byte, a table of distinct
-// strings, then per relation its kind, source symbol, target, qualifier
-// and receiver as indexes into the table, its source chunk and its line.
-// The table holds each string once (a file's calls repeat their source
-// symbol and many targets).
+// encodePending writes relations as a record (record.go): their count,
+// then per relation its kind, source symbol, target, qualifier, receiver,
+// source chunk and line.
 func encodePending(rels []pendingRel) []byte {
-	index := map[string]uint64{}
-	var table []string
-	ref := func(s string) uint64 {
-		if i, ok := index[s]; ok {
-			return i
-		}
-		i := uint64(len(table))
-		index[s] = i
-		table = append(table, s)
-		return i
-	}
-	refs := make([]uint64, 0, 5*len(rels))
+	w := newRecordWriter()
+	w.uint(uint64(len(rels)))
 	for i := range rels {
 		r := &rels[i]
-		refs = append(refs, ref(r.kind), ref(r.srcSymbol), ref(r.target), ref(r.qualifier), ref(r.recv))
+		w.str(r.kind)
+		w.str(r.srcSymbol)
+		w.str(r.target)
+		w.str(r.qualifier)
+		w.str(r.recv)
+		w.int(r.srcChunk)
+		w.int(int64(r.line))
 	}
-	size := 1 + binary.MaxVarintLen64
-	for _, s := range table {
-		size += binary.MaxVarintLen64 + len(s)
-	}
-	size += binary.MaxVarintLen64 + len(rels)*(5*2+2*binary.MaxVarintLen64)
-	b := make([]byte, 0, size)
-	b = append(b, pendingFormat)
-	b = binary.AppendUvarint(b, uint64(len(table)))
-	for _, s := range table {
-		b = binary.AppendUvarint(b, uint64(len(s)))
-		b = append(b, s...)
-	}
-	b = binary.AppendUvarint(b, uint64(len(rels)))
-	for i := range rels {
-		for _, x := range refs[5*i : 5*i+5] {
-			b = binary.AppendUvarint(b, x)
-		}
-		b = binary.AppendVarint(b, rels[i].srcChunk)
-		b = binary.AppendVarint(b, int64(rels[i].line))
-	}
-	return b
-}
-
-// pendingReader reads the fields of a record.
-type pendingReader struct {
-	b   []byte
-	err error
-}
-
-func (r *pendingReader) uvarint() uint64 {
-	if r.err != nil {
-		return 0
-	}
-	x, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.err = errPendingRecord
-		return 0
-	}
-	r.b = r.b[n:]
-	return x
-}
-
-func (r *pendingReader) varint() int64 {
-	if r.err != nil {
-		return 0
-	}
-	x, n := binary.Varint(r.b)
-	if n <= 0 {
-		r.err = errPendingRecord
-		return 0
-	}
-	r.b = r.b[n:]
-	return x
+	return w.bytes()
 }
 
 // decodePending appends the relations of a record to out, with fileID set;
 // a record that does not decode is an error (never a panic).
 func decodePending(b []byte, fileID int64, out []PendingEdge) ([]PendingEdge, error) {
-	if len(b) == 0 || b[0] != pendingFormat {
-		return out, errPendingRecord
-	}
-	r := &pendingReader{b: b[1:]}
-	n := r.uvarint()
-	if n > uint64(len(r.b)) { // every string takes at least its length byte
-		return out, errPendingRecord
-	}
-	table := make([]string, 0, n)
+	r := newRecordReader(b, nil)
+	n := r.count()
 	for range n {
-		l := r.uvarint()
-		if r.err != nil || l > uint64(len(r.b)) {
-			return out, errPendingRecord
-		}
-		table = append(table, string(r.b[:l]))
-		r.b = r.b[l:]
-	}
-	str := func() string {
-		i := r.uvarint()
-		if r.err != nil || i >= uint64(len(table)) {
-			r.err = errPendingRecord
-			return ""
-		}
-		return table[i]
-	}
-	count := r.uvarint()
-	if count > uint64(len(r.b)) {
-		return out, errPendingRecord
-	}
-	for range count {
 		var e PendingEdge
 		e.FileID = fileID
-		e.Kind, e.SrcSymbol, e.Target, e.Qualifier, e.Recv = str(), str(), str(), str(), str()
-		e.SrcChunk = r.varint()
-		e.Line = int(r.varint())
+		e.Kind, e.SrcSymbol, e.Target, e.Qualifier, e.Recv = r.str(), r.str(), r.str(), r.str(), r.str()
+		e.SrcChunk = r.int()
+		e.Line = int(r.int())
 		if r.err != nil {
 			return out, r.err
 		}
 		out = append(out, e)
 	}
-	if len(r.b) != 0 {
-		return out, errPendingRecord
-	}
-	return out, nil
+	return out, r.end()
 }
 
 // ForEachPendingFile calls fn with the pending relations of each file of a

@@ -49,19 +49,19 @@ func TestPendingRecordMalformed(t *testing.T) {
 		"other format":   append([]byte{9}, good[1:]...),
 		"truncated":      good[:len(good)-1],
 		"trailing bytes": append(append([]byte{}, good...), 0),
-		"string index":   {pendingFormat, 1, 1, 'a', 1, 5, 0, 0, 0, 0, 0, 0},
-		"huge table":     {pendingFormat, 0xff, 0xff, 0xff, 0xff, 0x0f},
+		"string index":   {recordFormat, 1, 1, 'a', 1, 5, 0, 0, 0, 0, 0, 0},
+		"huge table":     {recordFormat, 0xff, 0xff, 0xff, 0xff, 0x0f},
 	}
 	for name, b := range cases {
-		if _, err := decodePending(b, 1, nil); !errors.Is(err, errPendingRecord) {
-			t.Errorf("%s: err %v, want errPendingRecord", name, err)
+		if _, err := decodePending(b, 1, nil); !errors.Is(err, errRecord) {
+			t.Errorf("%s: err %v, want errRecord", name, err)
 		}
 	}
 }
 
 func FuzzDecodePending(f *testing.F) {
 	f.Add(encodePending([]pendingRel{{kind: "calls", srcSymbol: "F", target: "G", line: 2, srcChunk: 9}}))
-	f.Add([]byte{pendingFormat, 0, 0})
+	f.Add([]byte{recordFormat, 0, 0})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		got, err := decodePending(b, 1, nil)
 		if err != nil {

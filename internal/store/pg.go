@@ -347,6 +347,15 @@ CREATE TABLE IF NOT EXISTS relations_pending (
 	project_id  BIGINT NOT NULL,
 	data        BYTEA NOT NULL
 );
+`, `
+CREATE TABLE IF NOT EXISTS typefacts_files (
+	file_id     BIGINT PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
+	project_id  BIGINT NOT NULL,
+	data        BYTEA NOT NULL
+);
+CREATE INDEX IF NOT EXISTS typefacts_files_project ON typefacts_files(project_id);
+DROP TABLE IF EXISTS typefacts;
+UPDATE files SET parser = '';
 `}
 
 // migratePG brings the schema to pgSchemaVersion: the version is read

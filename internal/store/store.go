@@ -28,7 +28,7 @@ import (
 )
 
 // SchemaVersion is the version this build reads and writes.
-const SchemaVersion = 8
+const SchemaVersion = 9
 
 // ErrNewerSchema is returned when the database was written by a newer codectx.
 var ErrNewerSchema = errors.New("database schema is newer than this codectx")
@@ -398,6 +398,20 @@ CREATE TABLE IF NOT EXISTS relations_pending (
 	project_id  INTEGER NOT NULL,
 	data        BLOB NOT NULL
 );
+`)},
+	// A file's type facts are one record (facts.go), read whole by
+	// resolution, instead of a row per fact. The facts of the old rows
+	// are not converted: every file is parsed again by the next run
+	// (its parser version no longer matches), which writes them anew.
+	{"type fact records", execSQL(`
+CREATE TABLE IF NOT EXISTS typefacts_files (
+	file_id     INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
+	project_id  INTEGER NOT NULL,
+	data        BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS typefacts_files_project ON typefacts_files(project_id);
+DROP TABLE IF EXISTS typefacts;
+UPDATE files SET parser = '';
 `)},
 }
 

@@ -222,7 +222,7 @@ func TestMigrateGraphIdempotent(t *testing.T) {
 	if err := db.sql.QueryRow("SELECT count(*) FROM pragma_table_info('relations') WHERE name IN ('resolution','detail','recv','derived')").Scan(&n); err != nil || n != 4 {
 		t.Fatalf("relations columns: %d, %v", n, err)
 	}
-	if err := db.sql.QueryRow("SELECT count(*) FROM typefacts").Scan(&n); err != nil {
+	if err := db.sql.QueryRow("SELECT count(*) FROM typefacts_files").Scan(&n); err != nil {
 		t.Fatalf("typefacts: %v", err)
 	}
 }

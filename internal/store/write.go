@@ -64,7 +64,7 @@ func (db *DB) DeleteProject(ctx context.Context, id int64) error {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM relations_pending WHERE project_id = ?", id); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, "DELETE FROM typefacts WHERE project_id = ?", id); err != nil {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM typefacts_files WHERE project_id = ?", id); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, "DELETE FROM chunks WHERE project_id = ?", id); err != nil {
@@ -216,7 +216,7 @@ func (db *DB) WriteBatch(ctx context.Context, projectID int64, model string, b B
 		rels := newBulk(tx, "INSERT INTO relations(project_id, file_id, kind, src_chunk, src_symbol, target, qualifier, line, recv)", 9)
 		pending := newBulk(tx, "INSERT INTO relations_pending(file_id, project_id, data)", 3)
 		var prels []pendingRel
-		facts := newBulk(tx, "INSERT INTO typefacts(project_id, file_id, kind, owner, name, type, sig)", 7)
+		facts := newBulk(tx, "INSERT INTO typefacts_files(file_id, project_id, data)", 3)
 		now := time.Now().Unix()
 		for i := range b.Files {
 			f := &b.Files[i]
@@ -273,9 +273,9 @@ func (db *DB) WriteBatch(ctx context.Context, projectID int64, model string, b B
 					return fmt.Errorf("write relations %s: %w", f.Path, err)
 				}
 			}
-			for _, ft := range f.Facts {
-				if err := facts.add(ctx, projectID, fileID, ft.Kind, ft.Owner, ft.Name, ft.Type, ft.Sig); err != nil {
-					return fmt.Errorf("write type fact %s: %w", f.Path, err)
+			if len(f.Facts) > 0 {
+				if err := facts.add(ctx, fileID, projectID, encodeFacts(f.Facts)); err != nil {
+					return fmt.Errorf("write type facts %s: %w", f.Path, err)
 				}
 			}
 		}
@@ -357,7 +357,7 @@ func (db *DB) clearFile(ctx context.Context, tx *sql.Tx, projectID int64, path s
 		"UPDATE relations SET dst_chunk = NULL WHERE dst_chunk IN (SELECT id FROM chunks WHERE file_id = ?1) AND file_id != ?1",
 		"DELETE FROM relations WHERE file_id = ?1",
 		"DELETE FROM relations_pending WHERE file_id = ?1",
-		"DELETE FROM typefacts WHERE file_id = ?1",
+		"DELETE FROM typefacts_files WHERE file_id = ?1",
 		"DELETE FROM chunks WHERE file_id = ?1",
 	}
 	for _, s := range stmts {

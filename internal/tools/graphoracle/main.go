@@ -17,6 +17,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -28,6 +29,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -103,6 +105,30 @@ type index struct {
 	chunks []chunk
 	byFile map[string][]int
 	byID   map[int64]int
+	ifaces map[[2]string]bool // (path, symbol) of the interfaces, from the type facts; see interfaces
+}
+
+// interfaces returns (path, symbol) of every type with interface facts
+// (methods or embedded interfaces), loaded once.
+func (ix *index) interfaces(ctx context.Context) (map[[2]string]bool, error) {
+	if ix.ifaces != nil {
+		return ix.ifaces, nil
+	}
+	facts, err := ix.db.TypeFacts(ctx, ix.projID)
+	if err != nil {
+		return nil, err
+	}
+	paths, err := ix.db.FilePathsOf(ctx, ix.projID)
+	if err != nil {
+		return nil, err
+	}
+	ix.ifaces = map[[2]string]bool{}
+	for _, f := range facts {
+		if f.Kind == "imethod" || f.Kind == "iembed" {
+			ix.ifaces[[2]string{paths[f.FileID], f.Owner}] = true
+		}
+	}
+	return ix.ifaces, nil
 }
 
 func loadIndex(ctx context.Context, dbPath, root, language string) (*index, error) {
@@ -936,18 +962,16 @@ func run(root, dbPath string, srv server, n, nIfaces int, seed int64, verbose bo
 
 	// implements: sampled interfaces (Go only; Python bases are extends)
 	var ifaceIdx []int
-	rows, err := ix.db.SQL().QueryContext(ctx, "SELECT DISTINCT c.id FROM chunks c JOIN typefacts f ON f.file_id = c.file_id AND f.owner = c.symbol AND f.kind IN ('imethod','iembed') WHERE c.project_id = ? AND c.kind = 'type' AND c.lang = 'go' ORDER BY c.id", ix.projID)
+	ifaces, err := ix.interfaces(ctx)
 	if err != nil {
 		return err
 	}
-	for rows.Next() {
-		var id int64
-		rows.Scan(&id)
-		if k, ok := ix.byID[id]; ok {
+	for k, c := range ix.chunks {
+		if c.kind == "type" && c.lang == "go" && ifaces[[2]string{c.path, c.sym}] {
 			ifaceIdx = append(ifaceIdx, k)
 		}
 	}
-	rows.Close()
+	slices.SortFunc(ifaceIdx, func(a, b int) int { return cmp.Compare(ix.chunks[a].id, ix.chunks[b].id) })
 	rng.Shuffle(len(ifaceIdx), func(a, b int) { ifaceIdx[a], ifaceIdx[b] = ifaceIdx[b], ifaceIdx[a] })
 	ifaceIdx = ifaceIdx[:min(nIfaces, len(ifaceIdx))]
 	var impl pr
@@ -1008,7 +1032,7 @@ func run(root, dbPath string, srv server, n, nIfaces int, seed int64, verbose bo
 	q := `SELECT resolution, detail, EXISTS (SELECT 1 FROM chunks c WHERE c.project_id = r.project_id AND c.short = r.target AND c.kind IN ('function','method','type')), count(*)
 		FROM relations r JOIN files f ON f.id = r.file_id
 		WHERE r.project_id = ? AND r.kind = 'calls' AND r.derived = 0 AND f.lang = ? GROUP BY 1, 2, 3`
-	rows, err = ix.db.SQL().QueryContext(ctx, q, ix.projID, srv.lang)
+	rows, err := ix.db.SQL().QueryContext(ctx, q, ix.projID, srv.lang)
 	if err != nil {
 		return err
 	}
@@ -1342,9 +1366,7 @@ func ratio(a, b int) float64 {
 
 func isIface(ix *index, id int64) bool {
 	c := ix.chunks[ix.byID[id]]
-	var n int
-	ix.db.SQL().QueryRow("SELECT count(*) FROM typefacts f JOIN files fl ON fl.id = f.file_id WHERE fl.project_id = ? AND fl.path = ? AND f.owner = ? AND f.kind IN ('imethod','iembed')", ix.projID, c.path, c.sym).Scan(&n)
-	return n > 0
+	return ix.ifaces[[2]string{c.path, c.sym}]
 }
 
 // residue asks the server, for every call site codectx leaves unresolved
