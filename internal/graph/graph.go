@@ -592,7 +592,7 @@ func (b *builder) containersOf(ctx context.Context, h *hop) ([]inRel, error) {
 			syms = append(syms, n.Name)
 		}
 	}
-	cont, err := b.db.RelationsNamed(ctx, b.projectID, "contains", syms, b.maxNodes*4)
+	cont, err := b.db.ContainsNamed(ctx, b.projectID, syms, b.maxNodes*4)
 	if err != nil {
 		return nil, err
 	}
@@ -773,7 +773,7 @@ func (b *builder) orphanMembers(ctx context.Context, ids []int64, byID map[int64
 			bySym[n.Name] = append(bySym[n.Name], id)
 		}
 	}
-	rels, err := b.db.OrphanRelationsFrom(ctx, b.projectID, "contains", syms, b.maxNodes*4)
+	rels, err := b.db.OrphanContainsFrom(ctx, b.projectID, syms, b.maxNodes*4)
 	if err != nil || len(rels) == 0 {
 		return nil, err
 	}

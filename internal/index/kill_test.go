@@ -112,7 +112,7 @@ func TestKillChildMidRun(t *testing.T) {
 func assertIndexes(t *testing.T, db *store.DB) {
 	t.Helper()
 	for _, name := range []string{"chunks_file", "chunks_project_symbol", "chunks_project_short", "relations_file", "relations_src",
-		"relations_dst_kind", "relations_target", "relations_src_symbol", "typefacts_files_project"} {
+		"relations_dst_kind", "relations_open_target", "relations_contains_target", "relations_orphan", "typefacts_files_project"} {
 		var n int
 		if err := db.SQL().QueryRow("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ?", name).Scan(&n); err != nil {
 			t.Fatal(err)

@@ -23,8 +23,9 @@ var deferredIndexes = []struct{ name, def string }{
 	{"chunks_project_symbol", "chunks(project_id, symbol)"},
 	{"chunks_project_short", "chunks(project_id, short)"},
 	{"relations_dst_kind", "relations(dst_chunk, kind, file_id, src_chunk)"},
-	{"relations_target", "relations(project_id, target)"},
-	{"relations_src_symbol", "relations(project_id, src_symbol)"},
+	{"relations_open_target", "relations(project_id, target) WHERE coalesce(dst_chunk, 0) = 0"},
+	{"relations_contains_target", "relations(project_id, target) WHERE kind = 'contains'"},
+	{"relations_orphan", "relations(project_id, src_symbol) WHERE coalesce(src_chunk, 0) = 0"},
 }
 
 // BeginBulkLoad drops the deferred indexes of chunks and relations when the database holds no indexed file of any project, and

@@ -253,3 +253,49 @@ func TestCallersByPathCovered(t *testing.T) {
 		t.Errorf("after a bulk load: plan %q, want the covering index relations_dst_kind", got)
 	}
 }
+
+// TestPartialRelationIndexesUsed: the lookups by target name and source
+// symbol use the partial indexes made for them, on a migrated database and
+// after a bulk load rebuilt them.
+func TestPartialRelationIndexesUsed(t *testing.T) {
+	db, _ := openTemp(t)
+	ctx := context.Background()
+	plan := func(q string, args ...any) string {
+		rows, err := db.sql.QueryContext(ctx, "EXPLAIN QUERY PLAN "+q, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var steps []string
+		for rows.Next() {
+			var id, parent, unused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			steps = append(steps, detail)
+		}
+		return strings.Join(steps, "; ")
+	}
+	queries := []struct{ sql, index string }{
+		{unresolvedToSQL(2), "relations_open_target"},
+		{relationsWhereInSQL("target", "kind = 'contains'", 2), "relations_contains_target"},
+		{relationsWhereInSQL("src_symbol", "coalesce(src_chunk, 0) = 0 AND kind = 'contains'", 2), "relations_orphan"},
+	}
+	check := func(when string) {
+		t.Helper()
+		for _, q := range queries {
+			if got := plan(q.sql, 1, "a", "b", 10); !strings.Contains(got, "INDEX "+q.index+" ") {
+				t.Errorf("%s: plan %q, want index %s", when, got, q.index)
+			}
+		}
+	}
+	check("migrated database")
+	if bulk, err := db.BeginBulkLoad(ctx); err != nil || !bulk {
+		t.Fatalf("BeginBulkLoad = %v, %v", bulk, err)
+	}
+	if err := db.EnsureIndexes(ctx); err != nil {
+		t.Fatal(err)
+	}
+	check("after a bulk load")
+}

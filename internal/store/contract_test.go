@@ -76,6 +76,7 @@ func contractFiles() []FileRecord {
 				{Kind: lang.RelCalls, Source: "Server.Serve", Target: "listen", Recv: "s", Line: 8},
 				{Kind: lang.RelCalls, Source: "Server.listen", Target: "Listen", Qualifier: "net", Line: 23},
 				{Kind: "imports", Target: "net", Line: 1},
+				{Kind: lang.RelContains, Source: "Server", Target: "Server.Serve", Line: 7},
 			},
 			Facts: []lang.Fact{{Kind: "field", Owner: "Server", Name: "addr", Type: "string"}},
 		},
@@ -84,7 +85,11 @@ func contractFiles() []FileRecord {
 				chunk(lang.KindType, "Handler", "Handler", 1, 3, "type Handler interface { ServeHTTP(w ResponseWriter, r *Request) }", []float32{0, 1, 0}),
 				chunk(lang.KindFunction, "NewServer", "NewServer", 5, 9, "func NewServer(h Handler) *Server { return &Server{handler: h} } // new server server server", []float32{0.7, 0.7, 0}),
 			},
-			Relations: []lang.Relation{{Kind: lang.RelCalls, Source: "NewServer", Target: "Server", Line: 6}},
+			Relations: []lang.Relation{
+				{Kind: lang.RelCalls, Source: "NewServer", Target: "Server", Line: 6},
+				// a method of a type of another file: no source chunk
+				{Kind: lang.RelContains, Source: "Server", Target: "Server.Close", Line: 11},
+			},
 		},
 		{Path: "docs/README.md", Lang: "markdown", Size: 30, MTime: 3, SHA256: "s3", Parser: "p1",
 			Chunks: []ChunkRecord{
@@ -148,7 +153,7 @@ func transcript(t *testing.T, db *DB, root string) map[string]any {
 		json.Unmarshal(b, &tree)
 		idKind, keyKind := "chunk", ""
 		switch strings.Fields(name)[0] {
-		case "RelationsFrom", "RelationsTo", "UnresolvedTo", "FileImports", "RelationsNamed", "ForEachEdge":
+		case "RelationsFrom", "RelationsTo", "UnresolvedTo", "FileImports", "ContainsNamed", "OrphanContainsFrom", "ForEachEdge":
 			idKind = "rel"
 		case "Judgements":
 			idKind = ""
@@ -250,8 +255,16 @@ func transcript(t *testing.T, db *DB, root string) map[string]any {
 	must("ChunkAt", []any{ca, ok}, err)
 	sym, err := db.ChunkAtLine(ctx, p.ID, "server/serve.go", 25)
 	must("ChunkAtLine", sym, err)
-	named, err := db.RelationsNamed(ctx, p.ID, lang.RelCalls, []string{"listen", "Server"}, 0)
-	must("RelationsNamed", named, err)
+	named, err := db.ContainsNamed(ctx, p.ID, []string{"Server.Serve", "Server.Close", "listen"}, 0)
+	if len(named) != 2 {
+		t.Errorf("ContainsNamed: %d relations, want 2", len(named))
+	}
+	must("ContainsNamed", named, err)
+	orphans, err := db.OrphanContainsFrom(ctx, p.ID, []string{"Server", "NewServer"}, 0)
+	if len(orphans) != 1 || orphans[0].Target != "Server.Close" {
+		t.Errorf("OrphanContainsFrom: %+v, want the contains relation of Server.Close", orphans)
+	}
+	must("OrphanContainsFrom", orphans, err)
 	facts, err := db.TypeFacts(ctx, p.ID)
 	must("TypeFacts", facts, err)
 	pc, err := db.ProjectChunks(ctx, p.ID)

@@ -283,7 +283,7 @@ func (db *DB) relationsIn(ctx context.Context, col string, ids []int64, kinds []
 }
 
 // UnresolvedTo returns unresolved relations (no target chunk) of a project
-// whose target is one of names (index relations_target), other than
+// whose target is one of names (index relations_open_target), other than
 // imports and calls known to leave the project (resolution external), ordered by id, at most limit rows (limit <= 0: 1000).
 func (db *DB) UnresolvedTo(ctx context.Context, projectID int64, names []string, limit int) ([]GraphRelation, error) {
 	if len(names) == 0 {
@@ -300,8 +300,7 @@ func (db *DB) UnresolvedTo(ctx context.Context, projectID int64, names []string,
 			args = append(args, n)
 		}
 		args = append(args, limit-len(out))
-		rows, err := db.sql.QueryContext(ctx, "SELECT "+graphRelCols+" FROM relations WHERE project_id = ? AND target IN ("+
-			placeholders(end-start)+") AND +dst_chunk IS NULL AND kind != 'imports' AND resolution != 'external' ORDER BY id LIMIT ?", args...)
+		rows, err := db.sql.QueryContext(ctx, unresolvedToSQL(end-start), args...)
 		if err != nil {
 			return nil, db.classify("read relations", err)
 		}
@@ -310,6 +309,14 @@ func (db *DB) UnresolvedTo(ctx context.Context, projectID int64, names []string,
 		}
 	}
 	return out, nil
+}
+
+// unresolvedToSQL is UnresolvedTo's statement for n names (its condition
+// coalesce(dst_chunk, 0) = 0, written as the partial index's, selects
+// it; no index on dst_chunk can serve it).
+func unresolvedToSQL(n int) string {
+	return "SELECT " + graphRelCols + " FROM relations WHERE project_id = ? AND target IN (" +
+		placeholders(n) + ") AND coalesce(dst_chunk, 0) = 0 AND kind != 'imports' AND resolution != 'external' ORDER BY id LIMIT ?"
 }
 
 // FileImports returns the imports relations of the given files (index
@@ -572,24 +579,26 @@ func (db *DB) ChunkAt(ctx context.Context, projectID int64, symbol, path string,
 	return list[0], true, nil
 }
 
-// RelationsNamed returns the relations of one kind of a project whose
-// target is one of names, resolved or not (index relations_target),
+// ContainsNamed returns the contains relations of a project whose target
+// is one of names, resolved or not (index relations_contains_target),
 // ordered by id, at most limit rows (limit <= 0: 1000).
-func (db *DB) RelationsNamed(ctx context.Context, projectID int64, kind string, names []string, limit int) ([]GraphRelation, error) {
-	return db.relationsWhereIn(ctx, projectID, "target", "", kind, names, limit)
+func (db *DB) ContainsNamed(ctx context.Context, projectID int64, names []string, limit int) ([]GraphRelation, error) {
+	return db.relationsWhereIn(ctx, projectID, "target", "kind = 'contains'", names, limit)
 }
 
-// OrphanRelationsFrom returns the relations of one kind whose source
-// symbol is one of symbols but that have no source chunk (index
-// relations_src_symbol): e.g. Go methods declared in another file than
-// their type, whose contains relation could not be tied to the type chunk.
-func (db *DB) OrphanRelationsFrom(ctx context.Context, projectID int64, kind string, symbols []string, limit int) ([]GraphRelation, error) {
-	return db.relationsWhereIn(ctx, projectID, "src_symbol", " AND +src_chunk IS NULL", kind, symbols, limit)
+// OrphanContainsFrom returns the contains relations whose source symbol is
+// one of symbols but that have no source chunk (index relations_orphan):
+// Go methods declared in another file than their type, whose contains
+// relation could not be tied to the type chunk.
+func (db *DB) OrphanContainsFrom(ctx context.Context, projectID int64, symbols []string, limit int) ([]GraphRelation, error) {
+	return db.relationsWhereIn(ctx, projectID, "src_symbol", "coalesce(src_chunk, 0) = 0 AND kind = 'contains'", symbols, limit)
 }
 
-// relationsWhereIn reads relations of one kind whose column is one of
-// values (plus an extra condition), ordered by id, at most limit rows.
-func (db *DB) relationsWhereIn(ctx context.Context, projectID int64, column, extra, kind string, values []string, limit int) ([]GraphRelation, error) {
+// relationsWhereIn reads relations whose column is one of values and that
+// meet cond, ordered by id, at most limit rows. cond is written into the
+// statement as it is (a partial index is used only when the statement
+// holds its condition literally): a constant of this package, never input.
+func (db *DB) relationsWhereIn(ctx context.Context, projectID int64, column, cond string, values []string, limit int) ([]GraphRelation, error) {
 	if len(values) == 0 {
 		return nil, nil
 	}
@@ -603,9 +612,8 @@ func (db *DB) relationsWhereIn(ctx context.Context, projectID int64, column, ext
 		for _, v := range values[start:end] {
 			args = append(args, v)
 		}
-		args = append(args, kind, limit-len(out))
-		rows, err := db.sql.QueryContext(ctx, "SELECT "+graphRelCols+" FROM relations WHERE project_id = ? AND "+column+" IN ("+
-			placeholders(end-start)+") AND kind = ?"+extra+" ORDER BY id LIMIT ?", args...)
+		args = append(args, limit-len(out))
+		rows, err := db.sql.QueryContext(ctx, relationsWhereInSQL(column, cond, end-start), args...)
 		if err != nil {
 			return nil, db.classify("read relations", err)
 		}
@@ -614,6 +622,12 @@ func (db *DB) relationsWhereIn(ctx context.Context, projectID int64, column, ext
 		}
 	}
 	return out, nil
+}
+
+// relationsWhereInSQL is relationsWhereIn's statement for n values.
+func relationsWhereInSQL(column, cond string, n int) string {
+	return "SELECT " + graphRelCols + " FROM relations WHERE project_id = ? AND " + column + " IN (" +
+		placeholders(n) + ") AND " + cond + " ORDER BY id LIMIT ?"
 }
 
 // FactRow is one stored type fact (lang.Fact) with its file.

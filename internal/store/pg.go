@@ -356,7 +356,7 @@ CREATE TABLE IF NOT EXISTS typefacts_files (
 CREATE INDEX IF NOT EXISTS typefacts_files_project ON typefacts_files(project_id);
 DROP TABLE IF EXISTS typefacts;
 UPDATE files SET parser = '';
-`}
+`, relationIndexesSQL}
 
 // migratePG brings the schema to pgSchemaVersion: the version is read
 // without a lock first; otherwise one transaction takes a transaction-level

@@ -28,7 +28,7 @@ import (
 )
 
 // SchemaVersion is the version this build reads and writes.
-const SchemaVersion = 9
+const SchemaVersion = 10
 
 // ErrNewerSchema is returned when the database was written by a newer codectx.
 var ErrNewerSchema = errors.New("database schema is newer than this codectx")
@@ -413,7 +413,22 @@ CREATE INDEX IF NOT EXISTS typefacts_files_project ON typefacts_files(project_id
 DROP TABLE IF EXISTS typefacts;
 UPDATE files SET parser = '';
 `)},
+	// Lookups by a relation's target name or source symbol only ever ask
+	// for the few rows without a target chunk, without a source chunk, or
+	// of kind contains: partial indexes hold those rows alone (a tenth of
+	// the relations), instead of two indexes over all of them.
+	{"partial relation indexes", execSQL(relationIndexesSQL)},
 }
+
+// relationIndexesSQL replaces the full indexes of relations by target and
+// by source symbol with the partial ones their queries use (both stores).
+const relationIndexesSQL = `
+DROP INDEX IF EXISTS relations_target;
+DROP INDEX IF EXISTS relations_src_symbol;
+CREATE INDEX IF NOT EXISTS relations_open_target ON relations(project_id, target) WHERE coalesce(dst_chunk, 0) = 0;
+CREATE INDEX IF NOT EXISTS relations_contains_target ON relations(project_id, target) WHERE kind = 'contains';
+CREATE INDEX IF NOT EXISTS relations_orphan ON relations(project_id, src_symbol) WHERE coalesce(src_chunk, 0) = 0;
+`
 
 // migrateVectorsRowid moves the vectors cache out of its WITHOUT ROWID
 // table. Such a table keeps a row on its B-tree page only up to about a
