@@ -187,17 +187,43 @@ func (db *DB) newFTSWriter(tx *sql.Tx, projectID int64) ftsWriter {
 	if db.pg {
 		return &pgFTSWriter{tx: tx, projectID: projectID}
 	}
-	return sqliteFTSWriter{newBulk(tx, "INSERT INTO chunks_fts(rowid, name, path, body)", 4)}
+	return &sqliteFTSWriter{tx: tx}
 }
 
-// sqliteFTSWriter inserts FTS5 rows (the table tokenizes them).
-type sqliteFTSWriter struct{ b *bulk }
-
-func (w sqliteFTSWriter) add(ctx context.Context, id int64, name, path, body string) error {
-	return w.b.add(ctx, id, name, path, body)
+// sqliteFTSWriter inserts FTS5 rows (the table tokenizes them), all of a
+// batch at its end, in as few statements as SQLite's limit on bound
+// values allows. FTS5 keeps new rows in memory and writes them out as a
+// segment whenever a statement of the transaction opens a savepoint (any
+// multi-row INSERT does) and at commit: rows interleaved with the other
+// tables' inserts made a segment of a few dozen rows each time, thousands
+// per index, all merged again later; rows written last make one segment
+// per batch.
+type sqliteFTSWriter struct {
+	tx   *sql.Tx
+	args []any
 }
 
-func (w sqliteFTSWriter) flush(ctx context.Context) error { return w.b.flush(ctx) }
+// ftsRowsPerStatement keeps a statement's bound values (4 per row) under
+// SQLite's default limit of 32,766.
+const ftsRowsPerStatement = 8000
+
+func (w *sqliteFTSWriter) add(_ context.Context, id int64, name, path, body string) error {
+	w.args = append(w.args, id, name, path, body)
+	return nil
+}
+
+func (w *sqliteFTSWriter) flush(ctx context.Context) error {
+	for len(w.args) > 0 {
+		n := min(len(w.args)/4, ftsRowsPerStatement)
+		row := "(?, ?, ?, ?)"
+		q := "INSERT INTO chunks_fts(rowid, name, path, body) VALUES " + strings.Repeat(row+",", n-1) + row
+		if _, err := w.tx.ExecContext(ctx, q, w.args[:4*n]...); err != nil {
+			return err
+		}
+		w.args = w.args[4*n:]
+	}
+	return nil
+}
 
 // ftsDelete removes the full-text rows of the chunks that sub selects
 // (a query of chunk ids whose arguments are args).

@@ -279,12 +279,16 @@ func (db *DB) WriteBatch(ctx context.Context, projectID int64, model string, b B
 				}
 			}
 		}
-		for _, b := range []interface{ flush(context.Context) error }{chunks, fts, rels, pending, facts} {
+		for _, b := range []interface{ flush(context.Context) error }{chunks, rels, pending, facts} {
 			if err := b.flush(ctx); err != nil {
 				return err
 			}
 		}
-		return db.writeVectors(ctx, tx, model, vecs)
+		if err := db.writeVectors(ctx, tx, model, vecs); err != nil {
+			return err
+		}
+		// The full-text rows last: see sqliteFTSWriter.
+		return fts.flush(ctx)
 	})
 	if err != nil {
 		return nil, err
