@@ -218,18 +218,23 @@ func (db *DB) WriteBatch(ctx context.Context, projectID int64, model string, b B
 		var prels []pendingRel
 		facts := newBulk(tx, "INSERT INTO typefacts_files(file_id, project_id, data)", 3)
 		now := time.Now().Unix()
+		// One statement per batch, not a preparation per file.
+		upsertFile, err := tx.PrepareContext(ctx, `INSERT INTO files(project_id, path, lang, size, mtime, sha256, model, parser, fallback, indexed_at)
+			VALUES (?,?,?,?,?,?,?,?,?,?)
+			ON CONFLICT(project_id, path) DO UPDATE SET lang=excluded.lang, size=excluded.size, mtime=excluded.mtime,
+				sha256=excluded.sha256, model=excluded.model, parser=excluded.parser, fallback=excluded.fallback, indexed_at=excluded.indexed_at
+			RETURNING id`)
+		if err != nil {
+			return err
+		}
+		defer upsertFile.Close()
 		for i := range b.Files {
 			f := &b.Files[i]
 			if err := db.clearFile(ctx, tx, projectID, f.Path, names); err != nil {
 				return fmt.Errorf("replace %s: %w", f.Path, err)
 			}
 			var fileID int64
-			err := tx.QueryRowContext(ctx, `INSERT INTO files(project_id, path, lang, size, mtime, sha256, model, parser, fallback, indexed_at)
-				VALUES (?,?,?,?,?,?,?,?,?,?)
-				ON CONFLICT(project_id, path) DO UPDATE SET lang=excluded.lang, size=excluded.size, mtime=excluded.mtime,
-					sha256=excluded.sha256, model=excluded.model, parser=excluded.parser, fallback=excluded.fallback, indexed_at=excluded.indexed_at
-				RETURNING id`,
-				projectID, f.Path, f.Lang, f.Size, f.MTime, f.SHA256, model, f.Parser, boolInt(f.Fallback), now).Scan(&fileID)
+			err := upsertFile.QueryRowContext(ctx, projectID, f.Path, f.Lang, f.Size, f.MTime, f.SHA256, model, f.Parser, boolInt(f.Fallback), now).Scan(&fileID)
 			if err != nil {
 				return fmt.Errorf("write file %s: %w", f.Path, err)
 			}
