@@ -393,7 +393,7 @@ func coChanged(ctx context.Context, db *store.DB, projectID int64, opt ContextOp
 		if cands[pick.ID] != nil {
 			continue
 		}
-		x := &cand{c: pick, score: from.score * p.HopDecay * cp.Share(), hops: 1, origin: from.origin, rel: pickRel,
+		x := &cand{c: pick, score: from.score * p.HopDecay * cp.Strength(), hops: 1, origin: from.origin, rel: pickRel,
 			reason: fmt.Sprintf("changed with %s in %d of its last %d commits", cp.With, cp.Together, cp.Commits)}
 		cands[pick.ID] = x
 		added = append(added, pick.ID)
