@@ -218,8 +218,8 @@ func Assemble(ctx context.Context, db *store.DB, projectID int64, opt ContextOpt
 		return nil, err
 	}
 	intent := Classify(opt.Query)
-	if opt.ChangeRequest && intent.MatchedPattern == "" {
-		intent = Intent{Kind: IntentChange, Depth: 2}
+	if opt.ChangeRequest {
+		intent = ChangeIntent(opt.Query)
 	}
 	depth := intent.Depth
 	if want >= 0 {
