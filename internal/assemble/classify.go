@@ -90,6 +90,32 @@ var (
 	})
 )
 
+// questionRE tells a question from a statement: a question mark, an
+// interrogative word opening the text or a clause, or a Chinese question
+// word or particle.
+var questionRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`[?？]|(?:^|[,;]\s*)(?:who|whom|whose|what|where|which|how|why|when|is|are|does|can)\b|吗|呢|谁|哪|什么|怎么|怎样|如何|为什么|是否`)
+})
+
+// IsQuestion says whether a text is phrased as a question rather than as a
+// statement (a commit subject, a task title, a bug report's summary).
+func IsQuestion(q string) bool {
+	return questionRE().MatchString(strings.ToLower(strings.TrimSpace(quoted().ReplaceAllString(q, `""`))))
+}
+
+// ChangeIntent is the intent of a change request (a bug report, a feature
+// request, a commit-style task): the places a change touches, two hops.
+// A cue word does not override it unless the text is phrased as a
+// question: "calls of", "constant" or "configuration" in a statement name
+// what is to change, they do not ask who calls it or where it is defined.
+func ChangeIntent(query string) Intent {
+	in := Classify(query)
+	if in.MatchedPattern == "" || !IsQuestion(query) {
+		return Intent{Kind: IntentChange, Depth: 2}
+	}
+	return in
+}
+
 // quoted matches quoted text (an error message, a literal): its words are
 // not the question's.
 var quoted = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("\"[^\"]*\"|“[^”]*”|`[^`]*`|'[^']{3,}'") })

@@ -161,7 +161,9 @@ type ContextResult struct {
 	// exceed the budget by that one line.
 	TooSmall bool `json:"too_small,omitempty"`
 	// Places are the candidates elided to their signature or dropped, in
-	// score order: the manifest at the end of Markdown.
+	// score order (for a change request, the chunks of files already
+	// inside after the other files' best): the manifest at the end of
+	// Markdown.
 	Places   []Place `json:"places,omitempty"`
 	Markdown string  `json:"markdown"`
 }
@@ -218,8 +220,8 @@ func Assemble(ctx context.Context, db *store.DB, projectID int64, opt ContextOpt
 		return nil, err
 	}
 	intent := Classify(opt.Query)
-	if opt.ChangeRequest && intent.MatchedPattern == "" {
-		intent = Intent{Kind: IntentChange, Depth: 2}
+	if opt.ChangeRequest {
+		intent = ChangeIntent(opt.Query)
 	}
 	depth := intent.Depth
 	if want >= 0 {
@@ -393,7 +395,7 @@ func coChanged(ctx context.Context, db *store.DB, projectID int64, opt ContextOp
 		if cands[pick.ID] != nil {
 			continue
 		}
-		x := &cand{c: pick, score: from.score * p.HopDecay * cp.Share(), hops: 1, origin: from.origin, rel: pickRel,
+		x := &cand{c: pick, score: from.score * p.HopDecay * cp.Strength(), hops: 1, origin: from.origin, rel: pickRel,
 			reason: fmt.Sprintf("changed with %s in %d of its last %d commits", cp.With, cp.Together, cp.Commits)}
 		cands[pick.ID] = x
 		added = append(added, pick.ID)

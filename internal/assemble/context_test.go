@@ -59,6 +59,35 @@ func TestClassify(t *testing.T) {
 	}
 }
 
+// A change request keeps the change plan when a cue word is part of what
+// it states; a change request phrased as a question keeps the question's
+// intent.
+func TestChangeIntent(t *testing.T) {
+	cases := []struct {
+		q     string
+		kind  string
+		depth int
+	}{
+		{"parser: calls of a method on a constant receiver resolve to its type", IntentChange, 2},
+		{"add a configuration option for the retry limit", IntentChange, 2},
+		{"fix the callers of Open that ignore the error", IntentChange, 2},
+		{"cache: the default value of maxEntries should be 1000", IntentChange, 2},
+		{"the upload should not retry when the server answers 4xx", IntentChange, 2},
+		{"把超时的配置改成 30 秒", IntentChange, 2},
+		{"where is the default timeout defined? it should be 30s", IntentLocation, 0},
+		{"who calls Open without checking the error, it should be fixed", IntentUsage, 1},
+		{"the retry limit is wrong, where is it configured", IntentLocation, 0},
+		{"超时的配置在哪里，应该改成 30 秒", IntentLocation, 0},
+		{"how does the scheduler pick the next job, it picks the wrong one", IntentImplementation, 2},
+	}
+	for _, c := range cases {
+		got := ChangeIntent(c.q)
+		if got.Kind != c.kind || got.Depth != c.depth {
+			t.Errorf("ChangeIntent(%q) = %+v, want %s depth %d", c.q, got, c.kind, c.depth)
+		}
+	}
+}
+
 func TestParseDepth(t *testing.T) {
 	for in, want := range map[string]int{"": -1, "auto": -1, "0": 0, "1": 1, "2": 2} {
 		if got, err := ParseDepth(in); err != nil || got != want {
@@ -613,6 +642,12 @@ func TestChangeRequestCoChangedFiles(t *testing.T) {
 	asked = nil
 	if res := run("who calls compressJob01", false, nil); len(asked) != 0 {
 		t.Errorf("a usage question read the history (%v); intent %s", asked, res.Intent.Kind)
+	}
+	// A change request whose statement holds a cue word ("calls of") is
+	// still a change request: it reads the history.
+	asked = nil
+	if res := run("jobs: calls of compressJob01 report the job stats of compressed buffers", true, nil); len(asked) == 0 {
+		t.Errorf("a change request stating \"calls of\" did not read the history; intent %+v", res.Intent)
 	}
 	res = run(q, true, errors.New("git log: bad revision"))
 	if len(res.Warnings) == 0 || !strings.Contains(res.Warnings[len(res.Warnings)-1], "history not read: git log: bad revision") {

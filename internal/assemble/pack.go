@@ -265,7 +265,7 @@ type packer struct {
 	fullLeft  int // tokens whole chunks may still take
 	sel       []*ContextChunk
 	files     map[string]bool
-	places    []Place // elided and dropped, in score order
+	places    []Place // elided and dropped, in the order placed
 	list      []*cand
 }
 
@@ -287,12 +287,27 @@ func pack(res *ContextResult, list []*cand, sent map[int64]int) error {
 	}
 	p := &packer{res: res, remaining: res.Budget - ht - mt, files: map[string]bool{}, list: list}
 	p.fullLeft = int(fullShare * float64(p.remaining))
+	// A change request spends what whole chunks leave on more files: a
+	// chunk that is not taken whole and whose file is already inside waits
+	// until every other file's best chunk has had its place (the change
+	// may need any of them; the manifest points to the rest).
+	spread := res.Intent.Kind == IntentChange
+	var later []ContextChunk
 	for _, x := range list {
 		c := toContextChunk(x)
 		if n := sent[c.ID]; n > 0 {
 			c.SentIn, c.Content = n, ""
 		}
-		if err := p.add(c); err != nil {
+		deferred, err := p.add(c, spread)
+		if err != nil {
+			return err
+		}
+		if deferred {
+			later = append(later, c)
+		}
+	}
+	for _, c := range later {
+		if _, err := p.add(c, false); err != nil {
 			return err
 		}
 	}
@@ -303,17 +318,18 @@ func pack(res *ContextResult, list []*cand, sent map[int64]int) error {
 }
 
 // add places one chunk whole, elided, shortened (the first one only) or
-// in the manifest as dropped.
-func (p *packer) add(c ContextChunk) error {
+// in the manifest as dropped. With spread, a chunk that cannot be taken
+// whole and whose file is already inside is left for later instead
+// (deferred).
+func (p *packer) add(c ContextChunk, spread bool) (deferred bool, err error) {
 	if p.remaining < minUseful {
 		p.drop(c)
-		return nil
+		return false, nil
 	}
 	fileCost := 0
 	if !p.files[c.File] {
-		var err error
 		if fileCost, err = CountTokens(renderFileHeading(c.File)); err != nil {
-			return err
+			return false, err
 		}
 	}
 	// Counted only up to what could still be taken whole (what is left,
@@ -326,7 +342,7 @@ func (p *packer) add(c ContextChunk) error {
 	}
 	full, err := countTokensMax(renderChunk(&c), limit)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if c.SentIn > 0 {
 		// Already sent in this session: one line, never the body again.
@@ -335,39 +351,42 @@ func (p *packer) add(c ContextChunk) error {
 		} else {
 			p.drop(c)
 		}
-		return nil
+		return false, nil
 	}
 	if fileCost+full+1 <= p.remaining && full <= p.fullLeft {
 		p.take(&c, fileCost+full+1)
 		p.fullLeft -= full
-		return nil
+		return false, nil
+	}
+	if spread && p.files[c.File] {
+		return true, nil
 	}
 	var short ContextChunk
 	if len(p.sel) == 0 {
 		if short, err = p.shortenToFit(c, fileCost); err != nil {
-			return err
+			return false, err
 		}
 	} else {
 		short = elide(c)
 	}
 	if !short.Shortened {
 		p.drop(c)
-		return nil
+		return false, nil
 	}
 	cost, err := countTokensMax(renderChunk(&short), p.remaining)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if fileCost+cost+1 > p.remaining {
 		p.drop(c)
-		return nil
+		return false, nil
 	}
 	p.take(&short, fileCost+cost+1)
 	if len(p.sel) == 1 {
 		p.fullLeft -= cost
 	}
 	p.places = append(p.places, Place{Name: c.Symbol, File: c.File, StartLine: c.StartLine, EndLine: c.EndLine, State: PlaceElided})
-	return nil
+	return false, nil
 }
 
 func (p *packer) take(c *ContextChunk, cost int) {
@@ -441,7 +460,8 @@ func (p *packer) fit() error {
 		case len(p.sel) <= 1:
 			return tooSmall(res, p.list)
 		}
-		// Drop the lowest-scored chunk (sel is in score order).
+		// Drop the last chunk placed (sel is in score order, a change
+		// request's deferred chunks last).
 		last := p.sel[len(p.sel)-1]
 		p.sel = p.sel[:len(p.sel)-1]
 		for i := range p.places {

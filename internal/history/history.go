@@ -11,6 +11,7 @@ package history
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -39,6 +40,9 @@ type Options struct {
 	// MinShare of the given file's commits (0: the defaults).
 	MinTogether int
 	MinShare    float64
+	// HalfLife is the number of a given file's commits after which a
+	// commit counts half as much in Coupling.Recent (0: DefaultHalfLife).
+	HalfLife int
 }
 
 // Defaults of Options, set before any measurement (docs/EVAL.md): the
@@ -50,15 +54,21 @@ const (
 	DefaultMaxFiles    = 20
 	DefaultMinTogether = 3
 	DefaultMinShare    = 0.4
+	DefaultHalfLife    = 10
 )
 
 // Coupling says that Path changed together with With in Together of the
-// Commits commits (read) that changed With.
+// Commits commits (read) that changed With. Recent is that share with
+// each of With's commits weighted by its recency (the newest 1, halving
+// every Options.HalfLife commits of With back): a project's habits
+// change, and what a change to With needs now is what its last changes
+// needed.
 type Coupling struct {
-	Path     string `json:"path"`
-	With     string `json:"with"`
-	Together int    `json:"together"`
-	Commits  int    `json:"commits"`
+	Path     string  `json:"path"`
+	With     string  `json:"with"`
+	Together int     `json:"together"`
+	Commits  int     `json:"commits"`
+	Recent   float64 `json:"recent"`
 }
 
 // Share is the part of With's commits that also changed Path.
@@ -69,8 +79,13 @@ func (c Coupling) Share() float64 {
 	return float64(c.Together) / float64(c.Commits)
 }
 
+// Strength is what the thresholds and the order use: the larger of Share
+// and Recent, so that a coupling holds when it held over the history read
+// or holds over With's last changes.
+func (c Coupling) Strength() float64 { return max(c.Share(), c.Recent) }
+
 // CoChanged returns the files coupled to each of paths (relative to root,
-// slash-separated), strongest first (share, then count, then path). A root
+// slash-separated), strongest first (Strength, then count, then path). A root
 // outside a git work tree, or git missing, gives nil and no error; a
 // revision git does not know is an error.
 func CoChanged(ctx context.Context, root string, paths []string, opt Options) ([]Coupling, error) {
@@ -125,6 +140,9 @@ func withDefaults(opt Options) Options {
 	if opt.MinShare <= 0 {
 		opt.MinShare = DefaultMinShare
 	}
+	if opt.HalfLife <= 0 {
+		opt.HalfLife = DefaultHalfLife
+	}
 	return opt
 }
 
@@ -138,6 +156,9 @@ func couplings(out []byte, paths []string, opt Options) []Coupling {
 	}
 	commits := map[string]int{}             // given path → its commits
 	together := map[string]map[string]int{} // given path → other path → count
+	weight := map[string]float64{}          // given path → its commits' weights
+	recent := map[string]map[string]float64{}
+	decay := math.Pow(0.5, 1/float64(opt.HalfLife))
 	for rec := range strings.SplitSeq(string(out), "\x1e") {
 		rec = strings.TrimPrefix(strings.TrimPrefix(rec, "\x00"), "\n")
 		var files []string
@@ -153,29 +174,33 @@ func couplings(out []byte, paths []string, opt Options) []Coupling {
 			if !wanted[w] {
 				continue
 			}
+			wt := math.Pow(decay, float64(commits[w])) // newest first
 			commits[w]++
+			weight[w] += wt
 			for _, f := range files {
 				if f == w {
 					continue
 				}
 				if together[w] == nil {
 					together[w] = map[string]int{}
+					recent[w] = map[string]float64{}
 				}
 				together[w][f]++
+				recent[w][f] += wt
 			}
 		}
 	}
 	var res []Coupling
 	for w, m := range together {
 		for f, n := range m {
-			c := Coupling{Path: f, With: w, Together: n, Commits: commits[w]}
-			if n >= opt.MinTogether && c.Share() >= opt.MinShare {
+			c := Coupling{Path: f, With: w, Together: n, Commits: commits[w], Recent: round3(recent[w][f] / weight[w])}
+			if n >= opt.MinTogether && c.Strength() >= opt.MinShare {
 				res = append(res, c)
 			}
 		}
 	}
 	slices.SortFunc(res, func(a, b Coupling) int {
-		if sa, sb := a.Share(), b.Share(); sa != sb {
+		if sa, sb := a.Strength(), b.Strength(); sa != sb {
 			if sa > sb {
 				return -1
 			}
@@ -191,3 +216,7 @@ func couplings(out []byte, paths []string, opt Options) []Coupling {
 	})
 	return res
 }
+
+// round3 rounds a share to three decimals: stable in output and tests
+// whatever the order of the sums.
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }

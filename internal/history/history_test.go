@@ -62,19 +62,19 @@ func TestCoChanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Coupling{{Path: "b.go", With: "a.go", Together: 4, Commits: 5}}
+	want := []Coupling{{Path: "b.go", With: "a.go", Together: 4, Commits: 5, Recent: 0.771}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("CoChanged(a.go) = %+v, want %+v (c.go: 2 of 5, under MinTogether; the sweep skipped)", got, want)
 	}
 	// Looser thresholds admit c.go; the order is by share.
 	got, _ = CoChanged(context.Background(), root, []string{"a.go"}, Options{MinTogether: 2, MinShare: 0.2})
-	want = []Coupling{{Path: "b.go", With: "a.go", Together: 4, Commits: 5}, {Path: "c.go", With: "a.go", Together: 2, Commits: 5}}
+	want = []Coupling{{Path: "b.go", With: "a.go", Together: 4, Commits: 5, Recent: 0.771}, {Path: "c.go", With: "a.go", Together: 2, Commits: 5, Recent: 0.399}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("loose: %+v, want %+v", got, want)
 	}
 	// The history before a revision: the first three commits only.
 	got, _ = CoChanged(context.Background(), root, []string{"a.go"}, Options{Rev: "HEAD~4", MinTogether: 2})
-	want = []Coupling{{Path: "b.go", With: "a.go", Together: 3, Commits: 3}}
+	want = []Coupling{{Path: "b.go", With: "a.go", Together: 3, Commits: 3, Recent: 1}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Rev HEAD~4: %+v, want %+v", got, want)
 	}
@@ -85,7 +85,7 @@ func TestCoChanged(t *testing.T) {
 		t.Errorf("Window 3: %+v, want none", got)
 	}
 	got, _ = CoChanged(context.Background(), root, []string{"a.go"}, Options{Window: 4, MinTogether: 1})
-	want = []Coupling{{Path: "b.go", With: "a.go", Together: 1, Commits: 2}, {Path: "c.go", With: "a.go", Together: 1, Commits: 2}}
+	want = []Coupling{{Path: "b.go", With: "a.go", Together: 1, Commits: 2, Recent: 0.483}, {Path: "c.go", With: "a.go", Together: 1, Commits: 2, Recent: 0.483}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Window 4: %+v, want %+v", got, want)
 	}
@@ -101,6 +101,48 @@ func TestCoChanged(t *testing.T) {
 	}
 }
 
+// A habit a project took up recently counts: a file changed with the given
+// one in its last 4 of 12 commits (a third, under MinShare) is coupled by
+// its recency-weighted share; one changed with it in its first 4 is not;
+// one changed with it in its first 5 (5 of 12, over MinShare) still is,
+// by its plain share.
+func TestCoChangedRecentHabit(t *testing.T) {
+	var commits [][]string
+	for i := range 12 { // oldest first
+		c := []string{"a.go"}
+		if i < 4 {
+			c = append(c, "old.go")
+		}
+		if i < 5 {
+			c = append(c, "older.go")
+		}
+		if i >= 8 {
+			c = append(c, "new.go")
+		}
+		commits = append(commits, c)
+	}
+	root := repo(t, "", commits)
+	got, err := CoChanged(context.Background(), root, []string{"a.go"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Coupling{
+		{Path: "new.go", With: "a.go", Together: 4, Commits: 12, Recent: 0.429},
+		{Path: "older.go", With: "a.go", Together: 5, Commits: 12, Recent: 0.319},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("CoChanged(a.go) = %+v, want %+v", got, want)
+	}
+	for _, tc := range []struct {
+		c    Coupling
+		want float64
+	}{{want[0], 0.429}, {want[1], 5.0 / 12}, {Coupling{Together: 1, Commits: 4, Recent: 0.2}, 0.25}, {Coupling{}, 0}} {
+		if s := tc.c.Strength(); s != tc.want {
+			t.Errorf("%+v.Strength() = %v, want %v", tc.c, s, tc.want)
+		}
+	}
+}
+
 // A project root below the top of its work tree sees only its own files,
 // relative to itself.
 func TestCoChangedSubdirectory(t *testing.T) {
@@ -113,7 +155,7 @@ func TestCoChangedSubdirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Coupling{{Path: "y.go", With: "x.go", Together: 3, Commits: 3}}
+	want := []Coupling{{Path: "y.go", With: "x.go", Together: 3, Commits: 3, Recent: 1}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("CoChanged(x.go) in proj/ = %+v, want %+v", got, want)
 	}

@@ -93,7 +93,9 @@ type ContextResult struct {
 	// exceed the budget by that one line.
 	TooSmall bool `json:"too_small,omitempty"`
 	// Places are the candidates elided to their signature or dropped, in
-	// score order: the manifest at the end of Markdown.
+	// score order (for a change request, the chunks of files already
+	// inside after the other files' best): the manifest at the end of
+	// Markdown.
 	Places   []Place `json:"places,omitempty"`
 	Markdown string  `json:"markdown"`
 }

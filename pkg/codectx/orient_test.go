@@ -384,7 +384,7 @@ func TestImpactUsuallyChangedWith(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []CoChange{{Path: "api/api.go", With: "store/store.go", Together: 4, Commits: 4}}
+	want := []CoChange{{Path: "api/api.go", With: "store/store.go", Together: 4, Commits: 4, Recent: 1}}
 	if !reflect.DeepEqual(r.UsuallyWith, want) {
 		t.Fatalf("usually changed with = %+v, want %+v\n%s", r.UsuallyWith, want, r.Text())
 	}

@@ -167,12 +167,15 @@ type ImpactResult struct {
 }
 
 // CoChange says that Path changed together with With in Together of the
-// Commits commits (the last ones read) that changed With.
+// Commits commits (the last ones read) that changed With; Recent is that
+// share with each commit weighted by its recency (halving every 10
+// commits of With back).
 type CoChange struct {
-	Path     string `json:"path"`
-	With     string `json:"with"`
-	Together int    `json:"together"`
-	Commits  int    `json:"commits"`
+	Path     string  `json:"path"`
+	With     string  `json:"with"`
+	Together int     `json:"together"`
+	Commits  int     `json:"commits"`
+	Recent   float64 `json:"recent"`
 }
 
 func newImpactResult(r *orient.ImpactResult) *ImpactResult {
