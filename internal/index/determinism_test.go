@@ -328,8 +328,8 @@ func deleteAndReadd(t *testing.T, tree map[string]string, paths []string, want [
 
 func TestResolutionIsAFunctionOfTheTree(t *testing.T) {
 	// resolved edges are written in several transactions here
-	defer func(v int) { updateBatch = v }(updateBatch)
-	updateBatch = 16
+	defer func(v, w int) { updateBatch, insertBatch = v, w }(updateBatch, insertBatch)
+	updateBatch, insertBatch = 16, 16
 	_, _, want := cleanSets(t, graphTree)
 
 	// the resolved edges are the right ones, not only stable ones

@@ -161,7 +161,7 @@ func Resolve(ctx context.Context, db *store.DB, projectID int64, root string) (i
 		}
 		batch, files := rows, rowFiles
 		changed += len(batch)
-		rows, rowFiles = make([]store.ResolvedRelation, 0, updateBatch), nil
+		rows, rowFiles = make([]store.ResolvedRelation, 0, insertBatch), nil
 		return apply.send(func() error { return db.InsertResolved(ctx, projectID, files, batch) })
 	}
 	if err == nil {
@@ -177,7 +177,7 @@ func Resolve(ctx context.Context, db *store.DB, projectID int64, root string) (i
 				derive(&e.EdgeRow, out)
 			}
 			rowFiles = append(rowFiles, fileID)
-			if len(rows) >= updateBatch {
+			if len(rows) >= insertBatch {
 				return flushRows()
 			}
 			return nil
@@ -251,6 +251,12 @@ func (a *applier) wait() error {
 // updateBatch is how many resolved edges are written per transaction (a
 // batch of pending edges ends with the file that reaches it).
 var updateBatch = 50000
+
+// insertBatch is how many pending edges are resolved before they are
+// inserted (a batch ends with the file that reaches it): smaller than
+// updateBatch, as a resolved relation holds its strings (the batch being
+// filled, the one queued and the one being written are all in memory).
+var insertBatch = 10000
 
 // maxDispatch bounds the implementations a call through an interface method
 // gets dispatch edges to: an interface implemented all over the project
