@@ -238,7 +238,12 @@ func Run(ctx context.Context, opt Options) (sum *Summary, err error) {
 	if err := w.remove(pl.removed); err != nil {
 		return sum, err
 	}
-	opt.Logger.Debug("files written", "files", len(pl.jobs), "elapsed", time.Since(start))
+	// What only the writing phase needed goes before resolution, the
+	// run's largest heap: the hashes of the vectors written, and the free
+	// pages the parsers left in the C heap.
+	w.written = nil
+	released := lang.ReleaseMemory()
+	opt.Logger.Debug("files written", "files", len(pl.jobs), "c_heap_released", released, "elapsed", time.Since(start))
 
 	phase = "resolve"
 	progress(Progress{Phase: "resolve", Done: w.done, Total: len(pl.jobs), Chunks: sum.Chunks})

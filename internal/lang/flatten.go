@@ -97,6 +97,17 @@ done:
 // of through go-tree-sitter's Go callbacks (which only forward to the same
 // libc functions); this saves a cgo round trip per allocation.
 static void lang_use_libc_allocator(void) { ts_set_allocator(malloc, calloc, realloc, free); }
+
+// lang_trim hands the C heap's free pages back to the system. glibc keeps
+// what parsers freed in per-thread arenas (tens of MB after a large tree)
+// and only returns the top of each arena by itself; other C libraries
+// have no such call.
+#ifdef __GLIBC__
+#include <malloc.h>
+static int lang_trim(void) { return malloc_trim(0); }
+#else
+static int lang_trim(void) { return 0; }
+#endif
 */
 import "C"
 
@@ -126,6 +137,13 @@ type node struct {
 func init() {
 	C.lang_use_libc_allocator()
 }
+
+// ReleaseMemory returns the free pages of the C heap (where tree-sitter's
+// trees live while files are parsed) to the system. A caller that has
+// parsed many files and goes on to other work calls it once, after the
+// last parse: the C library would otherwise keep them for parses that do
+// not come. It reports whether anything was returned.
+func ReleaseMemory() bool { return C.lang_trim() != 0 }
 
 // flatten copies the tree below root into buf (reused when large enough) in
 // depth-first pre-order with a single cgo call, so that the extractors can

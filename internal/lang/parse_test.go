@@ -216,3 +216,17 @@ func readGoroot(t *testing.T, rel string) []byte {
 	}
 	return src
 }
+
+// TestReleaseMemoryBetweenParses: handing the C heap's free pages back
+// leaves the parsers working (what they allocate next is mapped again).
+func TestReleaseMemoryBetweenParses(t *testing.T) {
+	src := []byte("package p\n\nfunc F() int { return 1 }\n")
+	before := Parse("a.go", "go", src)
+	for range 2 {
+		ReleaseMemory()
+		after := Parse("a.go", "go", src)
+		if len(after.Chunks) != len(before.Chunks) || len(after.Chunks) == 0 {
+			t.Fatalf("%d chunks after ReleaseMemory, %d before", len(after.Chunks), len(before.Chunks))
+		}
+	}
+}
