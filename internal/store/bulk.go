@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 )
 
@@ -93,7 +94,7 @@ func (db *DB) EnsureIndexes(ctx context.Context) error {
 	if missing == 0 && !bulkFTS {
 		return nil
 	}
-	return db.inTx(ctx, "build indexes", func(tx *sql.Tx) error {
+	return db.inTxSpilling(ctx, "build indexes", func(tx *sql.Tx) error {
 		for _, ix := range deferredIndexes {
 			if _, err := tx.ExecContext(ctx, "CREATE INDEX IF NOT EXISTS "+ix.name+" ON "+ix.def); err != nil {
 				return err
@@ -134,4 +135,40 @@ func (db *DB) HasVectors(ctx context.Context, model string) (bool, error) {
 		return false, db.classify("read vector cache", err)
 	}
 	return true, nil
+}
+
+// inTxSpilling is inTx on a connection whose temporary storage is a file
+// for the transaction's length. CREATE INDEX sorts every key of its table,
+// and with temporary storage in memory (every connection's default, see
+// Open) SQLite's sorter never spills: the whole sort is held in the heap,
+// tens of MB for the relations of a large tree at the end of a first
+// index, when the process holds most. With a file the sorter keeps about
+// one page cache's worth of keys in memory and merges sorted runs from a
+// temporary file instead. The connection gets its setting back before it
+// returns to the pool (a change of temp_store drops the connection's
+// temporary tables: this connection has none in use, nothing is open on it).
+func (db *DB) inTxSpilling(ctx context.Context, op string, fn func(*sql.Tx) error) error {
+	conn, err := db.sql.Conn(ctx)
+	if err != nil {
+		return db.classify(op, err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "PRAGMA temp_store = FILE"); err != nil {
+		return db.classify(op, err)
+	}
+	defer func() {
+		if _, err := conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA temp_store = MEMORY"); err != nil {
+			// Never hand the pool a connection that differs from the others.
+			conn.Raw(func(any) error { return driver.ErrBadConn })
+		}
+	}()
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return db.classify(op, err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return db.classify(op, err)
+	}
+	return db.classify(op, tx.Commit())
 }

@@ -299,3 +299,45 @@ func TestPartialRelationIndexesUsed(t *testing.T) {
 	}
 	check("after a bulk load")
 }
+
+// TestEnsureIndexesKeepsTempStoreInMemory: the deferred indexes are sorted
+// with temporary storage on disk, and the connection goes back to the pool
+// with the setting every connection has (in memory), whether there was
+// something to build or not.
+func TestEnsureIndexesKeepsTempStoreInMemory(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		bulk bool // a bulk load leaves indexes to build
+	}{
+		{"after a bulk load", true},
+		{"nothing to build", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db, _ := openTemp(t)
+			db.sql.SetMaxOpenConns(1) // every statement on the connection EnsureIndexes used
+			if tc.bulk {
+				if ok, err := db.BeginBulkLoad(ctx); err != nil || !ok {
+					t.Fatalf("bulk: %v %v", ok, err)
+				}
+			}
+			p, err := db.EnsureProject(ctx, "/proj")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.WriteBatch(ctx, p.ID, "m", Batch{Files: []FileRecord{record("a.go", "A1", "A2")}}); err != nil {
+				t.Fatal(err)
+			}
+			if err := db.EnsureIndexes(ctx); err != nil {
+				t.Fatal(err)
+			}
+			fresh, _ := openTemp(t)
+			if got, want := secondaryIndexes(t, db), secondaryIndexes(t, fresh); strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Fatalf("indexes: %v, want %v", got, want)
+			}
+			if got := count(t, db, "PRAGMA temp_store"); got != 2 {
+				t.Errorf("temp_store after EnsureIndexes = %d, want 2 (memory)", got)
+			}
+		})
+	}
+}
