@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"strings"
 )
 
@@ -81,14 +82,30 @@ func (db *DB) Symbols(ctx context.Context, projectID int64) ([]SymbolRow, error)
 	}
 	defer rows.Close()
 	var out []SymbolRow
+	// Resolution holds every row while it runs, the largest heap of an
+	// index run: paths, languages, kinds, containers and extends lists
+	// repeat from row to row and are kept once; the short name is the end
+	// of the symbol, not a copy.
+	w := words{}
+	var path, lang, kind, short, container, extends sql.RawBytes
 	for rows.Next() {
 		var r SymbolRow
-		if err := rows.Scan(&r.ID, &r.FileID, &r.Path, &r.Lang, &r.Kind, &r.Symbol, &r.Short, &r.Container, &r.Extends, &r.StartLine, &r.EndLine); err != nil {
+		if err := rows.Scan(&r.ID, &r.FileID, &path, &lang, &kind, &r.Symbol, &short, &container, &extends, &r.StartLine, &r.EndLine); err != nil {
 			return nil, db.classify("read symbols", err)
 		}
+		r.Path, r.Lang, r.Kind, r.Container, r.Extends = w.of(path), w.of(lang), w.of(kind), w.of(container), w.of(extends)
+		r.Short = suffixOf(r.Symbol, short)
 		out = append(out, r)
 	}
 	return out, db.classify("read symbols", rows.Err())
+}
+
+// suffixOf is b as a string: the end of s when s ends with it, else a copy.
+func suffixOf(s string, b []byte) string {
+	if len(b) <= len(s) && s[len(s)-len(b):] == string(b) {
+		return s[len(s)-len(b):]
+	}
+	return string(b)
 }
 
 // Imports returns file id → imported targets for a project.
