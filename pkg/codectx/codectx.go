@@ -30,7 +30,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"codectx/internal/embed"
@@ -420,15 +419,17 @@ func (p *Project) Index(ctx context.Context, opt IndexOptions) (*IndexSummary, e
 		io.OnWait = func(h store.Holder) { opt.OnWait(WriterHolder(h)) }
 	}
 	// The grep index and the search side files read only the committed
-	// state: they are written beside the end of the run.
+	// state: they are written beside the end of the run (the deferred
+	// indexes of a first index), one after the other. Each holds tens of
+	// MB while it is built (the trigram postings; the chunks' metadata)
+	// at the moment the process holds most, and the run's end already
+	// keeps both cores busy with the index builds.
 	var prepErr error
 	io.AfterCommit = func(ctx context.Context) {
-		var wg sync.WaitGroup
-		wg.Go(func() { p.updateGrepIndex(ctx) })
+		p.updateGrepIndex(ctx)
 		if opt.PrepareSearch {
-			wg.Go(func() { prepErr = p.PrepareSearch(ctx) })
+			prepErr = p.PrepareSearch(ctx)
 		}
-		wg.Wait()
 	}
 	s, err := index.Run(ctx, io)
 	if ie, ok := errors.AsType[*index.InterruptedError](err); ok {
