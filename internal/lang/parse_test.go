@@ -218,15 +218,30 @@ func readGoroot(t *testing.T, rel string) []byte {
 }
 
 // TestReleaseMemoryBetweenParses: handing the C heap's free pages back
-// leaves the parsers working (what they allocate next is mapped again).
+// (by hand, or by Parse itself after a large file) leaves the parsers
+// working: what they allocate next is mapped again.
 func TestReleaseMemoryBetweenParses(t *testing.T) {
-	src := []byte("package p\n\nfunc F() int { return 1 }\n")
-	before := Parse("a.go", "go", src)
-	for range 2 {
-		ReleaseMemory()
-		after := Parse("a.go", "go", src)
-		if len(after.Chunks) != len(before.Chunks) || len(after.Chunks) == 0 {
-			t.Fatalf("%d chunks after ReleaseMemory, %d before", len(after.Chunks), len(before.Chunks))
-		}
+	var large strings.Builder
+	large.WriteString("package p\n\n")
+	for i := 0; large.Len() <= trimAfterBytes; i++ {
+		fmt.Fprintf(&large, "func F%d(a, b int) int { return a*%d + b }\n\n", i, i)
+	}
+	for _, tc := range []struct {
+		name string
+		src  string
+	}{
+		{"small file", "package p\n\nfunc F() int { return 1 }\n"},
+		{"file past trimAfterBytes", large.String()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := Parse("a.go", "go", []byte(tc.src))
+			for range 2 {
+				ReleaseMemory()
+				after := Parse("a.go", "go", []byte(tc.src))
+				if len(after.Chunks) != len(before.Chunks) || len(after.Chunks) == 0 || after.Fallback {
+					t.Fatalf("%d chunks after ReleaseMemory (fallback %v), %d before", len(after.Chunks), after.Fallback, len(before.Chunks))
+				}
+			}
+		})
 	}
 }
