@@ -18,8 +18,15 @@ import (
 
 func init() { commands = append(commands, indexCmd, statsCmd) }
 
-// indexMemoryLimit is the soft Go heap limit of `codectx index` unless GOMEMLIMIT is set.
-const indexMemoryLimit = 256 << 20
+// indexMemoryLimit is the soft Go heap limit of `codectx index` unless
+// GOMEMLIMIT is set. The Go heap peaks at the end of relation resolution,
+// when the project's symbols, type facts and the resolver's tables are
+// live (~100 MB for $GOROOT/src's 98k chunks): 192 MiB holds the heap
+// there to about 1.8× its live size instead of 2× (issue 15's 300 MB for
+// the whole process), for ~0.6 s more GC work on that tree (about 1 % of
+// the run's CPU; docs/BENCHMARKS.md, tenth session). A tree whose live
+// heap nears the limit pays more GC for it, as it did under 256 MiB.
+const indexMemoryLimit = 192 << 20
 
 func indexCmd() *cobra.Command {
 	var noWait bool
