@@ -18,15 +18,31 @@ import (
 
 func init() { commands = append(commands, indexCmd, statsCmd) }
 
-// indexMemoryLimit is the soft Go heap limit of `codectx index` unless
-// GOMEMLIMIT is set. The Go heap peaks at the end of relation resolution,
-// when the project's symbols, type facts and the resolver's tables are
-// live (~100 MB for $GOROOT/src's 98k chunks): 192 MiB holds the heap
-// there to about 1.8× its live size instead of 2× (issue 15's 300 MB for
-// the whole process), for ~0.6 s more GC work on that tree (about 1 % of
-// the run's CPU; docs/BENCHMARKS.md, tenth session). A tree whose live
-// heap nears the limit pays more GC for it, as it did under 256 MiB.
-const indexMemoryLimit = 192 << 20
+// The soft Go heap limits of `codectx index` unless GOMEMLIMIT is set:
+// indexMemoryLimit while files are parsed and written, resolveMemoryLimit
+// from relation resolution on. The Go heap peaks at the end of
+// resolution, when the project's symbols, type facts and the resolver's
+// tables are live (~100 MB for $GOROOT/src's 98k chunks): 192 MiB holds
+// the heap there to about 1.7× its live size instead of 2× (issue 15's
+// 300 MB for the whole process), for ~0.5 s more GC work on that tree
+// (about 1 % of the run's CPU; docs/BENCHMARKS.md, tenth session). The
+// writing phase's live heap is small and keeps the higher limit: its
+// peaks (large files) stay well under 300 MB without more collections.
+// A tree whose live heap nears a limit pays more GC for it.
+const (
+	indexMemoryLimit   = 256 << 20
+	resolveMemoryLimit = 192 << 20
+)
+
+// memoryLimit is the soft Go heap limit for an index run's phase
+// (codectx.IndexProgress.Phase).
+func memoryLimit(phase string) int64 {
+	switch phase {
+	case "resolve", "done":
+		return resolveMemoryLimit
+	}
+	return indexMemoryLimit
+}
 
 func indexCmd() *cobra.Command {
 	var noWait bool
@@ -41,11 +57,12 @@ func indexCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if os.Getenv("GOMEMLIMIT") == "" {
+			limit := os.Getenv("GOMEMLIMIT") == ""
+			if limit {
 				// A soft heap limit keeps indexing of huge trees inside a
 				// laptop's budget: the GC works harder instead of letting the
 				// heap double. Searches (which hold vectors) are not limited.
-				debug.SetMemoryLimit(indexMemoryLimit)
+				debug.SetMemoryLimit(memoryLimit("scan"))
 			}
 			p, err := openProject(root, openIndexOnly, rebuild)
 			if err != nil {
@@ -53,10 +70,21 @@ func indexCmd() *cobra.Command {
 			}
 			defer p.Close()
 			prog := newProgress(os.Stderr, asJSON)
+			update := prog.update
+			if limit {
+				phase := "scan"
+				update = func(ev codectx.IndexProgress) { // on one goroutine
+					if ev.Phase != phase {
+						phase = ev.Phase
+						debug.SetMemoryLimit(memoryLimit(phase))
+					}
+					prog.update(ev)
+				}
+			}
 			onWait := func(h codectx.WriterHolder) {
 				fmt.Fprintf(cmd.ErrOrStderr(), "codectx: %s is indexing %s; waiting for it to finish (Ctrl-C stops)\n", h, p.Root())
 			}
-			sum, err := p.Index(cmd.Context(), codectx.IndexOptions{Rebuild: rebuild, Progress: prog.update, OnWait: onWait, NoWait: noWait, PrepareSearch: true})
+			sum, err := p.Index(cmd.Context(), codectx.IndexOptions{Rebuild: rebuild, Progress: update, OnWait: onWait, NoWait: noWait, PrepareSearch: true})
 			prog.finish()
 			var intr *codectx.InterruptedError
 			if errors.As(err, &intr) {
