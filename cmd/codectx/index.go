@@ -21,14 +21,15 @@ func init() { commands = append(commands, indexCmd, statsCmd) }
 // The soft Go heap limits of `codectx index` unless GOMEMLIMIT is set:
 // indexMemoryLimit while files are parsed and written, resolveMemoryLimit
 // from relation resolution on. The Go heap peaks at the end of
-// resolution, when the project's symbols, type facts and the resolver's
-// tables are live (~100 MB for $GOROOT/src's 98k chunks): 192 MiB holds
-// the heap there to about 1.7× its live size instead of 2× (issue 15's
-// 300 MB for the whole process), for ~0.5 s more GC work on that tree
-// (about 1 % of the run's CPU; docs/BENCHMARKS.md, tenth session). The
-// writing phase's live heap is small and keeps the higher limit: its
-// peaks (large files) stay well under 300 MB without more collections.
-// A tree whose live heap nears a limit pays more GC for it.
+// resolution, when the project's symbols, type facts, pending relations
+// and the resolver's tables are live (140–157 MB for $GOROOT/src's 98k
+// chunks): 192 MiB keeps the heap there under ~170 MB instead of letting
+// it grow to ~230 MB (issue 15's 300 MB for the whole process), for
+// ~0.5 s more GC work on that tree (1–2 % of the run's CPU;
+// docs/BENCHMARKS.md, tenth session). The writing phase's live heap is
+// small and keeps the higher limit: its peaks (large files) stay well
+// under 300 MB without more collections. A tree whose live heap nears a
+// limit pays more GC for it.
 const (
 	indexMemoryLimit   = 256 << 20
 	resolveMemoryLimit = 192 << 20
