@@ -223,23 +223,7 @@ func TestBulkLoadManyFlushes(t *testing.T) {
 func TestCallersByPathCovered(t *testing.T) {
 	db, _ := openTemp(t)
 	ctx := context.Background()
-	plan := func() string {
-		rows, err := db.sql.QueryContext(ctx, "EXPLAIN QUERY PLAN "+callersByPathSQL(3), 1, 2, 3)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
-		var steps []string
-		for rows.Next() {
-			var id, parent, unused int
-			var detail string
-			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-				t.Fatal(err)
-			}
-			steps = append(steps, detail)
-		}
-		return strings.Join(steps, "; ")
-	}
+	plan := func() string { return queryPlan(t, db, callersByPathSQL(3), 1, 2, 3) }
 	if got := plan(); !strings.Contains(got, "USING COVERING INDEX relations_dst_kind") {
 		t.Errorf("migrated database: plan %q, want the covering index relations_dst_kind", got)
 	}
@@ -260,23 +244,6 @@ func TestCallersByPathCovered(t *testing.T) {
 func TestPartialRelationIndexesUsed(t *testing.T) {
 	db, _ := openTemp(t)
 	ctx := context.Background()
-	plan := func(q string, args ...any) string {
-		rows, err := db.sql.QueryContext(ctx, "EXPLAIN QUERY PLAN "+q, args...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
-		var steps []string
-		for rows.Next() {
-			var id, parent, unused int
-			var detail string
-			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-				t.Fatal(err)
-			}
-			steps = append(steps, detail)
-		}
-		return strings.Join(steps, "; ")
-	}
 	queries := []struct{ sql, index string }{
 		{unresolvedToSQL(2), "relations_open_target"},
 		{relationsWhereInSQL("target", "kind = 'contains'", 2), "relations_contains_target"},
@@ -285,7 +252,7 @@ func TestPartialRelationIndexesUsed(t *testing.T) {
 	check := func(when string) {
 		t.Helper()
 		for _, q := range queries {
-			if got := plan(q.sql, 1, "a", "b", 10); !strings.Contains(got, "INDEX "+q.index+" ") {
+			if got := queryPlan(t, db, q.sql, 1, "a", "b", 10); !strings.Contains(got, "INDEX "+q.index+" ") {
 				t.Errorf("%s: plan %q, want index %s", when, got, q.index)
 			}
 		}
@@ -340,4 +307,24 @@ func TestEnsureIndexesKeepsTempStoreInMemory(t *testing.T) {
 			}
 		})
 	}
+}
+
+// queryPlan is SQLite's plan of q, its steps joined by "; ".
+func queryPlan(t *testing.T, db *DB, q string, args ...any) string {
+	t.Helper()
+	rows, err := db.sql.Query("EXPLAIN QUERY PLAN "+q, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var steps []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		steps = append(steps, detail)
+	}
+	return strings.Join(steps, "; ")
 }
