@@ -702,11 +702,7 @@ func (db *DB) ApplyResolution(ctx context.Context, projectID int64, updates []Ed
 			}
 			b := newBulk(tx, "INSERT INTO "+tmp+".resolved(id, dst, res, detail)", 4)
 			for _, u := range updates {
-				var v any
-				if u.DstChunk != 0 {
-					v = u.DstChunk
-				}
-				if err := b.add(ctx, u.ID, v, u.Resolution, u.Detail); err != nil {
+				if err := b.add(ctx, u.ID, chunkRef(u.DstChunk), u.Resolution, u.Detail); err != nil {
 					return err
 				}
 			}
@@ -736,14 +732,7 @@ func (db *DB) ApplyResolution(ctx context.Context, projectID int64, updates []Ed
 		}
 		b := newBulk(tx, "INSERT INTO relations(project_id, file_id, kind, src_chunk, src_symbol, target, qualifier, line, dst_chunk, resolution, detail, derived)", 12)
 		for _, d := range derived {
-			var src, dst any
-			if d.SrcChunk != 0 {
-				src = d.SrcChunk
-			}
-			if d.DstChunk != 0 {
-				dst = d.DstChunk
-			}
-			if err := b.add(ctx, projectID, d.FileID, d.Kind, src, d.SrcSymbol, d.Target, "", d.Line, dst, d.Resolution, d.Detail, 1); err != nil {
+			if err := b.add(ctx, projectID, d.FileID, d.Kind, chunkRef(d.SrcChunk), d.SrcSymbol, d.Target, "", d.Line, chunkRef(d.DstChunk), d.Resolution, d.Detail, 1); err != nil {
 				return err
 			}
 		}

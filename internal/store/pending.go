@@ -115,14 +115,7 @@ func (db *DB) InsertResolved(ctx context.Context, projectID int64, fileIDs []int
 		b := newBulk(tx, "INSERT INTO relations(project_id, file_id, kind, src_chunk, src_symbol, target, qualifier, line, recv, dst_chunk, resolution, detail)", 12)
 		for i := range rels {
 			r := &rels[i]
-			var src, dst any
-			if r.SrcChunk != 0 {
-				src = r.SrcChunk
-			}
-			if r.DstChunk != 0 {
-				dst = r.DstChunk
-			}
-			if err := b.add(ctx, projectID, r.FileID, r.Kind, src, r.SrcSymbol, r.Target, r.Qualifier, r.Line, r.Recv, dst, r.Resolution, r.Detail); err != nil {
+			if err := b.add(ctx, projectID, r.FileID, r.Kind, chunkRef(r.SrcChunk), r.SrcSymbol, r.Target, r.Qualifier, r.Line, r.Recv, chunkRef(r.DstChunk), r.Resolution, r.Detail); err != nil {
 				return err
 			}
 		}

@@ -261,15 +261,11 @@ func (db *DB) WriteBatch(ctx context.Context, projectID int64, model string, b B
 			prels = prels[:0]
 			for _, rel := range f.Relations {
 				id := sourceChunk(f.Chunks, ids, rel)
-				if b.PendingRelations && rel.Kind != "imports" {
+				if b.PendingRelations && rel.Kind != lang.RelImports {
 					prels = append(prels, pendingRel{kind: rel.Kind, srcSymbol: rel.Source, target: rel.Target, qualifier: rel.Qualifier, recv: rel.Recv, srcChunk: id, line: rel.Line})
 					continue
 				}
-				var src any
-				if id != 0 {
-					src = id
-				}
-				if err := rels.add(ctx, projectID, fileID, rel.Kind, src, rel.Source, rel.Target, rel.Qualifier, rel.Line, rel.Recv); err != nil {
+				if err := rels.add(ctx, projectID, fileID, rel.Kind, chunkRef(id), rel.Source, rel.Target, rel.Qualifier, rel.Line, rel.Recv); err != nil {
 					return fmt.Errorf("write relation %s: %w", f.Path, err)
 				}
 			}
@@ -302,6 +298,14 @@ func (db *DB) WriteBatch(ctx context.Context, projectID int64, model string, b B
 		res.Names = append(res.Names, n)
 	}
 	return res, nil
+}
+
+// chunkRef is a chunk id as a column value: NULL for 0 (no chunk).
+func chunkRef(id int64) any {
+	if id == 0 {
+		return nil
+	}
+	return id
 }
 
 // sourceChunk finds the chunk a relation starts from: the innermost chunk with
