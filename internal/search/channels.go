@@ -40,6 +40,9 @@ type groupStat struct {
 	keyword string
 	df      int     // chunks matched by the group's most specific matching term
 	idf     float64 // weight of the group in coverage; 0 when nothing matched
+	// unread: a Chinese word the lexicon gave no English for (every term
+	// is Chinese), so what it asks for cannot be looked up in code.
+	unread bool
 }
 
 // termHit is one chunk matched by one term.
@@ -200,6 +203,7 @@ func keywordChannel(ctx context.Context, db *store.DB, projectID int64, snap *sn
 
 	for gi, g := range q.groups {
 		res.groups[gi].keyword = g.keyword
+		res.groups[gi].unread = unreadGroup(g)
 		standIn := translationsStandIn(g, byText, res.terms)
 		for _, t := range g.terms {
 			ti, ok := byText[t.Text]
@@ -528,4 +532,15 @@ func layoutCmp(snap *snapshot, x, y int32) int {
 		return c
 	}
 	return cmp.Compare(a.ID, b.ID)
+}
+
+// unreadGroup reports whether every term of g is a Chinese word (no
+// translation, identifier or English word stands for it).
+func unreadGroup(g termGroup) bool {
+	for _, t := range g.terms {
+		if t.Source != query.SourceCJK {
+			return false
+		}
+	}
+	return len(g.terms) > 0
 }

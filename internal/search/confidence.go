@@ -26,8 +26,11 @@ const weakResults = 3
 // first confidenceTop results matches. A group the project does not match
 // at all weighs as much as a word found in a single chunk, so a question
 // whose distinctive words are absent from the project scores low however
-// well its common words match. ok is false when the keyword channel was
-// off (there is then no evidence to judge by).
+// well its common words match. A Chinese word the lexicon has no English
+// for and the project does not contain counts for nothing: its absence
+// says that codectx cannot read it, not that the project lacks what it
+// asks for. ok is false when the keyword channel was off (there is then
+// no evidence to judge by).
 func confidence(kw *keywordResult, ranked []scored, chunks int) (c float64, ok bool) {
 	if kw == nil || len(kw.groups) == 0 {
 		return 0, false
@@ -39,6 +42,9 @@ func confidence(kw *keywordResult, ranked []scored, chunks int) (c float64, ok b
 		w := g.idf
 		if w == 0 {
 			w = rare
+			if g.unread {
+				w = 0 // see confidence's doc
+			}
 		}
 		weights[gi] = w
 		total += w

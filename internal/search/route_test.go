@@ -204,6 +204,25 @@ func TestNoConfidentMatch(t *testing.T) {
 	if !strings.HasPrefix(res.GrepPattern, "graphql|") || !strings.Contains(res.Summary, "No confident match") {
 		t.Fatalf("grep pattern %q, summary %q", res.GrepPattern, res.Summary)
 	}
+	// Chinese words the lexicon cannot translate say nothing about the
+	// project: the translated ones decide.
+	zh := "在新的连接上重试请求，咕噜咕噜，嘀嗒嘀嗒，噼里啪啦"
+	unread := 0
+	for _, g := range buildQuery(zh, nil, query.DefaultOptions).groups {
+		if unreadGroup(g) {
+			unread++
+		}
+	}
+	if unread < 2 {
+		t.Fatalf("the test needs untranslatable words: %d in %q", unread, zh)
+	}
+	res, err = Search(ctx, ix, Options{Query: zh, K: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.NoConfidentMatch || res.Confidence < MinConfidence {
+		t.Fatalf("untranslatable words flagged a matching question: confidence %v, flagged %v", res.Confidence, res.NoConfidentMatch)
+	}
 }
 
 func TestTranslationsStandIn(t *testing.T) {
