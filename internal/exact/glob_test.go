@@ -26,7 +26,7 @@ func TestGlob(t *testing.T) {
 		path, pattern string
 		want          []string
 	}{
-		{"", "**/*.go", []string{"A.go", "a-b.go", "a.go", "a/b.go", "main.go", "new\nline.go", "sub/important.gen.go", "with space ü.go", "x.gen.go"}},
+		{"", "**/*.go", []string{"A.go", "a-b.go", "a.go", "a/b.go", "main.go", "new\nline.go", "sub/build/b.go", "sub/important.gen.go", "with space ü.go", "x.gen.go"}},
 		{"", "*.go", []string{"A.go", "a-b.go", "a.go", "main.go", "new\nline.go", "with space ü.go", "x.gen.go"}},
 		{"sub", "*.txt", []string{"sub/build.txt"}},
 		{"sub", "**/x.txt", []string{"sub/other/deep/x.txt"}},
@@ -34,6 +34,7 @@ func TestGlob(t *testing.T) {
 		{"", "**/*.log", []string{"keep.log", "sub/keep.log"}},
 		{"", "big.txt", []string{"big.txt"}}, // any size
 		{"node_modules", "**", []string{}},
+		{"web", "**", []string{"web/package.json", "web/src/app.js"}}, // dist/ beside package.json is output
 	}
 	for _, c := range cases {
 		res, err := Glob(ctx, GlobOptions{Root: root, Path: c.path, Pattern: c.pattern})

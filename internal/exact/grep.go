@@ -356,15 +356,8 @@ func excludedReason(rootAbs, rel string, isFile bool) string {
 	if rel == "." || rel == "" {
 		return ""
 	}
-	parts := strings.Split(rel, "/")
-	dirs := parts
-	if isFile {
-		dirs = parts[:len(parts)-1]
-	}
-	for _, d := range dirs {
-		if scan.SkippedDir(d) {
-			return fmt.Sprintf("inside the skipped directory %q (hidden or build output)", d)
-		}
+	if d, ok := scan.SkippedAncestor(rootAbs, rel, !isFile); ok {
+		return fmt.Sprintf("inside the skipped directory %q (hidden, dependencies or build output)", d)
 	}
 	if scan.NewIgnoreChecker(rootAbs, scan.GitIgnoreFile).Excluded(rel, !isFile) {
 		return "ignored by .gitignore"

@@ -22,8 +22,9 @@ import (
 )
 
 // rgArgs builds ripgrep's command line so that the files it searches are
-// the scanner's: hidden directories and skipped directory names excluded
-// (hidden files searched), .gitignore honoured inside and outside git,
+// the scanner's: hidden directories and the names skipped everywhere
+// excluded (build output directories, which depend on their parent's
+// files, are dropped from the answer afterwards; hidden files searched), .gitignore honoured inside and outside git,
 // .ignore files not, the .codectxignore rules and a positive user glob as an
 // ignore file (see ignoreLines), 2 MiB size limit, raw bytes (no BOM
 // transcoding). What rg cannot express exactly (a .gitignore negation
@@ -253,7 +254,7 @@ func (j *grepJob) rgFinish(byPath map[string]*fileHits, binary map[string]bool) 
 	files := make([]fileHits, 0, len(byPath))
 	prefix := j.pathRel + "/"
 	for p, fh := range byPath {
-		if (j.pathRel != "." && !strings.HasPrefix(p, prefix)) || binary[p] || !j.glob.keep(p) || hasSkippedDir(p) || cx.Excluded(p, false) ||
+		if (j.pathRel != "." && !strings.HasPrefix(p, prefix)) || binary[p] || !j.glob.keep(p) || hasSkippedDir(j.rootAbs, p) || cx.Excluded(p, false) ||
 			!utf8.ValidString(p) { // the scanner skips names that are not UTF-8
 			continue
 		}
@@ -323,18 +324,12 @@ func hitLines(hits []hit) []int {
 	return out
 }
 
-// hasSkippedDir reports whether a directory of rel is skipped by the scanner.
-func hasSkippedDir(rel string) bool {
-	for {
-		i := strings.IndexByte(rel, '/')
-		if i < 0 {
-			return false
-		}
-		if scan.SkippedDir(rel[:i]) {
-			return true
-		}
-		rel = rel[i+1:]
-	}
+// hasSkippedDir reports whether a directory of file rel is skipped by the
+// scanner (rg is told only the names skipped everywhere; build output
+// directories depend on their parent's files).
+func hasSkippedDir(root, rel string) bool {
+	_, ok := scan.SkippedAncestor(root, rel, false)
+	return ok
 }
 
 // limitedBuffer keeps the first 4 KiB written to it.

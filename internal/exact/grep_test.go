@@ -38,8 +38,9 @@ func matchPaths(r *GrepResult) []string {
 var wantNeedleFiles = []string{
 	".env", "A.go", "a-b.go", "a.go", "a/b.go", "bad.txt", "crlf.txt", "docs/rg.txt", "gen.txt",
 	"ignored.rg", "keep.log", "kelvin.txt", "long.txt", "main.go", "many.txt", "new\nline.go",
-	"notes.txt", "readme.md", "sub/build.txt", "sub/important.gen.go", "sub/important.min.js",
-	"sub/keep.log", "sub/other/deep/x.txt", "sub/tmpdir", "with space ü.go", "x.gen.go",
+	"notes.txt", "readme.md", "sub/build.txt", "sub/build/b.go", "sub/important.gen.go", "sub/important.min.js",
+	"sub/keep.log", "sub/other/deep/x.txt", "sub/tmpdir", "web/package.json", "web/src/app.js",
+	"with space ü.go", "x.gen.go",
 }
 
 // grepBoth runs a search with the native engine and, when rg is installed,

@@ -33,7 +33,7 @@ func trickyTree(t testing.TB) string {
 		"sub/gen.txt", "gen.txt", "sub/important.min.js", "app.min.js", "secret/s.go", "sub/secret/s.go",
 		".hidden/h.go", "sub/.cache/c.go", "node_modules/n.js", "sub/vendor/v.go", "sub/build/b.go",
 		".env", "with space ü.go", "new\nline.go", "a.go", "a/b.go", "a-b.go", "A.go",
-		"ignored.rg", "docs/rg.txt",
+		"ignored.rg", "docs/rg.txt", "web/package.json", "web/dist/d.js", "web/src/app.js",
 	}
 	for _, f := range files {
 		writeFile(t, root, f, n(f))

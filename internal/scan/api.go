@@ -5,8 +5,11 @@
 // Inside a git work tree the candidates come from `git ls-files --cached
 // --others --exclude-standard`; elsewhere (or when git is missing or fails) a
 // walk applies root and nested .gitignore files the way git does. On top of
-// both: directories named node_modules, target, build, dist, out, vendor,
-// .git, .idea, .vscode, __pycache__ and every hidden directory are skipped;
+// both: directories named node_modules, vendor, .git, .idea, .vscode,
+// __pycache__ and every hidden directory are skipped, and so are build output
+// directories (target, build, dist, out) beside a project file of a tool that
+// writes there (Cargo.toml, pom.xml, package.json, build.gradle, …; see
+// SkippedDir) — elsewhere such a name is source, like Go's go/build;
 // .codectxignore files (root and nested, gitignore syntax) exclude more;
 // only known extensions are kept (unless Options.AllFiles); symbolic links
 // are never followed and, like files over the size limit and files or

@@ -44,14 +44,28 @@ type Result struct {
 	Git     bool   // the candidate list came from git ls-files
 }
 
-// skipDirs are directory names never entered, at any depth.
+// skipDirs are directory names never entered, at any depth: dependencies,
+// version control, editor state and caches.
 var skipDirs = map[string]bool{
-	"node_modules": true, "target": true, "build": true, "dist": true, "out": true,
-	"vendor": true, ".git": true, ".idea": true, ".vscode": true, "__pycache__": true,
+	"node_modules": true, "vendor": true, ".git": true, ".idea": true, ".vscode": true, "__pycache__": true,
+}
+
+// outputDirs are the names build tools write their output under, each with
+// the files that mark a project of such a tool. A directory of that name is
+// skipped when its parent holds one of them (target/ beside Cargo.toml or
+// pom.xml, dist/ beside package.json or pyproject.toml); anywhere else it is
+// source, like Go's go/build and cmd/dist.
+var outputDirs = map[string][]string{
+	"target": {"Cargo.toml", "pom.xml", "build.sbt"},
+	"build": {"build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts", "CMakeLists.txt",
+		"meson.build", "setup.py", "pyproject.toml", "package.json", "pubspec.yaml"},
+	"dist": {"package.json", "setup.py", "pyproject.toml", ".goreleaser.yml", ".goreleaser.yaml"},
+	"out":  {"package.json", "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts", ".idea"},
 }
 
 // SkippedDirNames returns the directory names the scanner never enters
-// (hidden directories, names starting with ".", are skipped as well).
+// (hidden directories, names starting with ".", are skipped as well; build
+// output directories depend on their parent, see SkippedDir).
 func SkippedDirNames() []string {
 	out := make([]string, 0, len(skipDirs))
 	for d := range skipDirs {
@@ -61,10 +75,44 @@ func SkippedDirNames() []string {
 	return out
 }
 
-// SkippedDir reports whether a directory with this base name is never
-// entered: one of SkippedDirNames or a hidden name.
-func SkippedDir(name string) bool {
-	return skipDirs[name] || (strings.HasPrefix(name, ".") && name != "." && name != "..")
+// SkippedDir reports whether the scanner never enters directory rel
+// (slash-separated, relative to root, an absolute path): a hidden name, one
+// of SkippedDirNames, or a build tool's output directory beside a project
+// file of that tool (checked on disk).
+func SkippedDir(root, rel string) bool {
+	parent, name := "", rel
+	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
+		parent, name = rel[:i], rel[i+1:]
+	}
+	if skipDirs[name] || (strings.HasPrefix(name, ".") && name != "." && name != "..") {
+		return true
+	}
+	for _, marker := range outputDirs[name] {
+		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(parent), marker)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// SkippedAncestor returns the first directory on rel's path (rel itself
+// included when dir is true) that the scanner never enters.
+func SkippedAncestor(root, rel string, dir bool) (string, bool) {
+	end := strings.LastIndexByte(rel, '/')
+	if dir {
+		end = len(rel)
+	}
+	for i := 0; i < end; {
+		j := strings.IndexByte(rel[i:], '/')
+		if j < 0 || i+j > end {
+			j = end - i
+		}
+		if d := rel[:i+j]; d != "" && d != "." && SkippedDir(root, d) {
+			return d, true
+		}
+		i += j + 1
+	}
+	return "", false
 }
 
 // Scan lists the files of the project at root. See the package comment for

@@ -64,7 +64,12 @@ func trickyTree(t *testing.T) string {
 		"sub/.cache/c.go":      "package cache\n",
 		"node_modules/n.js":    "x\n",
 		"sub/vendor/v.go":      "package v\n",
-		"sub/build/b.go":       "package b\n",
+		"sub/build/b.go":       "source: no build tool's project beside it\n",
+		"app/package.json":     "{}\n",
+		"app/dist/d.js":        "skipped: output of the package beside it\n",
+		"app/target/t.go":      "package target; kept: target/ is output beside Cargo.toml or pom.xml\n",
+		"rs/Cargo.toml":        "[package]\n",
+		"rs/target/debug/g.rs": "skipped\n",
 		".env":                 "A=1\n",
 		"with space ü.go":      "package main\n",
 		"new\nline.go":         "package main\n",
@@ -84,15 +89,16 @@ func trickyTree(t *testing.T) string {
 }
 
 var wantAll = []string{
-	".codectxignore", ".env", ".gitignore", "gen.txt", "keep.log", "locked/l.go", "main.go",
-	"new\nline.go", "notes.txt", "readme.md", "sub/.codectxignore", "sub/.gitignore",
-	"sub/build.txt", "sub/important.gen.go", "sub/important.min.js", "sub/keep.log",
-	"sub/other/deep/x.txt", "sub/tmpdir", "with space ü.go", "x.gen.go",
+	".codectxignore", ".env", ".gitignore", "app/package.json", "app/target/t.go", "gen.txt", "keep.log",
+	"locked/l.go", "main.go", "new\nline.go", "notes.txt", "readme.md", "rs/Cargo.toml",
+	"sub/.codectxignore", "sub/.gitignore", "sub/build.txt", "sub/build/b.go", "sub/important.gen.go",
+	"sub/important.min.js", "sub/keep.log", "sub/other/deep/x.txt", "sub/tmpdir", "with space ü.go", "x.gen.go",
 }
 
 var wantKnown = []string{
-	"locked/l.go", "main.go", "new\nline.go", "readme.md", "sub/important.gen.go",
-	"sub/important.min.js", "with space ü.go", "x.gen.go",
+	"app/package.json", "app/target/t.go", "locked/l.go", "main.go", "new\nline.go", "readme.md",
+	"rs/Cargo.toml", "sub/build/b.go", "sub/important.gen.go", "sub/important.min.js", "with space ü.go",
+	"x.gen.go",
 }
 
 func paths(files []File) []string {
@@ -390,5 +396,37 @@ func TestCodectxIgnoreLines(t *testing.T) {
 	want := []string{"secret/", "*.min.js", "/sub/gen.txt", "!/sub/**/important.min.js"}
 	if !reflect.DeepEqual(lines, want) {
 		t.Errorf("got %q, want %q", lines, want)
+	}
+}
+
+// A build tool's output directory is skipped only beside a project file of
+// that tool; the same name elsewhere is source (Go's go/build, cmd/dist).
+func TestSkippedDir(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{"go/build/build.go", "cmd/dist/main.go", "web/package.json", "jvm/pom.xml", "rs/Cargo.toml", "py/pyproject.toml", "ide/.idea/x.xml"} {
+		writeFile(t, root, f, "x\n")
+	}
+	for rel, want := range map[string]bool{
+		"go/build": false, "cmd/dist": false, "build": false, "web/build": true, "web/dist": true, "web/out": true,
+		"web/target": false, "jvm/target": true, "rs/target": true, "rs/dist": false, "py/dist": true, "py/build": true,
+		"ide/out": true, "node_modules": true, "a/b/vendor": true, "a/.cache": true, "src": false,
+	} {
+		if got := SkippedDir(root, rel); got != want {
+			t.Errorf("SkippedDir(%q) = %v, want %v", rel, got, want)
+		}
+	}
+	for _, c := range []struct {
+		rel  string
+		dir  bool
+		want string
+	}{
+		{"web/dist/a/b.js", false, "web/dist"}, {"web/dist", true, "web/dist"}, {"web/dist", false, ""},
+		{"go/build/build.go", false, ""}, {"x/node_modules/y/z.js", false, "x/node_modules"}, {"a.go", false, ""},
+		{".git/config", false, ".git"},
+	} {
+		got, ok := SkippedAncestor(root, c.rel, c.dir)
+		if got != c.want || ok != (c.want != "") {
+			t.Errorf("SkippedAncestor(%q, dir %v) = %q, %v; want %q", c.rel, c.dir, got, ok, c.want)
+		}
 	}
 }

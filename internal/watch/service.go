@@ -170,7 +170,7 @@ func (s *Service) loadIgnores() {
 // skipDir applies the scanner's directory rules: skipped names, hidden
 // directories, and directories excluded by .gitignore or .codectxignore.
 func (s *Service) skipDir(rel string) bool {
-	if scan.SkippedDir(path.Base(rel)) {
+	if scan.SkippedDir(s.opt.Root, rel) {
 		return true
 	}
 	ig := s.ignores.Load()
