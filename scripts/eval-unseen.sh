@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Retrieval on projects the ranker was not tuned on (docs/EVAL.md, "Unseen
 # projects" and "Eleventh session"): every testdata/eval/unseen-*,
-# heldout-* and heldout2-* golden set, in one fresh database, with its
+# heldout-*, heldout2-* and heldout3-* golden set, in one fresh database, with its
 # -zh-en companion (the zh questions' own English translations).
 # Prints one line per set: file and symbol MRR@10, symbol MRR@10 per
 # language, and the symbol MRR@10 of the translations.
@@ -39,6 +39,7 @@ unpack() { # dir package-path
 unpack jdk java/util/concurrent
 unpack jdk2 java/time
 unpack jdk3 java/util/stream
+unpack jdk4 java/nio/file
 if [ ! -d "$SCRATCH/npm" ] && command -v npm > /dev/null; then
   cp -a "$(npm root -g)/npm" "$SCRATCH/npm"
 fi
@@ -48,7 +49,7 @@ rm -rf "$SCRATCH/unseen-eval"
 mkdir -p "$SCRATCH/unseen-eval"
 
 sets=()
-for f in testdata/eval/unseen-*.jsonl testdata/eval/heldout-*.jsonl testdata/eval/heldout2-*.jsonl; do
+for f in testdata/eval/unseen-*.jsonl testdata/eval/heldout-*.jsonl testdata/eval/heldout2-*.jsonl testdata/eval/heldout3-*.jsonl; do
   name=$(basename "$f" .jsonl)
   case "$name" in *-zh-en) continue ;; esac
   case "$name" in "$prefix"*) ;; *) continue ;; esac
