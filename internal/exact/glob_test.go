@@ -26,7 +26,7 @@ func TestGlob(t *testing.T) {
 		path, pattern string
 		want          []string
 	}{
-		{"", "**/*.go", []string{"A.go", "a-b.go", "a.go", "a/b.go", "main.go", "new\nline.go", "sub/build/b.go", "sub/important.gen.go", "with space ü.go", "x.gen.go"}},
+		{"", "**/*.go", []string{"A.go", "a-b.go", "a.go", "a/b.go", "main.go", "new\nline.go", "sub/build/b.go", "sub/important.gen.go", "sub/vendor/v.go", "with space ü.go", "x.gen.go"}},
 		{"", "*.go", []string{"A.go", "a-b.go", "a.go", "main.go", "new\nline.go", "with space ü.go", "x.gen.go"}},
 		{"sub", "*.txt", []string{"sub/build.txt"}},
 		{"sub", "**/x.txt", []string{"sub/other/deep/x.txt"}},

@@ -138,6 +138,7 @@ type grepJob struct {
 	expr     string         // re's source
 	glob     *userGlob
 	deadline time.Duration
+	cx       *scan.IgnoreChecker // the root's .codectxignore files
 }
 
 // Grep searches the project. See GrepOptions and the package comment.
@@ -252,6 +253,7 @@ func newGrepJob(opts GrepOptions) (*grepJob, error) {
 	}
 	abs, rel, rootAbs, rootReal, fi := t.abs, t.rel, t.rootAbs, t.rootReal, t.info
 	job := &grepJob{opts: opts, rootAbs: rootAbs, rootReal: rootReal, pathAbs: abs, pathRel: rel, isFile: !fi.IsDir(),
+		cx: scan.NewIgnoreChecker(rootAbs, scan.CodectxIgnoreFile),
 		re: re, expr: expr, deadline: grepTimeout}
 	if opts.Glob != "" && !job.isFile {
 		g, err := newUserGlob(opts.Glob, rel)
@@ -356,13 +358,14 @@ func excludedReason(rootAbs, rel string, isFile bool) string {
 	if rel == "." || rel == "" {
 		return ""
 	}
-	if d, ok := scan.SkippedAncestor(rootAbs, rel, !isFile); ok {
+	cx := scan.NewIgnoreChecker(rootAbs, scan.CodectxIgnoreFile)
+	if d, ok := scan.SkippedAncestor(rootAbs, rel, !isFile, cx); ok {
 		return fmt.Sprintf("inside the skipped directory %q (hidden, dependencies or build output)", d)
 	}
 	if scan.NewIgnoreChecker(rootAbs, scan.GitIgnoreFile).Excluded(rel, !isFile) {
 		return "ignored by .gitignore"
 	}
-	if scan.NewIgnoreChecker(rootAbs, scan.CodectxIgnoreFile).Excluded(rel, !isFile) {
+	if cx.Excluded(rel, !isFile) {
 		return "ignored by .codectxignore"
 	}
 	return ""

@@ -51,9 +51,15 @@ func (j *grepJob) rgArgs(ignoreFile string) []string {
 	if j.opts.Fixed {
 		args = append(args, "--fixed-strings")
 	}
-	args = append(args, "--glob", "!.*/")
-	for _, d := range scan.SkippedDirNames() {
-		args = append(args, "--glob", "!"+d+"/")
+	if j.cx.Negations() {
+		// The root's .codectxignore may re-include a skipped directory:
+		// rg searches them all (.git aside) and rgFinish drops the rest.
+		args = append(args, "--glob", "!.git/")
+	} else {
+		args = append(args, "--glob", "!.*/")
+		for _, d := range scan.SkippedDirNames() {
+			args = append(args, "--glob", "!"+d+"/")
+		}
 	}
 	if j.glob != nil && j.glob.negate {
 		for _, l := range j.glob.lines {
@@ -250,11 +256,11 @@ func (j *grepJob) runRG(ctx context.Context) (files []fileHits, started bool, er
 // by path, and keeps the files that can be shown (like the native engine,
 // one file past max_results at most), with their context lines.
 func (j *grepJob) rgFinish(byPath map[string]*fileHits, binary map[string]bool) []fileHits {
-	cx := scan.NewIgnoreChecker(j.rootAbs, scan.CodectxIgnoreFile)
+	cx := j.cx
 	files := make([]fileHits, 0, len(byPath))
 	prefix := j.pathRel + "/"
 	for p, fh := range byPath {
-		if (j.pathRel != "." && !strings.HasPrefix(p, prefix)) || binary[p] || !j.glob.keep(p) || hasSkippedDir(j.rootAbs, p) || cx.Excluded(p, false) ||
+		if (j.pathRel != "." && !strings.HasPrefix(p, prefix)) || binary[p] || !j.glob.keep(p) || hasSkippedDir(j.rootAbs, p, cx) || cx.Excluded(p, false) ||
 			!utf8.ValidString(p) { // the scanner skips names that are not UTF-8
 			continue
 		}
@@ -327,8 +333,8 @@ func hitLines(hits []hit) []int {
 // hasSkippedDir reports whether a directory of file rel is skipped by the
 // scanner (rg is told only the names skipped everywhere; build output
 // directories depend on their parent's files).
-func hasSkippedDir(root, rel string) bool {
-	_, ok := scan.SkippedAncestor(root, rel, false)
+func hasSkippedDir(root, rel string, cx *scan.IgnoreChecker) bool {
+	_, ok := scan.SkippedAncestor(root, rel, false, cx)
 	return ok
 }
 

@@ -39,7 +39,7 @@ var wantNeedleFiles = []string{
 	".env", "A.go", "a-b.go", "a.go", "a/b.go", "bad.txt", "crlf.txt", "docs/rg.txt", "gen.txt",
 	"ignored.rg", "keep.log", "kelvin.txt", "long.txt", "main.go", "many.txt", "new\nline.go",
 	"notes.txt", "readme.md", "sub/build.txt", "sub/build/b.go", "sub/important.gen.go", "sub/important.min.js",
-	"sub/keep.log", "sub/other/deep/x.txt", "sub/tmpdir", "web/package.json", "web/src/app.js",
+	"sub/keep.log", "sub/other/deep/x.txt", "sub/tmpdir", "sub/vendor/v.go", "web/package.json", "web/src/app.js",
 	"with space ü.go", "x.gen.go",
 }
 

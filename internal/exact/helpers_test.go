@@ -39,7 +39,7 @@ func trickyTree(t testing.TB) string {
 		writeFile(t, root, f, n(f))
 	}
 	writeFile(t, root, ".gitignore", "# comment\n*.log\n!keep.log\n/build.txt\ntmpdir/\nlogs/\n!logs/keep.txt\n")
-	writeFile(t, root, ".codectxignore", "secret/\n*.min.js\n")
+	writeFile(t, root, ".codectxignore", "secret/\n*.min.js\n!sub/vendor/\n")
 	writeFile(t, root, "sub/.gitignore", "*.gen.go\n!important.gen.go\ndeep/x.txt\n")
 	writeFile(t, root, "sub/.codectxignore", "/gen.txt\n!important.min.js\n")
 	writeFile(t, root, "big.txt", "needle big\n"+strings.Repeat("x", MaxGrepFileSize))

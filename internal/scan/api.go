@@ -9,7 +9,9 @@
 // __pycache__ and every hidden directory are skipped, and so are build output
 // directories (target, build, dist, out) beside a project file of a tool that
 // writes there (Cargo.toml, pom.xml, package.json, build.gradle, …; see
-// SkippedDir) — elsewhere such a name is source, like Go's go/build;
+// SkippedDir) — elsewhere such a name is source, like Go's go/build; a
+// negated line of the root's .codectxignore re-includes a skipped directory
+// (never .git);
 // .codectxignore files (root and nested, gitignore syntax) exclude more;
 // only known extensions are kept (unless Options.AllFiles); symbolic links
 // are never followed and, like files over the size limit and files or

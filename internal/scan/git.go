@@ -188,7 +188,7 @@ func (s *scanner) dirAllowed(dir string, cache map[string]bool) bool {
 	if ok, hit := cache[dir]; hit {
 		return ok
 	}
-	ok := !SkippedDir(s.root, dir) && s.dirAllowed(parentDir(dir), cache)
+	ok := !skipDir(s.root, dir, s.cx) && s.dirAllowed(parentDir(dir), cache)
 	cache[dir] = ok
 	return ok
 }

@@ -215,6 +215,30 @@ func (t *ignoreTree) matchOne(rel string, isDir bool) bool {
 	}
 }
 
+// reincludes reports whether the last line of the root's ignore file that
+// matches directory rel is a negation: rel is explicitly included. Only the
+// root's file counts, so that ripgrep, which is told the root file's lines,
+// can search the same directories (see SkippedDir).
+func (t *ignoreTree) reincludes(rel string) bool {
+	pats := t.patterns("")
+	for i := len(pats) - 1; i >= 0; i-- {
+		if pats[i].Match(rel, true) {
+			return pats[i].negate
+		}
+	}
+	return false
+}
+
+// negations reports whether the root's ignore file has a negated line.
+func (t *ignoreTree) negations() bool {
+	for _, p := range t.patterns("") {
+		if p.negate {
+			return true
+		}
+	}
+	return false
+}
+
 // dirExcluded reports whether directory dir or one of its ancestors is
 // excluded. Results are cached.
 func (t *ignoreTree) dirExcluded(dir string) bool {
@@ -266,6 +290,14 @@ func NewIgnoreChecker(root, name string) *IgnoreChecker {
 func (c *IgnoreChecker) Excluded(rel string, isDir bool) bool {
 	return c.t.excluded(rel, isDir)
 }
+
+// Reincludes reports whether a negated line re-includes directory rel
+// (see SkippedDir).
+func (c *IgnoreChecker) Reincludes(rel string) bool { return c.t.reincludes(rel) }
+
+// Negations reports whether the root's ignore file has a negated line, so
+// that a skipped directory may be re-included.
+func (c *IgnoreChecker) Negations() bool { return c.t.negations() }
 
 // Rooted returns the pattern as a gitignore line relative to the root, for
 // a pattern read from the ignore file of directory dir (slash-separated,

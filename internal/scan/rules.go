@@ -35,7 +35,7 @@ func CodectxIgnoreLines(ctx context.Context, root string) ([]string, error) {
 		dir := rel
 		if rel == "." {
 			dir = ""
-		} else if SkippedDir(abs, rel) || gi.matchOne(rel, true) || cx.matchOne(rel, true) {
+		} else if skipDir(abs, rel, cx) || gi.matchOne(rel, true) || cx.matchOne(rel, true) {
 			return fs.SkipDir
 		}
 		for _, p := range cx.patterns(dir) {

@@ -78,8 +78,26 @@ func SkippedDirNames() []string {
 // SkippedDir reports whether the scanner never enters directory rel
 // (slash-separated, relative to root, an absolute path): a hidden name, one
 // of SkippedDirNames, or a build tool's output directory beside a project
-// file of that tool (checked on disk).
-func SkippedDir(root, rel string) bool {
+// file of that tool (checked on disk), unless a line of the root's
+// .codectxignore re-includes it ("!vendor/", "!.github/"; never .git). cx
+// holds the root's .codectxignore files (nil: no re-includes).
+func SkippedDir(root, rel string, cx *IgnoreChecker) bool {
+	var t *ignoreTree
+	if cx != nil {
+		t = cx.t
+	}
+	return skipDir(root, rel, t)
+}
+
+func skipDir(root, rel string, cx *ignoreTree) bool {
+	if !defaultSkipped(root, rel) {
+		return false
+	}
+	return cx == nil || rel == ".git" || strings.HasSuffix(rel, "/.git") || !cx.reincludes(rel)
+}
+
+// defaultSkipped is SkippedDir without re-includes.
+func defaultSkipped(root, rel string) bool {
 	parent, name := "", rel
 	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
 		parent, name = rel[:i], rel[i+1:]
@@ -96,8 +114,8 @@ func SkippedDir(root, rel string) bool {
 }
 
 // SkippedAncestor returns the first directory on rel's path (rel itself
-// included when dir is true) that the scanner never enters.
-func SkippedAncestor(root, rel string, dir bool) (string, bool) {
+// included when dir is true) that the scanner never enters (SkippedDir).
+func SkippedAncestor(root, rel string, dir bool, cx *IgnoreChecker) (string, bool) {
 	end := strings.LastIndexByte(rel, '/')
 	if dir {
 		end = len(rel)
@@ -107,7 +125,7 @@ func SkippedAncestor(root, rel string, dir bool) (string, bool) {
 		if j < 0 || i+j > end {
 			j = end - i
 		}
-		if d := rel[:i+j]; d != "" && d != "." && SkippedDir(root, d) {
+		if d := rel[:i+j]; d != "" && d != "." && SkippedDir(root, d, cx) {
 			return d, true
 		}
 		i += j + 1

@@ -33,7 +33,7 @@ func trickyTree(t *testing.T) string {
 	root := t.TempDir()
 	files := map[string]string{
 		".gitignore":           "# comment\n*.log\n!keep.log\n/build.txt\ntmpdir/\nlogs/\n!logs/keep.txt\n",
-		".codectxignore":       "secret/\n*.min.js\n",
+		".codectxignore":       "secret/\n*.min.js\n!sub/vendor/\n",
 		"main.go":              "package main\n",
 		"readme.md":            "# readme\n",
 		"notes.txt":            "notes\n",
@@ -92,13 +92,14 @@ var wantAll = []string{
 	".codectxignore", ".env", ".gitignore", "app/package.json", "app/target/t.go", "gen.txt", "keep.log",
 	"locked/l.go", "main.go", "new\nline.go", "notes.txt", "readme.md", "rs/Cargo.toml",
 	"sub/.codectxignore", "sub/.gitignore", "sub/build.txt", "sub/build/b.go", "sub/important.gen.go",
-	"sub/important.min.js", "sub/keep.log", "sub/other/deep/x.txt", "sub/tmpdir", "with space ü.go", "x.gen.go",
+	"sub/important.min.js", "sub/keep.log", "sub/other/deep/x.txt", "sub/tmpdir", "sub/vendor/v.go", "with space ü.go",
+	"x.gen.go",
 }
 
 var wantKnown = []string{
 	"app/package.json", "app/target/t.go", "locked/l.go", "main.go", "new\nline.go", "readme.md",
-	"rs/Cargo.toml", "sub/build/b.go", "sub/important.gen.go", "sub/important.min.js", "with space ü.go",
-	"x.gen.go",
+	"rs/Cargo.toml", "sub/build/b.go", "sub/important.gen.go", "sub/important.min.js", "sub/vendor/v.go",
+	"with space ü.go", "x.gen.go",
 }
 
 func paths(files []File) []string {
@@ -393,7 +394,7 @@ func TestCodectxIgnoreLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"secret/", "*.min.js", "/sub/gen.txt", "!/sub/**/important.min.js"}
+	want := []string{"secret/", "*.min.js", "!/sub/vendor/", "/sub/gen.txt", "!/sub/**/important.min.js"}
 	if !reflect.DeepEqual(lines, want) {
 		t.Errorf("got %q, want %q", lines, want)
 	}
@@ -411,7 +412,7 @@ func TestSkippedDir(t *testing.T) {
 		"web/target": false, "jvm/target": true, "rs/target": true, "rs/dist": false, "py/dist": true, "py/build": true,
 		"ide/out": true, "node_modules": true, "a/b/vendor": true, "a/.cache": true, "src": false,
 	} {
-		if got := SkippedDir(root, rel); got != want {
+		if got := SkippedDir(root, rel, nil); got != want {
 			t.Errorf("SkippedDir(%q) = %v, want %v", rel, got, want)
 		}
 	}
@@ -424,9 +425,36 @@ func TestSkippedDir(t *testing.T) {
 		{"go/build/build.go", false, ""}, {"x/node_modules/y/z.js", false, "x/node_modules"}, {"a.go", false, ""},
 		{".git/config", false, ".git"},
 	} {
-		got, ok := SkippedAncestor(root, c.rel, c.dir)
+		got, ok := SkippedAncestor(root, c.rel, c.dir, nil)
 		if got != c.want || ok != (c.want != "") {
 			t.Errorf("SkippedAncestor(%q, dir %v) = %q, %v; want %q", c.rel, c.dir, got, ok, c.want)
 		}
+	}
+}
+
+// A line of the root's .codectxignore re-includes a skipped directory;
+// .git never, and a nested file's lines do not.
+func TestSkippedDirReincluded(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, root, "web/package.json", "{}\n")
+	writeFile(t, root, CodectxIgnoreFile, "!vendor/\n!web/dist/\n!.github/\n!.git/\n!node_modules/keep/\n")
+	writeFile(t, root, "a/"+CodectxIgnoreFile, "!node_modules/\n")
+	cx := NewIgnoreChecker(root, CodectxIgnoreFile)
+	if !cx.Negations() {
+		t.Fatal("Negations: false")
+	}
+	for rel, want := range map[string]bool{
+		"vendor": false, "x/vendor": false, "web/dist": false, ".github": false, ".git": true, "sub/.git": true,
+		".cache": true, "node_modules": true, "a/node_modules": true, "node_modules/keep": false,
+	} {
+		if got := SkippedDir(root, rel, cx); got != want {
+			t.Errorf("SkippedDir(%q) = %v, want %v", rel, got, want)
+		}
+	}
+	if d, ok := SkippedAncestor(root, "node_modules/keep/x.js", false, cx); !ok || d != "node_modules" {
+		t.Errorf("SkippedAncestor(node_modules/keep/x.js) = %q, %v: the parent is still skipped", d, ok)
+	}
+	if NewIgnoreChecker(t.TempDir(), CodectxIgnoreFile).Negations() {
+		t.Error("Negations without a file")
 	}
 }

@@ -41,7 +41,7 @@ func (s *scanner) walk() error {
 			}
 		}
 		if d.IsDir() {
-			if SkippedDir(s.root, rel) || !s.towardSub(rel) || gi.matchOne(rel, true) || s.cx.matchOne(rel, true) {
+			if skipDir(s.root, rel, s.cx) || !s.towardSub(rel) || gi.matchOne(rel, true) || s.cx.matchOne(rel, true) {
 				return fs.SkipDir
 			}
 			if !utf8.ValidString(d.Name()) {

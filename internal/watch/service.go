@@ -170,10 +170,10 @@ func (s *Service) loadIgnores() {
 // skipDir applies the scanner's directory rules: skipped names, hidden
 // directories, and directories excluded by .gitignore or .codectxignore.
 func (s *Service) skipDir(rel string) bool {
-	if scan.SkippedDir(s.opt.Root, rel) {
+	ig := s.ignores.Load()
+	if scan.SkippedDir(s.opt.Root, rel, ig.cx) {
 		return true
 	}
-	ig := s.ignores.Load()
 	return ig.git.Excluded(rel, true) || ig.cx.Excluded(rel, true)
 }
 
