@@ -84,12 +84,13 @@ type Summary struct {
 	Unchanged   int       `json:"unchanged"`
 	Failed      int       `json:"failed"`
 	Skipped     int       `json:"skipped"`
-	Chunks      int       `json:"chunks"`       // chunks written by this run
-	Relations   int       `json:"relations"`    // relations written by this run
-	Resolved    int       `json:"resolved"`     // relation targets (re)resolved by this run
-	Embedded    int       `json:"embedded"`     // texts sent to the embedder
-	CacheHits   int       `json:"cache_hits"`   // texts whose vector was already cached
-	TotalChunks int       `json:"total_chunks"` // chunks in the project after the run
+	SkippedDirs []string  `json:"skipped_dirs,omitempty"` // dependency and build-output directories left out (scan.Result.SkippedDirs)
+	Chunks      int       `json:"chunks"`                 // chunks written by this run
+	Relations   int       `json:"relations"`              // relations written by this run
+	Resolved    int       `json:"resolved"`               // relation targets (re)resolved by this run
+	Embedded    int       `json:"embedded"`               // texts sent to the embedder
+	CacheHits   int       `json:"cache_hits"`             // texts whose vector was already cached
+	TotalChunks int       `json:"total_chunks"`           // chunks in the project after the run
 	ElapsedSec  float64   `json:"elapsed_seconds"`
 	Warnings    []Warning `json:"warnings,omitempty"`
 }
@@ -332,6 +333,7 @@ func plan(ctx context.Context, opt Options, model string, sum *Summary) (*runPla
 		sum.Warnings = append(sum.Warnings, Warning{Path: s.Path, Reason: s.Reason})
 	}
 	sum.Skipped = len(sc.Skipped)
+	sum.SkippedDirs = sc.SkippedDirs
 	sum.Scanned = len(sc.Files)
 
 	pl := &runPlan{proj: prev.proj}

@@ -188,7 +188,11 @@ func (s *scanner) dirAllowed(dir string, cache map[string]bool) bool {
 	if ok, hit := cache[dir]; hit {
 		return ok
 	}
-	ok := !skipDir(s.root, dir, s.cx) && s.dirAllowed(parentDir(dir), cache)
+	ok := s.dirAllowed(parentDir(dir), cache)
+	if ok && skipDir(s.root, dir, s.cx) {
+		s.noteSkippedDir(dir) // the topmost skipped directory of a listed file
+		ok = false
+	}
 	cache[dir] = ok
 	return ok
 }

@@ -42,6 +42,12 @@ type Result struct {
 	Files   []File // sorted by Path (byte order)
 	Skipped []Skip // sorted by Path
 	Git     bool   // the candidate list came from git ls-files
+	// SkippedDirs are the dependency and build-output directories (named
+	// node_modules, vendor, target, build, dist or out) left out of a
+	// whole-tree scan, topmost only, sorted; hidden ones are not listed.
+	// A walk lists those it meets that no ignore file excludes, a git
+	// listing those holding a listed file.
+	SkippedDirs []string
 }
 
 // skipDirs are directory names never entered, at any depth: dependencies,
@@ -206,12 +212,32 @@ type scanner struct {
 	cx      *ignoreTree // .codectxignore
 	files   []File
 	skipped []Skip
+	dirs    map[string]bool // SkippedDirs
 }
 
 func (s *scanner) result(git bool) *Result {
 	sort.Slice(s.files, func(i, j int) bool { return s.files[i].Path < s.files[j].Path })
 	sort.Slice(s.skipped, func(i, j int) bool { return s.skipped[i].Path < s.skipped[j].Path })
-	return &Result{Files: s.files, Skipped: s.skipped, Git: git}
+	dirs := make([]string, 0, len(s.dirs))
+	for d := range s.dirs {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	return &Result{Files: s.files, Skipped: s.skipped, Git: git, SkippedDirs: dirs}
+}
+
+// noteSkippedDir records directory rel, which the rules leave out, in
+// SkippedDirs when it is a dependency or build-output directory of a
+// whole-tree scan.
+func (s *scanner) noteSkippedDir(rel string) {
+	name := rel[strings.LastIndexByte(rel, '/')+1:]
+	if s.sub != "" || (name != "node_modules" && name != "vendor" && outputDirs[name] == nil) {
+		return
+	}
+	if s.dirs == nil {
+		s.dirs = map[string]bool{}
+	}
+	s.dirs[rel] = true
 }
 
 // keepName applies the extension rule.

@@ -205,6 +205,11 @@ func TestScanModesAgree(t *testing.T) {
 				if got := skips(res.Skipped); !reflect.DeepEqual(got, wantSkip) {
 					t.Errorf("AllFiles=%v skipped:\n got %q\nwant %q", all, got, wantSkip)
 				}
+				// Dependency and build-output directories left out (sub/vendor is
+				// re-included by the root .codectxignore; hidden ones are not listed).
+				if got, want := res.SkippedDirs, []string{"app/dist", "node_modules", "rs/target"}; !reflect.DeepEqual(got, want) {
+					t.Errorf("AllFiles=%v skipped directories: got %q, want %q", all, got, want)
+				}
 			}
 		})
 	}

@@ -41,7 +41,11 @@ func (s *scanner) walk() error {
 			}
 		}
 		if d.IsDir() {
-			if skipDir(s.root, rel, s.cx) || !s.towardSub(rel) || gi.matchOne(rel, true) || s.cx.matchOne(rel, true) {
+			if !s.towardSub(rel) || gi.matchOne(rel, true) || s.cx.matchOne(rel, true) {
+				return fs.SkipDir
+			}
+			if skipDir(s.root, rel, s.cx) {
+				s.noteSkippedDir(rel)
 				return fs.SkipDir
 			}
 			if !utf8.ValidString(d.Name()) {

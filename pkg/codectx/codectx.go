@@ -47,15 +47,19 @@ type IndexWarning struct {
 
 // IndexSummary is what an index run did.
 type IndexSummary struct {
-	Root        string         `json:"root"`
-	DB          string         `json:"db"`
-	Model       string         `json:"embedding_model"`
-	Scanned     int            `json:"scanned"`   // files found by the scan
-	Changed     int            `json:"changed"`   // files (re)indexed
-	Removed     int            `json:"removed"`   // files gone from the index
-	Unchanged   int            `json:"unchanged"` // files left as they were
-	Failed      int            `json:"failed"`
-	Skipped     int            `json:"skipped"`
+	Root      string `json:"root"`
+	DB        string `json:"db"`
+	Model     string `json:"embedding_model"`
+	Scanned   int    `json:"scanned"`   // files found by the scan
+	Changed   int    `json:"changed"`   // files (re)indexed
+	Removed   int    `json:"removed"`   // files gone from the index
+	Unchanged int    `json:"unchanged"` // files left as they were
+	Failed    int    `json:"failed"`
+	Skipped   int    `json:"skipped"`
+	// SkippedDirs are the dependency and build-output directories the
+	// scan left out (node_modules, vendor; target, build, dist, out beside
+	// their tool's project file), topmost only.
+	SkippedDirs []string       `json:"skipped_dirs,omitempty"`
 	Chunks      int            `json:"chunks"`       // chunks written by this run
 	Relations   int            `json:"relations"`    // relations written by this run
 	Resolved    int            `json:"resolved"`     // relation targets (re)resolved by this run
@@ -71,7 +75,7 @@ type IndexSummary struct {
 
 func newIndexSummary(s *index.Summary) *IndexSummary {
 	return &IndexSummary{Root: s.Root, DB: s.DB, Model: s.Model, Scanned: s.Scanned, Changed: s.Changed, Removed: s.Removed,
-		Unchanged: s.Unchanged, Failed: s.Failed, Skipped: s.Skipped, Chunks: s.Chunks, Relations: s.Relations,
+		Unchanged: s.Unchanged, Failed: s.Failed, Skipped: s.Skipped, SkippedDirs: s.SkippedDirs, Chunks: s.Chunks, Relations: s.Relations,
 		Resolved: s.Resolved, Embedded: s.Embedded, CacheHits: s.CacheHits, TotalChunks: s.TotalChunks, ElapsedSec: s.ElapsedSec,
 		Warnings: convertSlice(s.Warnings, func(w index.Warning) IndexWarning { return IndexWarning(w) })}
 }
@@ -83,6 +87,15 @@ func (s *IndexSummary) Text() string {
 	fmt.Fprintf(&b, "indexed %s\n", s.Root)
 	fmt.Fprintf(&b, "  files: %d scanned, %d changed, %d removed, %d unchanged, %d failed, %d skipped\n",
 		s.Scanned, s.Changed, s.Removed, s.Unchanged, s.Failed, s.Skipped)
+	if n := len(s.SkippedDirs); n > 0 {
+		shown := s.SkippedDirs[:min(n, 4)]
+		more := ""
+		if n > len(shown) {
+			more = fmt.Sprintf(" and %d more", n-len(shown))
+		}
+		fmt.Fprintf(&b, "  not indexed: %s%s (dependencies or build output; a line such as !%s/ in .codectxignore brings one in)\n",
+			strings.Join(shown, "/, ")+"/", more, s.SkippedDirs[0])
+	}
 	fmt.Fprintf(&b, "  chunks: %d written this run, %d in the index\n", s.Chunks, s.TotalChunks)
 	fmt.Fprintf(&b, "  relations: %d written this run, %d targets resolved\n", s.Relations, s.Resolved)
 	fmt.Fprintf(&b, "  embeddings: %d embedded, %d from the cache (%s)\n", s.Embedded, s.CacheHits, s.Model)
