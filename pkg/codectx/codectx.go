@@ -27,6 +27,7 @@ import (
 	"log/slog"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -94,7 +95,7 @@ func (s *IndexSummary) Text() string {
 			more = fmt.Sprintf(" and %d more", n-len(shown))
 		}
 		fmt.Fprintf(&b, "  not indexed: %s%s (dependencies or build output; a line such as !%s/ in .codectxignore brings one in)\n",
-			strings.Join(shown, "/, ")+"/", more, s.SkippedDirs[0])
+			strings.Join(shown, "/, ")+"/", more, path.Base(s.SkippedDirs[0]))
 	}
 	fmt.Fprintf(&b, "  chunks: %d written this run, %d in the index\n", s.Chunks, s.TotalChunks)
 	fmt.Fprintf(&b, "  relations: %d written this run, %d targets resolved\n", s.Relations, s.Resolved)
