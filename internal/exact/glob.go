@@ -88,7 +88,7 @@ func Glob(ctx context.Context, opts GlobOptions) (*GlobResult, error) {
 	}
 
 	res := &GlobResult{Pattern: opts.Pattern, Path: rel, Sort: opts.Sort, Files: []GlobFile{}}
-	if reason := excludedReason(rootAbs, rel, false); reason != "" {
+	if reason := excludedReason(rootAbs, rel, false, scan.NewIgnoreChecker(rootAbs, scan.CodectxIgnoreFile)); reason != "" {
 		res.Notes = append(res.Notes, fmt.Sprintf("path %q is %s, so it is not listed", rel, reason))
 		return res, nil
 	}

@@ -150,7 +150,7 @@ func Grep(ctx context.Context, opts GrepOptions) (*GrepResult, error) {
 	res := &GrepResult{Pattern: opts.Pattern, Lines: []GrepLine{}, SuggestedReads: []SuggestedRead{},
 		maxChars: job.opts.MaxChars, headLimit: job.opts.HeadLimit, maxResults: job.opts.MaxResults}
 
-	if reason := excludedReason(job.rootAbs, job.pathRel, job.isFile); reason != "" {
+	if reason := excludedReason(job.rootAbs, job.pathRel, job.isFile, job.cx); reason != "" {
 		res.Engine = EngineNative
 		res.Notes = append(res.Notes, fmt.Sprintf("path %q is %s, so it is not searched", job.pathRel, reason))
 		return res, nil
@@ -354,11 +354,11 @@ func rgPath() string {
 
 // excludedReason says why a Path lies outside the project's file set ("" when
 // it does not): a skipped or hidden directory on its way, or an ignore rule.
-func excludedReason(rootAbs, rel string, isFile bool) string {
+// cx holds the root's .codectxignore files.
+func excludedReason(rootAbs, rel string, isFile bool, cx *scan.IgnoreChecker) string {
 	if rel == "." || rel == "" {
 		return ""
 	}
-	cx := scan.NewIgnoreChecker(rootAbs, scan.CodectxIgnoreFile)
 	if d, ok := scan.SkippedAncestor(rootAbs, rel, !isFile, cx); ok {
 		return fmt.Sprintf("inside the skipped directory %q (hidden, dependencies or build output)", d)
 	}

@@ -260,7 +260,7 @@ func (j *grepJob) rgFinish(byPath map[string]*fileHits, binary map[string]bool) 
 	files := make([]fileHits, 0, len(byPath))
 	prefix := j.pathRel + "/"
 	for p, fh := range byPath {
-		if (j.pathRel != "." && !strings.HasPrefix(p, prefix)) || binary[p] || !j.glob.keep(p) || hasSkippedDir(j.rootAbs, p, cx) || cx.Excluded(p, false) ||
+		if (j.pathRel != "." && !strings.HasPrefix(p, prefix)) || binary[p] || !j.glob.keep(p) || skippedDir(j.rootAbs, p, cx) || cx.Excluded(p, false) ||
 			!utf8.ValidString(p) { // the scanner skips names that are not UTF-8
 			continue
 		}
@@ -330,10 +330,11 @@ func hitLines(hits []hit) []int {
 	return out
 }
 
-// hasSkippedDir reports whether a directory of file rel is skipped by the
+// skippedDir reports whether a directory of file rel is skipped by the
 // scanner (rg is told only the names skipped everywhere; build output
-// directories depend on their parent's files).
-func hasSkippedDir(root, rel string, cx *scan.IgnoreChecker) bool {
+// directories depend on their parent's files, re-includes on the root's
+// .codectxignore).
+func skippedDir(root, rel string, cx *scan.IgnoreChecker) bool {
 	_, ok := scan.SkippedAncestor(root, rel, false, cx)
 	return ok
 }
