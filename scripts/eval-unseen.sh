@@ -31,15 +31,17 @@ srczip=""
 for z in ${JAVA_HOME:+$JAVA_HOME/lib/src.zip} /usr/lib/jvm/*/lib/src.zip; do
   if [ -f "$z" ]; then srczip=$z; break; fi
 done
-unpack() { # dir package-path
-  if [ -n "$srczip" ] && [ ! -d "$SCRATCH/$1/java.base/$2" ]; then
-    mkdir -p "$SCRATCH/$1" && (cd "$SCRATCH/$1" && unzip -q -o "$srczip" "java.base/$2/*")
+unpack() { # dir module/package-path
+  if [ -n "$srczip" ] && [ ! -d "$SCRATCH/$1/$2" ]; then
+    mkdir -p "$SCRATCH/$1" && (cd "$SCRATCH/$1" && unzip -q -o "$srczip" "$2/*")
   fi
 }
-unpack jdk java/util/concurrent
-unpack jdk2 java/time
-unpack jdk3 java/util/stream
-unpack jdk4 java/nio/file
+unpack jdk java.base/java/util/concurrent
+unpack jdk2 java.base/java/time
+unpack jdk3 java.base/java/util/stream
+unpack jdk4 java.base/java/nio/file
+unpack jdk5 java.base/java/util/regex
+unpack jdk6 java.logging/java/util/logging
 if [ ! -d "$SCRATCH/npm" ] && command -v npm > /dev/null; then
   cp -a "$(npm root -g)/npm" "$SCRATCH/npm"
 fi
@@ -49,7 +51,7 @@ rm -rf "$SCRATCH/unseen-eval"
 mkdir -p "$SCRATCH/unseen-eval"
 
 sets=()
-for f in testdata/eval/unseen-*.jsonl testdata/eval/heldout-*.jsonl testdata/eval/heldout2-*.jsonl testdata/eval/heldout3-*.jsonl; do
+for f in testdata/eval/unseen-*.jsonl testdata/eval/heldout*-*.jsonl; do
   name=$(basename "$f" .jsonl)
   case "$name" in *-zh-en) continue ;; esac
   case "$name" in "$prefix"*) ;; *) continue ;; esac

@@ -17,13 +17,15 @@
 //
 // What the package must not do: it is pure, in-memory computation. It never
 // opens a database, never uses the network and never reads the file system at
-// run time. Its data files (lexicon_zh_en.tsv, synonyms_en.tsv and the
-// Chinese dictionary dict_zh.bin, generated from gse's by the gendict tool)
-// are embedded with //go:embed. Nothing heavy happens at init or on first
-// use: the dictionary is read in place (a sorted word table searched by
-// binary search, no per-word allocation), so the first Chinese text of a
-// process costs a header check, not a load; the small TSV tables are parsed
-// on first use. It reads no environment variable and holds no process-wide setting:
+// run time. Its data files (lexicon_zh_en.tsv, synonyms_en.tsv, the Chinese
+// dictionary dict_zh.bin, generated from gse's by the gendict tool, and the
+// general Chinese→English dictionary cedict_zh_en.tsv, generated from
+// CC-CEDICT by the gengloss tool) are embedded with //go:embed. Nothing heavy
+// happens at init or on first use: both dictionaries are read in place
+// (sorted tables searched by binary search, no per-word allocation), so the
+// first Chinese text of a process costs a header check, not a load; the
+// small TSV tables are parsed on first use. It reads no environment variable
+// and holds no process-wide setting:
 // the one switch of the index side (leave Chinese runs whole,
 // CODECTX_CJK_SEGMENT=off) is a value, IndexOptions.WholeCJK, that the index
 // pipeline passes from its own options. A value rather than a process

@@ -12,6 +12,7 @@ const (
 	SourceSubword    = "subword"    // a sub-word (or dotted component) of an identifier
 	SourceCJK        = "cjk"        // a Chinese word of the query, or a lexicon key inside one
 	SourceLexicon    = "lexicon"    // an English word from the Chinese→English lexicon
+	SourceDictionary = "dictionary" // an English word from the general Chinese→English dictionary, for a word the lexicon does not know
 	SourceSynonym    = "synonym"    // an English synonym of a query word
 )
 
@@ -23,6 +24,7 @@ const (
 	WeightInflect = 0.7 // base of an -ing/-ed word: "closed" → "clos", "close"
 	WeightLexicon = 0.6 // English words of a Chinese word: 超时 → "timeout"
 	WeightSynonym = 0.5 // English synonyms: "signin" → "login"
+	WeightGloss   = 0.5 // the general dictionary's English for a word the lexicon lacks: 交换 → "exchange"
 	WeightCJKPart = 0.5 // lexicon keys inside a longer Chinese word: 压缩文件 → 压缩, 文件
 	WeightSubword = 0.4 // sub-words of an identifier: "user_id" → "user", "id"
 )
@@ -48,10 +50,14 @@ type Query struct {
 type Options struct {
 	Lexicon  bool // expand Chinese words with lexicon_zh_en.tsv (and add the lexicon keys found inside longer Chinese words)
 	Synonyms bool // expand English words with synonyms_en.tsv
+	// Dictionary expands a Chinese word that neither is nor holds a
+	// lexicon key with the general dictionary (cedict_zh_en.tsv); only
+	// with Lexicon.
+	Dictionary bool
 }
 
 // DefaultOptions are the options Parse uses: every expansion on.
-var DefaultOptions = Options{Lexicon: true, Synonyms: true}
+var DefaultOptions = Options{Lexicon: true, Synonyms: true, Dictionary: true}
 
 // Parse parses a search query with DefaultOptions.
 func Parse(q string) Query { return ParseWith(q, DefaultOptions) }
@@ -89,7 +95,9 @@ func Parse(q string) Query { return ParseWith(q, DefaultOptions) }
 //     the rest are kept (WeightQuery). A word that is a lexicon key adds its
 //     English words (WeightLexicon); a word that is not a key adds the keys
 //     found inside it by a longest-match scan (WeightCJKPart) and their
-//     English words. When the segmenter splits a
+//     English words; a word with no key inside adds what the general
+//     dictionary gives for it (Options.Dictionary, WeightGloss: 交换 →
+//     exchange swap switch). When the segmenter splits a
 //     lexicon word into pieces at least one of which is a single character
 //     (结构体 → 结构 体, 幂等 → 幂 等), the pieces are joined back: the key
 //     becomes the keyword and a WeightQuery term with its English words, and
@@ -282,9 +290,13 @@ func (p *parser) chinese(run string) {
 			p.addExpansions(en, WeightLexicon, SourceLexicon)
 			continue
 		}
-		for _, k := range lexicon.keysIn(w) {
+		keys := lexicon.keysIn(w)
+		for _, k := range keys {
 			p.addTerm(k, WeightCJKPart, SourceCJK)
 			p.addExpansions(lexicon.m[k], WeightLexicon, SourceLexicon)
+		}
+		if len(keys) == 0 && p.opt.Dictionary {
+			p.addExpansions(glossOf(w), WeightGloss, SourceDictionary)
 		}
 	}
 }

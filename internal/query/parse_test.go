@@ -11,7 +11,7 @@ import (
 func checkInvariants(t *testing.T, q Query) {
 	t.Helper()
 	seen := map[string]bool{}
-	sources := []string{SourceIdentifier, SourceWord, SourceSubword, SourceCJK, SourceLexicon, SourceSynonym}
+	sources := []string{SourceIdentifier, SourceWord, SourceSubword, SourceCJK, SourceLexicon, SourceSynonym, SourceDictionary}
 	for _, tm := range q.Terms {
 		if seen[tm.Text] {
 			t.Errorf("%q: duplicate term %q", q.Raw, tm.Text)

@@ -534,11 +534,12 @@ func layoutCmp(snap *snapshot, x, y int32) int {
 	return cmp.Compare(a.ID, b.ID)
 }
 
-// unreadGroup reports whether every term of g is a Chinese word (no
-// translation, identifier or English word stands for it).
+// unreadGroup reports whether every term of g is a Chinese word or a
+// general-dictionary guess at one (no lexicon translation, identifier or
+// English word stands for it).
 func unreadGroup(g termGroup) bool {
 	for _, t := range g.terms {
-		if t.Source != query.SourceCJK {
+		if t.Source != query.SourceCJK && t.Source != query.SourceDictionary {
 			return false
 		}
 	}

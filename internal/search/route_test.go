@@ -225,6 +225,25 @@ func TestNoConfidentMatch(t *testing.T) {
 	}
 }
 
+// A Chinese word that only the general dictionary translates is still
+// unread: its glosses are guesses, and when they match nothing, the word's
+// absence says nothing about the project.
+func TestUnreadGroup(t *testing.T) {
+	for _, tt := range []struct {
+		g    termGroup
+		want bool
+	}{
+		{termGroup{keyword: "咕噜", terms: []query.Term{{Text: "咕噜", Weight: 1, Source: query.SourceCJK}}}, true},
+		{termGroup{keyword: "陷阱", terms: []query.Term{{Text: "陷阱", Weight: 1, Source: query.SourceCJK}, {Text: "trap", Weight: query.WeightGloss, Source: query.SourceDictionary}}}, true},
+		{termGroup{keyword: "重试", terms: []query.Term{{Text: "重试", Weight: 1, Source: query.SourceCJK}, {Text: "retry", Weight: query.WeightLexicon, Source: query.SourceLexicon}}}, false},
+		{termGroup{keyword: "retry", terms: []query.Term{{Text: "retry", Weight: 1, Source: query.SourceWord}}}, false},
+	} {
+		if got := unreadGroup(tt.g); got != tt.want {
+			t.Errorf("unreadGroup(%q) = %v, want %v", tt.g.keyword, got, tt.want)
+		}
+	}
+}
+
 func TestTranslationsStandIn(t *testing.T) {
 	g := termGroup{keyword: "重试", terms: []query.Term{
 		{Text: "重试", Weight: 1, Source: query.SourceCJK}, {Text: "retry", Weight: query.WeightLexicon, Source: query.SourceLexicon}}}

@@ -153,7 +153,8 @@ type SearchOptions struct {
 	// (SearchResult.RewriteFallback; see rewrite.go).
 	Rewrite bool
 	// NoLexicon turns the query's expansions off: no Chinese→English
-	// lexicon translations and no English synonyms (for evaluation).
+	// lexicon or dictionary translations and no English synonyms (for
+	// evaluation).
 	NoLexicon bool
 }
 
