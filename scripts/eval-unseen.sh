@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Retrieval on projects the ranker was not tuned on (docs/EVAL.md, "Unseen
-# projects" and "Eleventh session"): every testdata/eval/unseen-*,
-# heldout-*, heldout2-* and heldout3-* golden set, in one fresh database, with its
+# projects", "Eleventh session" and "Twelfth session"): every testdata/eval/unseen-*
+# and heldout*-* golden set, in one fresh database, with its
 # -zh-en companion (the zh questions' own English translations).
 # Prints one line per set: file and symbol MRR@10, symbol MRR@10 per
 # language, and the symbol MRR@10 of the translations.
@@ -42,6 +42,8 @@ unpack jdk3 java.base/java/util/stream
 unpack jdk4 java.base/java/nio/file
 unpack jdk5 java.base/java/util/regex
 unpack jdk6 java.logging/java/util/logging
+unpack jdk7 java.base/java/util/zip
+unpack jdk8 java.base/java/text
 if [ ! -d "$SCRATCH/npm" ] && command -v npm > /dev/null; then
   cp -a "$(npm root -g)/npm" "$SCRATCH/npm"
 fi

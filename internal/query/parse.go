@@ -24,7 +24,7 @@ const (
 	WeightInflect = 0.7 // base of an -ing/-ed word: "closed" → "clos", "close"
 	WeightLexicon = 0.6 // English words of a Chinese word: 超时 → "timeout"
 	WeightSynonym = 0.5 // English synonyms: "signin" → "login"
-	WeightGloss   = 0.5 // the general dictionary's English for a word the lexicon lacks: 交换 → "exchange"
+	WeightGloss   = 0.3 // the general dictionary's English for a word the lexicon lacks (its primary sense): 交换 → "exchange"
 	WeightCJKPart = 0.5 // lexicon keys inside a longer Chinese word: 压缩文件 → 压缩, 文件
 	WeightSubword = 0.4 // sub-words of an identifier: "user_id" → "user", "id"
 )
@@ -97,7 +97,7 @@ func Parse(q string) Query { return ParseWith(q, DefaultOptions) }
 //     found inside it by a longest-match scan (WeightCJKPart) and their
 //     English words; a word with no key inside adds what the general
 //     dictionary gives for it (Options.Dictionary, WeightGloss: 交换 →
-//     exchange swap switch). When the segmenter splits a
+//     exchange). When the segmenter splits a
 //     lexicon word into pieces at least one of which is a single character
 //     (结构体 → 结构 体, 幂等 → 幂 等), the pieces are joined back: the key
 //     becomes the keyword and a WeightQuery term with its English words, and

