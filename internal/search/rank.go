@@ -516,15 +516,24 @@ func addCodeLength(ctx context.Context, db *store.DB, snap *snapshot, list []sco
 	}
 }
 
-// CodeLines counts the lines of src that hold code: not blank and not
+// CodeLines counts the lines of src that hold code: not blank, not
 // comments (//, #, --, ; line comments, /* */ blocks and Python-style
-// triple-quoted docstrings that start a line).
+// triple-quoted docstrings that start a line) and not the inside of a
+// multi-line string literal (a Go raw string or JavaScript template
+// between backquotes, a Python triple-quoted string or Java text block
+// opened on a code line): a function that writes out a shell script or a
+// page template is long in lines but short in code.
 func CodeLines(src string) int {
 	n := 0
-	inBlock, inDoc := false, ""
+	inBlock, inDoc, inRaw := false, "", false
 	for _, line := range strings.Split(src, "\n") {
 		t := strings.TrimSpace(line)
 		switch {
+		case inRaw:
+			if strings.Count(t, "`")%2 == 1 {
+				inRaw = false
+			}
+			continue
 		case inDoc != "":
 			if strings.Contains(t, inDoc) {
 				inDoc = ""
@@ -551,6 +560,16 @@ func CodeLines(src string) int {
 			continue
 		}
 		n++
+		switch {
+		case strings.HasPrefix(t, "```"):
+			// A Markdown fence, not a string.
+		case strings.Count(t, "`")%2 == 1:
+			inRaw = true
+		case strings.Count(t, `"""`)%2 == 1:
+			inDoc = `"""`
+		case strings.Count(t, "'''")%2 == 1:
+			inDoc = "'''"
+		}
 	}
 	return n
 }

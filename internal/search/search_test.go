@@ -452,6 +452,13 @@ func TestCodeLines(t *testing.T) {
 		{"def f():\n    \"\"\"Doc\n    more.\n    \"\"\"\n    # note\n    return 1", 2},
 		{"def g():\n    '''one line'''\n    pass", 2},
 		{"", 0},
+		// The inside of a multi-line string literal is not code.
+		{"func gen(w io.Writer) {\n\tfmt.Fprintf(w, `#!/bin/sh\nif [ -n \"$x\" ]; then\n  echo $x\nfi\n`, name)\n\treturn\n}", 4},
+		{"const page = `<html>\n<body>${body}</body>\n</html>`;\nrender(page);", 2},
+		{"def usage():\n    text = \"\"\"\n    Usage: prog [options]\n      -h  help\n    \"\"\"\n    print(text)", 3},
+		{"String q = \"\"\"\n    SELECT *\n    FROM t\n    \"\"\";\nrun(q);", 2},
+		{"x := `one line` + `two`\ny := 1", 2},
+		{"Text\n```go\nfunc f() {}\n```\nmore", 5},
 	}
 	for _, tc := range tests {
 		if got := CodeLines(tc.src); got != tc.want {
