@@ -19,6 +19,9 @@ type rankInput struct {
 	semPool int            // the semantic channel's hits are sem[:semPool]
 	// asksTests is set when the query is about tests: no test demotion.
 	asksTests bool
+	// asksConstruction is set when the query is about constructors or
+	// initialisation: no constructor demotion.
+	asksConstruction bool
 	// route is what the query asks for (change requests are answered one
 	// entry per file; named symbols, paths and trace frames are direct hits).
 	route route
@@ -149,10 +152,16 @@ type params struct {
 	TestDemo  float64            // subtracted for test files (unless the query asks about tests)
 	DepDemo   float64            // subtracted for vendored / third-party dependency code
 	StubDemo  float64            // subtracted for declaration-only files (type stubs)
-	WFile     float64            // × mean of the file's FileTop best scores
-	FileTop   int                // chunks per file in the file aggregate
-	RerankTop int                // candidates the content-based second stage looks at
-	PerFile   int                // at most this many results per file
+	// CtorDemo is subtracted for constructors (isConstructor) unless the
+	// query asks about construction: a question about how or where
+	// something is done is rarely answered by the method that stores a new
+	// object's fields, whose documentation lists every parameter and so
+	// matches many of the question's words.
+	CtorDemo  float64
+	WFile     float64 // × mean of the file's FileTop best scores
+	FileTop   int     // chunks per file in the file aggregate
+	RerankTop int     // candidates the content-based second stage looks at
+	PerFile   int     // at most this many results per file
 	// NonSourceDemo is subtracted for documentation, build, data and
 	// generated files unless the query is about them.
 	NonSourceDemo float64
@@ -186,6 +195,7 @@ var defaultParams = params{
 	TestDemo:  0.30,
 	DepDemo:   0.30,
 	StubDemo:  0.30,
+	CtorDemo:  0.10,
 	WFile:     0.20,
 	FileTop:   3,
 	RerankTop: 100,
@@ -339,6 +349,9 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 		}
 		if in.snap.isStub[idx] {
 			s -= p.StubDemo
+		}
+		if in.snap.isCtor[idx] && !in.asksConstruction {
+			s -= p.CtorDemo
 		}
 		c.score = s
 	}
@@ -736,4 +749,22 @@ func ClassifyPath(p string) FileClass {
 		return ClassData
 	}
 	return ClassSource
+}
+
+// isConstructor reports whether c is a constructor: a method named like
+// its class (Java, C#, C++, Kotlin, Dart), __init__ (Python) or
+// constructor (JavaScript, TypeScript).
+func isConstructor(c *store.ChunkMeta) bool {
+	if c.Kind != "method" {
+		return false
+	}
+	switch c.Short {
+	case "__init__", "constructor":
+		return true
+	}
+	class := c.Container
+	if i := strings.LastIndexByte(class, '.'); i >= 0 {
+		class = class[i+1:]
+	}
+	return class != "" && c.Short == class
 }

@@ -259,7 +259,7 @@ func Search(ctx context.Context, ix Index, opt Options) (*Result, error) {
 	res.Route = rt.kind
 	k := opt.K + opt.Extra
 	// Twice as many, so that duplicates collapsed below still leave k.
-	in := rankInput{snap: snap, k: 2 * k, sem: sem, kw: kw, semPool: semPool(opt.K), asksTests: q.asksTests(), route: rt}
+	in := rankInput{snap: snap, k: 2 * k, sem: sem, kw: kw, semPool: semPool(opt.K), asksTests: q.asksTests(), asksConstruction: q.asksConstruction(), route: rt}
 	var ranked []scored
 	if opt.Ranker == RankerSeed {
 		ranked = rankSeed(in)
@@ -402,6 +402,23 @@ func buildQuery(raw string, extra []string, popt query.Options) parsed {
 // testWords mark a query about tests (English and Chinese), which turns
 // the test-file demotion off.
 var testWords = map[string]bool{"test": true, "tests": true, "testing": true, "unittest": true, "spec": true, "specs": true, "测试": true, "单元测试": true, "单测": true}
+
+// constructionWords mark a query about constructors or initialisation
+// (English and Chinese), which turns the constructor demotion off.
+var constructionWords = map[string]bool{"constructor": true, "constructors": true, "construct": true, "constructed": true, "construction": true, "ctor": true, "init": true, "initialize": true, "initialise": true, "initializer": true, "initialization": true, "initialisation": true, "instantiate": true, "instantiation": true, "构造": true, "构造函数": true, "构造器": true, "初始化": true, "实例化": true}
+
+// asksConstruction reports whether a word of the query is about
+// constructors or initialisation.
+func (p parsed) asksConstruction() bool {
+	for _, g := range p.groups {
+		for _, t := range g.terms {
+			if constructionWords[t.Text] {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // asksTests reports whether a word of the query is about tests.
 func (p parsed) asksTests() bool {

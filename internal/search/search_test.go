@@ -57,6 +57,7 @@ type tchunk struct {
 	start, end                int
 	sha                       string // the file's content hash; "" = its path
 	cos                       float64
+	container                 string // the enclosing class, as a parser sets it
 }
 
 // buildIndex writes chunks (grouped by file) into a fresh database, the way
@@ -108,7 +109,7 @@ func writeChunks(t *testing.T, db *store.DB, projectID int64, chunks []tchunk) {
 		if j := strings.IndexByte(symbol, '('); j >= 0 {
 			symbol = symbol[:j]
 		}
-		lc := lang.Chunk{Kind: c.kind, Name: c.name, Symbol: symbol, StartLine: start, EndLine: end, Content: c.content}
+		lc := lang.Chunk{Kind: c.kind, Name: c.name, Symbol: symbol, StartLine: start, EndLine: end, Content: c.content, Container: c.container}
 		h := sha256.Sum256([]byte(fmt.Sprintf("%d|%s|%s", i, c.path, lc.EmbedText())))
 		files[k].Chunks = append(files[k].Chunks, store.ChunkRecord{
 			Chunk: lc, TextHash: h[:], Vector: withCos(c.cos, i),
@@ -701,5 +702,55 @@ func TestSplitTopKMatchesOneScan(t *testing.T) {
 	want = m.TopK(query, 1000)
 	if got := splitTopK(m, query, 1000); !reflect.DeepEqual(got, want) || len(got) != 1000 {
 		t.Fatalf("split float scan: %d hits, first %v; one scan first %v", len(got), got[:min(3, len(got))], want[:3])
+	}
+}
+
+func TestIsConstructor(t *testing.T) {
+	for _, tc := range []struct {
+		kind, short, container string
+		want                   bool
+	}{
+		{"method", "ZoneRules", "ZoneRules", true},
+		{"method", "Inner", "Outer.Inner", true},
+		{"method", "__init__", "Context", true},
+		{"method", "constructor", "BaseCommand", true},
+		{"method", "getOffset", "ZoneRules", false},
+		{"function", "__init__", "", false},
+		{"type", "ZoneRules", "ZoneRules", false},
+		{"method", "Reader", "", false},
+	} {
+		c := store.ChunkMeta{Kind: tc.kind, Short: tc.short, Container: tc.container}
+		if got := isConstructor(&c); got != tc.want {
+			t.Errorf("isConstructor(%+v) = %v, want %v", tc, got, tc.want)
+		}
+	}
+}
+
+// A constructor whose documentation lists every parameter matches many of
+// a question's words; it ranks below the method that does the work unless
+// the question asks about construction.
+func TestConstructorDemotion(t *testing.T) {
+	ctorDoc := "/** Creates a pool.\n * @param size the pool size\n * @param idle how long idle workers wait\n * @param keepAlive keep-alive time for idle workers\n */\n"
+	work := "/** Takes the next task; a worker idle past the keep-alive time exits. */\n"
+	ix := buildIndex(t, []tchunk{
+		{path: "Pool.java", kind: "method", name: "Pool.Pool(int size, long idle, long keepAlive)", container: "Pool", cos: 0.5,
+			content: ctorDoc + "Pool(int size, long idle, long keepAlive) {\n\tthis.size = size;\n\tthis.idle = idle;\n\tthis.keepAlive = keepAlive;\n}"},
+		{path: "Pool.java", kind: "method", name: "Pool.getTask()", container: "Pool", cos: 0.5,
+			content: work + "Runnable getTask() {\n\tif (idleTooLong()) {\n\t\treturn null;\n\t}\n\treturn queue.take();\n}"},
+	})
+	ctx := context.Background()
+	res, err := Search(ctx, ix, Options{Query: "how do idle workers exit after the keep-alive time", K: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := names(res); len(got) != 2 || got[0] != "Pool.getTask" {
+		t.Fatalf("a question about behaviour: %q, want Pool.getTask first (%v %v)", got, res.Results[0].Score, res.Results[1].Score)
+	}
+	res, err = Search(ctx, ix, Options{Query: "the constructor: how do idle workers exit after the keep-alive time", K: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := names(res); len(got) != 2 || got[0] != "Pool.Pool" {
+		t.Fatalf("a question about construction: %q, want Pool.Pool first", got)
 	}
 }

@@ -25,6 +25,7 @@ type snapshot struct {
 	isTest []bool          // per chunk: the file looks like a test
 	isDep  []bool          // per chunk: the file is vendored / third-party dependency code
 	isStub []bool          // per chunk: the file only declares (type stubs, .d.ts)
+	isCtor []bool          // per chunk: a constructor (isConstructor)
 	class  []FileClass     // per chunk: ClassifyPath of its file
 	kind   []int32         // per chunk: index of its Kind in kinds
 	kinds  []string        // the distinct chunk kinds
@@ -279,6 +280,7 @@ func newSnapshot(chunks []store.ChunkMeta, fileSHA map[int64]string, model strin
 		isTest:     make([]bool, len(chunks)),
 		isDep:      make([]bool, len(chunks)),
 		isStub:     make([]bool, len(chunks)),
+		isCtor:     make([]bool, len(chunks)),
 		class:      make([]FileClass, len(chunks)),
 		kind:       make([]int32, len(chunks)),
 		file:       make([]int32, len(chunks)),
@@ -319,6 +321,7 @@ func newSnapshot(chunks []store.ChunkMeta, fileSHA map[int64]string, model strin
 			flags[c.Path] = f
 		}
 		s.isTest[i], s.isDep[i], s.isStub[i], s.class[i] = f.test, f.dep, f.stub, f.class
+		s.isCtor[i] = isConstructor(c)
 	}
 	s.files = len(fileOf)
 	return s
