@@ -44,6 +44,8 @@ unpack jdk5 java.base/java/util/regex
 unpack jdk6 java.logging/java/util/logging
 unpack jdk7 java.base/java/util/zip
 unpack jdk8 java.base/java/text
+unpack jdk9 java.base/java/math
+unpack jdk10 java.base/java/util/jar
 if [ ! -d "$SCRATCH/npm" ] && command -v npm > /dev/null; then
   cp -a "$(npm root -g)/npm" "$SCRATCH/npm"
 fi
