@@ -329,6 +329,25 @@ func TestParseWithOptions(t *testing.T) {
 	}
 }
 
+// Irregular past forms lead to the base form code names actions by.
+func TestIrregularVariants(t *testing.T) {
+	for form, base := range map[string]string{"written": "write", "wrote": "write", "sent": "send", "thrown": "throw", "kept": "keep", "overridden": "override"} {
+		vs := variants(form)
+		if len(vs) != 1 || vs[0].text != base || vs[0].weight != WeightInflect {
+			t.Errorf("variants(%q) = %v, want %q at %v", form, vs, base, WeightInflect)
+		}
+	}
+	m := termMap(Parse("where is the header written"))
+	if got := m["write"]; got.Source != SourceWord || got.Weight != WeightInflect {
+		t.Errorf("written: write = %+v", got)
+	}
+	for _, w := range []string{"left", "saw", "ground"} {
+		if vs := variants(w); len(vs) != 0 {
+			t.Errorf("variants(%q) = %v, want none (another meaning)", w, vs)
+		}
+	}
+}
+
 func TestVariants(t *testing.T) {
 	tests := []struct {
 		in   string

@@ -77,6 +77,9 @@ type variant struct {
 // (WeightInflect). Only ASCII words of 4+ letters are considered and every
 // variant has 3+ letters; see ParseWith for the rules.
 func variants(w string) []variant {
+	if base, ok := irregularEN[w]; ok {
+		return []variant{{base, WeightInflect}}
+	}
 	if len(w) < 4 {
 		return nil
 	}
@@ -131,3 +134,88 @@ func stem(s string, add func(string, float64)) {
 		add(s[:n-1], WeightInflect) // mapping → map
 	}
 }
+
+// irregularEN maps irregular past tenses and past participles of English
+// verbs to their base form, which is how code names the action (written →
+// write, sent → send, thrown → throw). Forms that are also common words of
+// another meaning (left, lay, saw, felt, wound, rose, ground, shot) are
+// left out.
+var irregularEN = func() map[string]string {
+	m := map[string]string{}
+	for _, line := range strings.Split(`
+		write wrote written
+		choose chose chosen
+		send sent
+		build built
+		rebuild rebuilt
+		keep kept
+		hold held
+		find found
+		throw threw thrown
+		begin began begun
+		break broke broken
+		bring brought
+		catch caught
+		deal dealt
+		draw drew drawn
+		drive drove driven
+		feed fed
+		fall fell fallen
+		forget forgot forgotten
+		freeze froze frozen
+		give gave given
+		grow grew grown
+		hide hid hidden
+		hang hung
+		know knew known
+		lend lent
+		lose lost
+		make made
+		mean meant
+		meet met
+		pay paid
+		run ran
+		rewrite rewrote rewritten
+		overwrite overwrote overwritten
+		override overrode overridden
+		say said
+		see seen
+		seek sought
+		sell sold
+		show shown
+		sleep slept
+		spend spent
+		spin spun
+		stand stood
+		stick stuck
+		strike struck
+		sweep swept
+		take took taken
+		tell told
+		think thought
+		understand understood
+		undo undid undone
+		wake woke woken
+		fly flew flown
+		forbid forbade forbidden
+		prove proven
+		shake shook shaken
+		shrink shrank shrunk
+		slide slid
+		tear tore torn
+		weave wove woven
+		bind bound
+		lead led
+		arise arose arisen
+		get got gotten
+	`, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		for _, form := range f[1:] {
+			m[form] = f[0]
+		}
+	}
+	return m
+}()
