@@ -409,22 +409,17 @@ var constructionWords = map[string]bool{"constructor": true, "constructors": tru
 
 // asksConstruction reports whether a word of the query is about
 // constructors or initialisation.
-func (p parsed) asksConstruction() bool {
-	for _, g := range p.groups {
-		for _, t := range g.terms {
-			if constructionWords[t.Text] {
-				return true
-			}
-		}
-	}
-	return false
-}
+func (p parsed) asksConstruction() bool { return p.mentions(constructionWords) }
 
 // asksTests reports whether a word of the query is about tests.
-func (p parsed) asksTests() bool {
+func (p parsed) asksTests() bool { return p.mentions(testWords) }
+
+// mentions reports whether a term of the query (a word as typed, an
+// inflection or a translation) is one of words.
+func (p parsed) mentions(words map[string]bool) bool {
 	for _, g := range p.groups {
 		for _, t := range g.terms {
-			if testWords[t.Text] {
+			if words[t.Text] {
 				return true
 			}
 		}
