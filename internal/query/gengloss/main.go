@@ -37,6 +37,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -206,7 +207,7 @@ func addGloss(have []string, gloss string) []string {
 	case w != strings.ToLower(w):
 		return have // a name
 	}
-	if len(w) < 3 || skipWords[w] || contains(have, w) {
+	if len(w) < 3 || skipWords[w] || slices.Contains(have, w) {
 		return have
 	}
 	return append(have, w)
@@ -219,13 +220,4 @@ func allHan(s string) bool {
 		}
 	}
 	return true
-}
-
-func contains(ws []string, w string) bool {
-	for _, x := range ws {
-		if x == w {
-			return true
-		}
-	}
-	return false
 }
