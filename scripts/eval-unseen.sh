@@ -46,6 +46,8 @@ unpack jdk7 java.base/java/util/zip
 unpack jdk8 java.base/java/text
 unpack jdk9 java.base/java/math
 unpack jdk10 java.base/java/util/jar
+unpack jdk11 java.net.http
+unpack jdk12 jdk.jshell
 if [ ! -d "$SCRATCH/npm" ] && command -v npm > /dev/null; then
   cp -a "$(npm root -g)/npm" "$SCRATCH/npm"
 fi
