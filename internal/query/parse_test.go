@@ -428,3 +428,17 @@ func BenchmarkParseChinese(b *testing.B) {
 		Parse("服务器在请求超时之后会关闭空闲连接并按指数退避重试，日志里记录重试次数")
 	}
 }
+
+// FuzzParse: any text parses without panicking, and the parsed query keeps
+// the invariants every query does (lower-case terms without FTS syntax,
+// weights in (0, 1], known sources, no duplicates), the dictionary path
+// included.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"", "HTTP 404 error", "两个线程互相交换对象的同步工具", "陷阱 written 之后 retry_count", "连接池的陷阱：CopyFrom 写进 schema.table", "\xff日志\x00", "互相交换互相交换互相交换"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		checkInvariants(t, Parse(q))
+		checkInvariants(t, ParseWith(q, Options{Lexicon: true, Dictionary: true}))
+	})
+}
