@@ -82,7 +82,8 @@ func Parse(q string) Query { return ParseWith(q, DefaultOptions) }
 //     "redirect", "queries" → "query" and "querie", "classes" → "classe" and
 //     "class"); for -ing/-ed, the stem, the stem plus "e", and the stem with
 //     a doubled final consonant undone (WeightInflect: "closed" → "clos",
-//     "close"; "mapping" → "mapp", "mappe", "map"). Variants that are not
+//     "close"; "mapping" → "mapp", "mappe", "map"); for an irregular past,
+//     the base form (WeightInflect: "written" → "write"). Variants that are not
 //     words simply match nothing. Words with a synonym entry (or, failing
 //     that, whose variant has one) add the synonyms (WeightSynonym).
 //   - Runs of Han characters are segmented with Segment, the lexicon's keys

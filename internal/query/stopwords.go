@@ -72,10 +72,11 @@ type variant struct {
 	weight float64
 }
 
-// variants returns extra lower-weight forms of a lower-case word: the
-// singular of a plural (WeightPlural) and the stem of an -ing/-ed form
-// (WeightInflect). Only ASCII words of 4+ letters are considered and every
-// variant has 3+ letters; see ParseWith for the rules.
+// variants returns extra lower-weight forms of a lower-case word: the base
+// form of an irregular past (irregularEN: sent → send) and, for other ASCII
+// words of 4+ letters, the singular of a plural (WeightPlural) and the stem
+// of an -ing/-ed form (WeightInflect), every such variant of 3+ letters;
+// see ParseWith for the rules.
 func variants(w string) []variant {
 	if base, ok := irregularEN[w]; ok {
 		return []variant{{base, WeightInflect}}
