@@ -104,7 +104,7 @@ apart as leaky.`,
 	f.StringVar(&mode, "mode", codectx.ModeHybrid, "hybrid, keyword or semantic")
 	f.StringVar(&ranker, "ranker", codectx.RankerDefault, "default or seed")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
-	f.BoolVar(&noLexicon, "no-lexicon", false, "parse queries without expansions: no Chinese→English lexicon translations, no English synonyms")
+	f.BoolVar(&noLexicon, "no-lexicon", false, "parse queries without expansions: no Chinese→English lexicon or dictionary translations, no English synonyms")
 	git.register(f)
 	return c
 }

@@ -315,7 +315,7 @@ type EvalOptions struct {
 	K      int    // results per task, 1..MaxSearchK; 0 means 10
 	Mode   string // as in SearchOptions
 	Ranker string // as in SearchOptions
-	// NoLexicon turns the lexicon and synonym expansions off, as in SearchOptions.
+	// NoLexicon turns the lexicon, dictionary and synonym expansions off, as in SearchOptions.
 	NoLexicon bool
 	// Progress, when set, is called after each task.
 	Progress func(done, total int)
