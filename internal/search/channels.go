@@ -111,6 +111,17 @@ func translationsStandIn(g termGroup, byText map[string]int, terms []termResult)
 	return cjk
 }
 
+// termWeight is the weight a term of a group counts with: a translation
+// (the lexicon's, or the general dictionary's for a word the lexicon lacks)
+// of a Chinese word the project never contains stands in for it at
+// WeightQuery (translationsStandIn); any other term keeps its own weight.
+func termWeight(t query.Term, standIn bool) float64 {
+	if standIn && (t.Source == query.SourceLexicon || t.Source == query.SourceDictionary) {
+		return query.WeightQuery
+	}
+	return t.Weight
+}
+
 // keywordChannel runs one FTS query per distinct term and folds the rows
 // into per-term hit lists and per-chunk, per-group evidence. cols asks for
 // the column bits of each hit (in which of name, path and body the term
@@ -211,9 +222,7 @@ func keywordChannel(ctx context.Context, db *store.DB, projectID int64, snap *sn
 				continue
 			}
 			tr := &res.terms[ti]
-			if standIn && t.Source == query.SourceLexicon {
-				t.Weight = query.WeightQuery
-			}
+			t.Weight = termWeight(t, standIn)
 			if idf := t.Weight * math.Log(1+n/float64(max(tr.df, 1))); idf > res.groups[gi].idf {
 				res.groups[gi].idf = idf
 				res.groups[gi].df = tr.df

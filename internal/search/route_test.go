@@ -244,6 +244,24 @@ func TestUnreadGroup(t *testing.T) {
 	}
 }
 
+func TestTermWeight(t *testing.T) {
+	for _, tc := range []struct {
+		term    query.Term
+		standIn bool
+		want    float64
+	}{
+		{query.Term{Text: "retry", Weight: query.WeightLexicon, Source: query.SourceLexicon}, true, query.WeightQuery},
+		{query.Term{Text: "trap", Weight: query.WeightGloss, Source: query.SourceDictionary}, true, query.WeightQuery},
+		{query.Term{Text: "trap", Weight: query.WeightGloss, Source: query.SourceDictionary}, false, query.WeightGloss},
+		{query.Term{Text: "重试", Weight: 1, Source: query.SourceCJK}, true, 1},
+		{query.Term{Text: "login", Weight: query.WeightSynonym, Source: query.SourceSynonym}, true, query.WeightSynonym},
+	} {
+		if got := termWeight(tc.term, tc.standIn); got != tc.want {
+			t.Errorf("termWeight(%+v, %v) = %v, want %v", tc.term, tc.standIn, got, tc.want)
+		}
+	}
+}
+
 func TestTranslationsStandIn(t *testing.T) {
 	g := termGroup{keyword: "重试", terms: []query.Term{
 		{Text: "重试", Weight: 1, Source: query.SourceCJK}, {Text: "retry", Weight: query.WeightLexicon, Source: query.SourceLexicon}}}
