@@ -48,6 +48,8 @@ unpack jdk9 java.base/java/math
 unpack jdk10 java.base/java/util/jar
 unpack jdk11 java.net.http
 unpack jdk12 jdk.jshell
+unpack jdk13 jdk.zipfs
+unpack jdk14 java.prefs
 if [ ! -d "$SCRATCH/npm" ] && command -v npm > /dev/null; then
   cp -a "$(npm root -g)/npm" "$SCRATCH/npm"
 fi
