@@ -73,20 +73,7 @@ func TestBulkLoadOnlyOnEmptyDatabase(t *testing.T) {
 	if got := ftsConfig(t, db, "automerge"); got != "0" {
 		t.Errorf("automerge during the bulk load = %q, want 0", got)
 	}
-	p, err := db.EnsureProject(ctx, "/proj")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.WriteBatch(ctx, p.ID, "m", Batch{Files: []FileRecord{record("a.go", "A1", "A2")}}); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.EnsureIndexes(ctx); err != nil {
-		t.Fatal(err)
-	}
-	fresh, _ := openTemp(t)
-	if got, want := secondaryIndexes(t, db), secondaryIndexes(t, fresh); strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Fatalf("after EnsureIndexes: %v, want %v", got, want)
-	}
+	fresh := writeAndEnsureIndexes(t, db, "after EnsureIndexes")
 	if got := ftsConfig(t, db, "automerge"); got != "4" {
 		t.Errorf("automerge after the bulk load = %q, want 4", got)
 	}
@@ -288,20 +275,7 @@ func TestEnsureIndexesKeepsTempStoreInMemory(t *testing.T) {
 					t.Fatalf("bulk: %v %v", ok, err)
 				}
 			}
-			p, err := db.EnsureProject(ctx, "/proj")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := db.WriteBatch(ctx, p.ID, "m", Batch{Files: []FileRecord{record("a.go", "A1", "A2")}}); err != nil {
-				t.Fatal(err)
-			}
-			if err := db.EnsureIndexes(ctx); err != nil {
-				t.Fatal(err)
-			}
-			fresh, _ := openTemp(t)
-			if got, want := secondaryIndexes(t, db), secondaryIndexes(t, fresh); strings.Join(got, "\n") != strings.Join(want, "\n") {
-				t.Fatalf("indexes: %v, want %v", got, want)
-			}
+			writeAndEnsureIndexes(t, db, "indexes")
 			if got := count(t, db, "PRAGMA temp_store"); got != 2 {
 				t.Errorf("temp_store after EnsureIndexes = %d, want 2 (memory)", got)
 			}
@@ -327,4 +301,28 @@ func queryPlan(t *testing.T, db *DB, q string, args ...any) string {
 		steps = append(steps, detail)
 	}
 	return strings.Join(steps, "; ")
+}
+
+// writeAndEnsureIndexes writes one file into a new project, runs
+// EnsureIndexes and checks that db then has a fresh database's secondary
+// indexes (what names the check in a failure); it returns that fresh
+// database.
+func writeAndEnsureIndexes(t *testing.T, db *DB, what string) *DB {
+	t.Helper()
+	ctx := context.Background()
+	p, err := db.EnsureProject(ctx, "/proj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.WriteBatch(ctx, p.ID, "m", Batch{Files: []FileRecord{record("a.go", "A1", "A2")}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.EnsureIndexes(ctx); err != nil {
+		t.Fatal(err)
+	}
+	fresh, _ := openTemp(t)
+	if got, want := secondaryIndexes(t, db), secondaryIndexes(t, fresh); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("%s: %v, want %v", what, got, want)
+	}
+	return fresh
 }
