@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Retrieval on projects the ranker was not tuned on (docs/EVAL.md, "Unseen
-# projects", "Eleventh session" and "Twelfth session"): every testdata/eval/unseen-*
-# and heldout*-* golden set, in one fresh database, with its
-# -zh-en companion (the zh questions' own English translations).
+# projects", "Eleventh session" and later): every testdata/eval/unseen-*,
+# heldout*-* and kw-* (short keyword queries) golden set, in one fresh
+# database, with its -zh-en companion when it has one (the zh questions' own
+# English translations).
 # Prints one line per set: file and symbol MRR@10, symbol MRR@10 per
 # language, and the symbol MRR@10 of the translations.
 #
@@ -50,6 +51,9 @@ unpack jdk11 java.net.http
 unpack jdk12 jdk.jshell
 unpack jdk13 jdk.zipfs
 unpack jdk14 java.prefs
+unpack jdk15 java.sql/java/sql
+unpack jdk16 jdk.httpserver
+unpack jdk17 java.base/java/net
 if [ ! -d "$SCRATCH/npm" ] && command -v npm > /dev/null; then
   cp -a "$(npm root -g)/npm" "$SCRATCH/npm"
 fi
@@ -59,7 +63,7 @@ rm -rf "$SCRATCH/unseen-eval"
 mkdir -p "$SCRATCH/unseen-eval"
 
 sets=()
-for f in testdata/eval/unseen-*.jsonl testdata/eval/heldout*-*.jsonl; do
+for f in testdata/eval/unseen-*.jsonl testdata/eval/heldout*-*.jsonl testdata/eval/kw-*.jsonl; do
   name=$(basename "$f" .jsonl)
   case "$name" in *-zh-en) continue ;; esac
   case "$name" in "$prefix"*) ;; *) continue ;; esac
@@ -88,6 +92,9 @@ print("%.3f/%.3f" % (o["file"]["mrr@10"], o["symbol"]["mrr@10"]), sym(by.get("en
 printf '%-22s %-13s %-6s %-6s %-6s %s\n' set file/symbol en zh mixed zh-own-en
 for name in "${sets[@]}"; do
   read -r fs en zh mixed < <(report "testdata/eval/$name.jsonl")
-  own=$(report "testdata/eval/$name-zh-en.jsonl" | awk '{print $2}')
+  own=-
+  if [ -f "testdata/eval/$name-zh-en.jsonl" ]; then
+    own=$(report "testdata/eval/$name-zh-en.jsonl" | awk '{print $2}')
+  fi
   printf '%-22s %-13s %-6s %-6s %-6s %s\n' "$name" "$fs" "$en" "$zh" "$mixed" "$own"
 done

@@ -43,6 +43,9 @@ type groupStat struct {
 	// unread: a Chinese word the lexicon gave no English for (every term
 	// is Chinese), so what it asks for cannot be looked up in code.
 	unread bool
+	// standIn: the group's translations stand in for its Chinese word at
+	// full weight (translationsStandIn).
+	standIn bool
 }
 
 // termHit is one chunk matched by one term.
@@ -216,6 +219,7 @@ func keywordChannel(ctx context.Context, db *store.DB, projectID int64, snap *sn
 		res.groups[gi].keyword = g.keyword
 		res.groups[gi].unread = unreadGroup(g)
 		standIn := translationsStandIn(g, byText, res.terms)
+		res.groups[gi].standIn = standIn
 		for _, t := range g.terms {
 			ti, ok := byText[t.Text]
 			if !ok || len(res.terms[ti].hits) == 0 {

@@ -6,6 +6,7 @@ import (
 	"path"
 	"strings"
 
+	"codectx/internal/query"
 	"codectx/internal/store"
 	"codectx/internal/topk"
 )
@@ -25,6 +26,9 @@ type rankInput struct {
 	// route is what the query asks for (change requests are answered one
 	// entry per file; named symbols, paths and trace frames are direct hits).
 	route route
+	// groups are the query's keyword groups, in the keyword channel's
+	// order (kw.groups[i] describes groups[i]).
+	groups []termGroup
 }
 
 // scored is a ranked chunk.
@@ -183,6 +187,14 @@ type params struct {
 	// many matching chunks carries more evidence than one with a single one.
 	ChangeFileDecay float64
 	ChangeFileTop   int
+	// A short query (at most ShortGroups keyword groups: what people type
+	// into a search box, "persistent flags", "pager output") names what it
+	// looks for, so a chunk's own name counts (addNameMatch): WName × the
+	// idf-weighted share of the query's groups matched in the chunk's
+	// symbol, and, for a chunk so matched, WNameFit × the share of its
+	// short name's words that are query terms.
+	ShortGroups     int
+	WName, WNameFit float64
 }
 
 var defaultParams = params{
@@ -211,6 +223,10 @@ var defaultParams = params{
 	WArea:           0.10,
 	ChangeFileDecay: 0.5,
 	ChangeFileTop:   5,
+
+	ShortGroups: 4,
+	WName:       0.30,
+	WNameFit:    0.10,
 }
 
 // rankDefault scores each candidate (keyword hits and the semantic
@@ -355,6 +371,9 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 		}
 		c.score = s
 	}
+	if in.kw != nil && in.route.kind != RouteChange && len(in.groups) <= p.ShortGroups {
+		addNameMatch(in.snap, in.groups, in.kw.groups, list, p)
+	}
 	// Nothing below needs the whole list in order: the length prior looks
 	// at the RerankTop best, the file aggregate at each file's best scores,
 	// and the answer is the first k (at most limit per file).
@@ -383,6 +402,81 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 		limit = 1
 	}
 	return bestPerFile(in.snap, list, limit, in.k)
+}
+
+// addNameMatch adds, to every candidate that is a definition (not a file
+// or text chunk), WName × Σ idf × weight over the query groups that a term
+// matches among the words of the chunk's symbol (the best-weighted such
+// term per group; a Chinese word's translation that stands in for it
+// counts at full weight), divided by the groups' idf sum; and, when that
+// is not zero, WNameFit × the share of the words of the chunk's short name
+// that are query terms. For "persistent flags" the method named
+// PersistentFlags then leads mergePersistentFlags and both lead a long
+// function whose body says "flags" many times. groups and stats are the
+// query's groups and the keyword channel's statistics of them, in one
+// order.
+func addNameMatch(snap *snapshot, groups []termGroup, stats []groupStat, list []scored, p params) {
+	if len(groups) != len(stats) || (p.WName == 0 && p.WNameFit == 0) {
+		return
+	}
+	var idfSum float64
+	for _, g := range stats {
+		idfSum += g.idf
+	}
+	if idfSum == 0 {
+		return
+	}
+	var texts []string
+	var group []int
+	var weight []float64
+	isTerm := map[string]bool{}
+	for gi, g := range groups {
+		for _, t := range g.terms {
+			texts = append(texts, t.Text)
+			group = append(group, gi)
+			weight = append(weight, termWeight(t, stats[gi].standIn))
+			isTerm[t.Text] = true
+		}
+	}
+	m := query.NewTermMatcher(texts, query.IndexOptions{})
+	best := make([]float64, len(groups))
+	for i := range list {
+		c := &snap.chunks[list[i].idx]
+		if c.Kind == "text" || c.Kind == "file" || c.Symbol == "" {
+			continue
+		}
+		clear(best)
+		m.Match(c.Symbol, func(k int) { best[group[k]] = max(best[group[k]], weight[k]) })
+		var cov float64
+		for gi, b := range best {
+			cov += b * stats[gi].idf
+		}
+		if cov == 0 {
+			continue
+		}
+		list[i].score += p.WName*cov/idfSum + p.WNameFit*nameFit(c.Short, isTerm)
+	}
+}
+
+// nameFit is the share of the words of a short name (an identifier split
+// as the index splits it: PersistentFlags → persistent, flags) that are in
+// terms.
+func nameFit(short string, terms map[string]bool) float64 {
+	words := strings.Fields(query.IndexText(short))
+	if len(words) > 1 {
+		// The identifier whole, then its parts: count the parts.
+		words = words[1:]
+	}
+	if len(words) == 0 {
+		return 0
+	}
+	n := 0
+	for _, w := range words {
+		if terms[w] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(words))
 }
 
 // before reports whether x ranks before y in sortScored's order.

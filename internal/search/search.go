@@ -259,7 +259,7 @@ func Search(ctx context.Context, ix Index, opt Options) (*Result, error) {
 	res.Route = rt.kind
 	k := opt.K + opt.Extra
 	// Twice as many, so that duplicates collapsed below still leave k.
-	in := rankInput{snap: snap, k: 2 * k, sem: sem, kw: kw, semPool: semPool(opt.K), asksTests: q.asksTests(), asksConstruction: q.asksConstruction(), route: rt}
+	in := rankInput{snap: snap, k: 2 * k, sem: sem, kw: kw, semPool: semPool(opt.K), asksTests: q.asksTests(), asksConstruction: q.asksConstruction(), route: rt, groups: q.groups}
 	var ranked []scored
 	if opt.Ranker == RankerSeed {
 		ranked = rankSeed(in)

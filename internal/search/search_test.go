@@ -754,3 +754,58 @@ func TestConstructorDemotion(t *testing.T) {
 		t.Fatalf("a question about construction: %q, want Pool.Pool first", got)
 	}
 }
+
+// TestShortQueryNameMatch: a short query names what it looks for, so the
+// method whose name is its words leads a long function whose body says
+// them many times; a question longer than ShortGroups keywords is ranked
+// without that rule.
+func TestShortQueryNameMatch(t *testing.T) {
+	long := "// execute parses the flags and runs the command.\nfunc (c *Command) execute(args []string) error {\n"
+	for i := range 12 {
+		long += fmt.Sprintf("\tc.mergeFlags() // persistent flags, step %d\n\tif err := c.Flags().Parse(args); err != nil {\n\t\treturn err\n\t}\n", i)
+	}
+	long += "\treturn c.Run(args)\n}"
+	ix := buildIndex(t, []tchunk{
+		{path: "command.go", kind: "method", name: "Command.execute(args []string)", container: "Command", cos: 0.5, content: long},
+		{path: "command.go", kind: "method", name: "Command.PersistentFlags()", container: "Command", cos: 0.5,
+			content: "// PersistentFlags returns the flag set that is inherited by sub-commands.\nfunc (c *Command) PersistentFlags() *FlagSet {\n\treturn c.pflags\n}"},
+	})
+	ctx := context.Background()
+	for _, tc := range []struct {
+		shortGroups int
+		want        string
+	}{
+		{defaultParams.ShortGroups, "Command.PersistentFlags"},
+		{1, "Command.execute"}, // two keywords are then a long question
+	} {
+		saved := defaultParams
+		defaultParams.ShortGroups = tc.shortGroups
+		res, err := Search(ctx, ix, Options{Query: "persistent flags", K: 2})
+		defaultParams = saved
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := names(res); len(got) != 2 || got[0] != tc.want {
+			t.Errorf("ShortGroups %d: %q, want %s first", tc.shortGroups, got, tc.want)
+		}
+	}
+}
+
+func TestNameFit(t *testing.T) {
+	terms := map[string]bool{"persistent": true, "flags": true, "pager": true}
+	for _, tc := range []struct {
+		short string
+		want  float64
+	}{
+		{"PersistentFlags", 1},
+		{"mergePersistentFlags", 2.0 / 3},
+		{"echo_via_pager", 1.0 / 3},
+		{"flags", 1},
+		{"execute", 0},
+		{"", 0},
+	} {
+		if got := nameFit(tc.short, terms); math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("nameFit(%q) = %v, want %v", tc.short, got, tc.want)
+		}
+	}
+}
