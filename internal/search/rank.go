@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"path"
+	"slices"
 	"strings"
 
 	"codectx/internal/query"
@@ -175,6 +176,11 @@ type params struct {
 	// the query names.
 	DirectFrame, DirectSymbol, DirectPath float64
 	DirectMaxDefs                         int
+	// DirectCaller is added, when a question asks for the callers or users
+	// of a function it names (route.callee), to the chunks that call or
+	// reference one of its definitions (at most DirectMaxDefs); CalleeDemo
+	// is subtracted from those definitions, which the asker already knows.
+	DirectCaller, CalleeDemo float64
 	// ChangeTestDemo is the test demotion of a change request that
 	// mentions tests: the change is still made in the code under test.
 	ChangeTestDemo float64
@@ -218,6 +224,8 @@ var defaultParams = params{
 	DirectSymbol:  0.3,
 	DirectPath:    0.2,
 	DirectMaxDefs: 8,
+	DirectCaller:  0.3,
+	CalleeDemo:    0.3,
 
 	ChangeTestDemo:  0.30,
 	WArea:           0.10,
@@ -315,6 +323,8 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 	var direct map[int32]float64
 	if in.route.kind == RouteChange {
 		direct = directHits(in.snap, in.route, pos, p)
+	} else if in.route.callee != "" {
+		direct = callerHits(ctx, db, in.snap, in.route.callee, p)
 	}
 	for idx := range direct {
 		get(idx)
@@ -598,6 +608,44 @@ func directHits(snap *snapshot, r route, cands map[int32]int32, p params) map[in
 		if !found {
 			for _, idx := range snap.fileChunks[f][:min(len(snap.fileChunks[f]), 30)] {
 				add(idx, p.DirectPath)
+			}
+		}
+	}
+	return out
+}
+
+// callerHits scores, for a question about the callers of callee, the
+// chunks that call or reference one of its function or method definitions
+// (DirectCaller; none when more than DirectMaxDefs define it), and the
+// definitions themselves (−CalleeDemo). The graph's relations are read
+// from db; an error there only leaves the signal off.
+func callerHits(ctx context.Context, db *store.DB, snap *snapshot, callee string, p params) map[int32]float64 {
+	out := map[int32]float64{}
+	var defs []int64
+	for i := range snap.chunks {
+		c := &snap.chunks[i]
+		if (c.Kind == "function" || c.Kind == "method") && symbolMatches(c.Symbol, c.Short, callee) {
+			if defs = append(defs, c.ID); len(defs) > p.DirectMaxDefs {
+				return out
+			}
+		}
+	}
+	if len(defs) == 0 {
+		return out
+	}
+	rels, err := db.RelationsTo(ctx, defs, "calls", "references")
+	if err != nil {
+		return out
+	}
+	for _, rel := range rels {
+		if idx, ok := snap.byID[rel.SrcChunk]; ok && !slices.Contains(defs, rel.SrcChunk) {
+			out[idx] = p.DirectCaller
+		}
+	}
+	if p.CalleeDemo != 0 {
+		for _, id := range defs {
+			if idx, ok := snap.byID[id]; ok {
+				out[idx] = -p.CalleeDemo
 			}
 		}
 	}

@@ -48,6 +48,10 @@ type route struct {
 	// areas are the areas of a commit-style area prefix: one ("internal/
 	// store: …", "fix(http): …") or a list ("net/http, net/url: …").
 	areas []area
+	// callee is the identifier whose callers or users the query asks for
+	// ("who calls X", "where is X used", "X 在哪里被调用"; callerQuestion),
+	// "" when it asks for none.
+	callee string
 }
 
 // area is one area of a commit-style prefix: name is its last component,
@@ -99,6 +103,23 @@ var (
 	// A prefix that is a message level or error name, not an area.
 	reMessageLevel = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)(error|exception|panic|fatal|warning|warn|traceback|note|info|debug)$`)
+	})
+	// Questions about the callers or users of a named identifier; the
+	// first group that matched is the identifier (callerQuestion).
+	reCallerOf = sync.OnceValue(func() *regexp.Regexp {
+		const id = `([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?:\(\))?`
+		return regexp.MustCompile(`(?i)\b(?:who|what|which\s+\w+(?:\s+\w+)?)\s+(?:calls|uses|invokes|call|use|invoke)\s+(?:the\s+)?` + id +
+			`|\b(?:callers|call\s+sites|usages)\s+(?:of|for)\s+(?:the\s+)?` + id +
+			`|\bwhere\s+(?:is|are)\s+(?:the\s+)?` + id + `\s+(?:\w+\s+)?(?:called|used|invoked)\b` +
+			`|` + id + `[^，。？！,.?!;；]{0,10}?被(?:哪些|什么)?(?:地方|方法|函数|代码|位置)?(?:调用|用到|使用|引用)` +
+			`|(?:哪些|什么)(?:地方|方法|函数|代码)(?:会)?(?:调用|用到|使用)了?\s*` + id +
+			`|谁(?:在)?(?:调用|使用|用)了?\s*` + id +
+			`|` + id + `\s*的调用(?:方|者|处)`)
+	})
+	// The same Chinese phrases without an identifier next to them ("哪些
+	// 地方调用了它"): the query's only identifier is then the one meant.
+	reCallerPhrase = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`被(?:哪些|什么)?(?:地方|方法|函数|代码|位置)?(?:调用|用到|使用|引用)|(?:哪些|什么)(?:地方|方法|函数|代码)(?:会)?(?:调用|用到|使用)了?|谁(?:在)?(?:调用|使用)|调用(?:方|者|处)`)
 	})
 	// Change-request phrasing.
 	reChange = sync.OnceValue(func() *regexp.Regexp {
@@ -188,6 +209,7 @@ func routeQuery(raw string, groups []termGroup) route {
 		}
 		r.idents = appendNew(r.idents, id)
 	}
+	r.callee = callerQuestion(raw, r.idents)
 	words := len(strings.Fields(raw))
 	if m := reAreaPrefix().FindStringSubmatch(raw); m != nil && !reMessageLevel().MatchString(m[1]) {
 		list := m[1]
@@ -211,6 +233,36 @@ func routeQuery(raw string, groups []termGroup) route {
 		r.kind = RouteChange
 	}
 	return r
+}
+
+// callerQuestion returns the identifier whose callers or users a query
+// asks for: one that looks like code (in idents) and is the object of
+// "who calls", "callers of", "where is … called", "… 在哪里被调用", "哪些
+// 地方调用了 …" and the like; or, when the query asks that in Chinese
+// without naming it there ("… 这个方法，被哪些地方调用"), the query's only
+// identifier. "" when the query asks for no callers.
+func callerQuestion(raw string, idents []string) string {
+	if len(idents) == 0 {
+		return ""
+	}
+	for _, m := range reCallerOf().FindAllStringSubmatchIndex(raw, -1) {
+		for i := 2; i+1 < len(m); i += 2 {
+			if m[i] < 0 {
+				continue
+			}
+			g := raw[m[i]:m[i+1]]
+			// "在 X 里是在哪里被调用": in X, not X, is called.
+			after := strings.TrimSpace(raw[m[i+1]:])
+			if !slices.Contains(idents, g) || strings.HasPrefix(after, "里") || strings.HasPrefix(after, "中") || strings.HasPrefix(after, "内") {
+				continue
+			}
+			return g
+		}
+	}
+	if len(idents) == 1 && reCallerPhrase().MatchString(raw) {
+		return idents[0]
+	}
+	return ""
 }
 
 // pathWords are the lower-case words of a path's directories and file

@@ -389,3 +389,26 @@ func areaNames(r route) []string {
 	}
 	return out
 }
+
+func TestCallerQuestion(t *testing.T) {
+	for _, tc := range []struct{ query, want string }{
+		{"who calls DetectContentType", "DetectContentType"},
+		{"which code paths call DetectContentType to guess a MIME type", "DetectContentType"},
+		{"where is tryPutIdleConn called", "tryPutIdleConn"},
+		{"callers of Transport.roundTrip", "Transport.roundTrip"},
+		{"shouldRetryRequest 是在哪里被调用的？重试之前请求体是怎么重新取回的", "shouldRetryRequest"},
+		{"YAMLToJSON 在库内部都被哪些地方调用了", "YAMLToJSON"},
+		{"哪些地方调用了 parseAddressString", "parseAddressString"},
+		{"ParseIPv4Mask 是导出给外部用的，包里自己有哪些地方调用了它", "ParseIPv4Mask"},
+		{"用 RegisterFlagCompletionFunc 注册的补全函数，在补全的时候是在哪里被取出来调用的", ""},
+		{"在 ZoneRules 里生成切换点的方法是在哪里被调用的，ZoneOffsetTransitionRule 又是怎么缓存的", ""},
+		{"ZoneOffsetTransitionRule 生成切换点的方法，在 ZoneRules 里是在哪里被调用的", ""},
+		{"how does tryPutIdleConn decide to close a connection", ""},
+		{"who calls the cache", ""},
+	} {
+		r := routeQuery(tc.query, nil)
+		if r.callee != tc.want {
+			t.Errorf("%q: callee %q, want %q (idents %q)", tc.query, r.callee, tc.want, r.idents)
+		}
+	}
+}
