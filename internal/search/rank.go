@@ -30,6 +30,9 @@ type rankInput struct {
 	// groups are the query's keyword groups, in the keyword channel's
 	// order (kw.groups[i] describes groups[i]).
 	groups []termGroup
+	// callers scores the callers of the function a question asks about
+	// (callerHits; zero when it asks about none).
+	callers callerScores
 }
 
 // scored is a ranked chunk.
@@ -323,8 +326,8 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 	var direct map[int32]float64
 	if in.route.kind == RouteChange {
 		direct = directHits(in.snap, in.route, pos, p)
-	} else if in.route.callee != "" {
-		direct = callerHits(ctx, db, in.snap, in.route.callee, p)
+	} else {
+		direct = in.callers.score
 	}
 	for idx := range direct {
 		get(idx)
@@ -614,13 +617,21 @@ func directHits(snap *snapshot, r route, cands map[int32]int32, p params) map[in
 	return out
 }
 
+// callerScores are what a question for the callers of a function adds to
+// chunks: score by chunk index; found is set when a caller was found.
+type callerScores struct {
+	score map[int32]float64
+	found bool
+}
+
 // callerHits scores, for a question about the callers of callee, the
 // chunks that call or reference one of its function or method definitions
 // (DirectCaller; none when more than DirectMaxDefs define it), and the
-// definitions themselves (−CalleeDemo). The graph's relations are read
-// from db; an error there only leaves the signal off.
-func callerHits(ctx context.Context, db *store.DB, snap *snapshot, callee string, p params) map[int32]float64 {
-	out := map[int32]float64{}
+// definitions themselves (−CalleeDemo, only when a caller was found). The
+// graph's relations are read from db; an error there only leaves the
+// signal off.
+func callerHits(ctx context.Context, db *store.DB, snap *snapshot, callee string, p params) callerScores {
+	var out callerScores
 	var defs []int64
 	for i := range snap.chunks {
 		c := &snap.chunks[i]
@@ -637,15 +648,17 @@ func callerHits(ctx context.Context, db *store.DB, snap *snapshot, callee string
 	if err != nil {
 		return out
 	}
+	out.score = map[int32]float64{}
 	for _, rel := range rels {
 		if idx, ok := snap.byID[rel.SrcChunk]; ok && !slices.Contains(defs, rel.SrcChunk) {
-			out[idx] = p.DirectCaller
+			out.score[idx] = p.DirectCaller
+			out.found = true
 		}
 	}
-	if p.CalleeDemo != 0 {
+	if out.found && p.CalleeDemo != 0 {
 		for _, id := range defs {
 			if idx, ok := snap.byID[id]; ok {
-				out[idx] = -p.CalleeDemo
+				out.score[idx] = -p.CalleeDemo
 			}
 		}
 	}

@@ -260,6 +260,9 @@ func Search(ctx context.Context, ix Index, opt Options) (*Result, error) {
 	k := opt.K + opt.Extra
 	// Twice as many, so that duplicates collapsed below still leave k.
 	in := rankInput{snap: snap, k: 2 * k, sem: sem, kw: kw, semPool: semPool(opt.K), asksTests: q.asksTests(), asksConstruction: q.asksConstruction(), route: rt, groups: q.groups}
+	if rt.callee != "" && rt.kind != RouteChange && opt.Ranker != RankerSeed {
+		in.callers = callerHits(ctx, ix.DB, snap, rt.callee, defaultParams)
+	}
 	var ranked []scored
 	if opt.Ranker == RankerSeed {
 		ranked = rankSeed(in)
@@ -267,6 +270,9 @@ func Search(ctx context.Context, ix Index, opt Options) (*Result, error) {
 		ranked = rankDefault(ctx, ix.DB, in)
 	}
 	res.Signals = signalsUsed(opt.Ranker, kw != nil, useSem)
+	if in.callers.found {
+		res.Signals = append(res.Signals, "the callers of "+rt.callee+" from the relation graph")
+	}
 	if useSem && pruned != nil {
 		res.Signals = append(res.Signals, fmt.Sprintf("a file-level layer (semantic scan of the best %d of %d file pieces, %d of %d vectors)",
 			min(layerPieces, pruned.pieces), pruned.pieces, pruned.rows, pruned.quant.Len()))
