@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Retrieval on projects the ranker was not tuned on (docs/EVAL.md, "Unseen
 # projects", "Eleventh session" and later): every testdata/eval/unseen-*,
-# heldout*-* and kw-* (short keyword queries) golden set, in one fresh
+# heldout*-*, kw-* (short keyword queries) and mid-* (agent-style queries)
+# golden set, in one fresh
 # database, with its -zh-en companion when it has one (the zh questions' own
 # English translations).
 # Prints one line per set: file and symbol MRR@10, symbol MRR@10 per
@@ -63,7 +64,7 @@ rm -rf "$SCRATCH/unseen-eval"
 mkdir -p "$SCRATCH/unseen-eval"
 
 sets=()
-for f in testdata/eval/unseen-*.jsonl testdata/eval/heldout*-*.jsonl testdata/eval/kw-*.jsonl; do
+for f in testdata/eval/unseen-*.jsonl testdata/eval/heldout*-*.jsonl testdata/eval/kw-*.jsonl testdata/eval/mid-*.jsonl; do
   name=$(basename "$f" .jsonl)
   case "$name" in *-zh-en) continue ;; esac
   case "$name" in "$prefix"*) ;; *) continue ;; esac
