@@ -384,7 +384,9 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 		}
 		c.score = s
 	}
-	if in.kw != nil && in.route.kind != RouteChange && len(in.groups) <= p.ShortGroups {
+	// A question for the callers of X names X but does not ask for it:
+	// no name match then.
+	if in.kw != nil && in.route.kind != RouteChange && !in.callers.found && len(in.groups) <= p.ShortGroups {
 		addNameMatch(in.snap, in.groups, in.kw.groups, list, p)
 	}
 	// Nothing below needs the whole list in order: the length prior looks

@@ -412,3 +412,26 @@ func TestCallerQuestion(t *testing.T) {
 		}
 	}
 }
+
+// TestDropCallerWords: in a question for the callers of X, the words that
+// ask for callers are not searched for.
+func TestDropCallerWords(t *testing.T) {
+	for _, tc := range []struct {
+		query string
+		want  []string
+	}{
+		{"who calls shouldRetry", []string{"shouldRetry"}},
+		{"where is shouldRetry used by the pool", []string{"shouldRetry", "pool"}},
+		{"shouldRetry 在哪里被调用", []string{"shouldRetry"}},
+	} {
+		q := buildQuery(tc.query, nil, query.DefaultOptions)
+		q.dropCallerWords()
+		var got []string
+		for _, g := range q.groups {
+			got = append(got, g.keyword)
+		}
+		if !slices.Equal(got, tc.want) || !slices.Equal(q.keywords, tc.want) {
+			t.Errorf("%q: groups %q, keywords %q, want %q", tc.query, got, q.keywords, tc.want)
+		}
+	}
+}

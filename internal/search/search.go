@@ -194,6 +194,10 @@ func Search(ctx context.Context, ix Index, opt Options) (*Result, error) {
 		popt = *opt.ParseOptions
 	}
 	q := buildQuery(opt.Query, opt.Keywords, popt)
+	rt := routeQuery(q.raw, q.groups)
+	if rt.callee != "" && rt.kind != RouteChange {
+		q.dropCallerWords()
+	}
 	res.Keywords = append(res.Keywords, q.keywords...)
 	res.Expanded = q.expanded
 
@@ -255,7 +259,6 @@ func Search(ctx context.Context, ix Index, opt Options) (*Result, error) {
 		}
 	}
 
-	rt := routeQuery(q.raw, q.groups)
 	res.Route = rt.kind
 	k := opt.K + opt.Extra
 	// Twice as many, so that duplicates collapsed below still leave k.
@@ -403,6 +406,30 @@ func buildQuery(raw string, extra []string, popt query.Options) parsed {
 	}
 	p.semText = strings.TrimSpace(sb.String())
 	return p
+}
+
+// callerWords ask for callers ("who calls X", "X 在哪里被调用"): in such a
+// question they say what is asked, not what to look for.
+var callerWords = map[string]bool{"call": true, "calls": true, "called": true, "calling": true, "caller": true, "callers": true,
+	"invoke": true, "invokes": true, "invoked": true, "use": true, "uses": true, "used": true, "usage": true, "usages": true,
+	"调用": true, "用到": true, "使用": true, "引用": true, "调用方": true, "调用者": true}
+
+// dropCallerWords removes the keyword groups of callerWords.
+func (p *parsed) dropCallerWords() {
+	groups := p.groups[:0]
+	for _, g := range p.groups {
+		if !callerWords[strings.ToLower(g.keyword)] {
+			groups = append(groups, g)
+		}
+	}
+	p.groups = groups
+	keywords := p.keywords[:0]
+	for _, k := range p.keywords {
+		if !callerWords[strings.ToLower(k)] {
+			keywords = append(keywords, k)
+		}
+	}
+	p.keywords = keywords
 }
 
 // testWords mark a query about tests (English and Chinese), which turns
