@@ -7,7 +7,8 @@
 // layer picks the files whose vectors are scanned, layer.go) — and fuses
 // them with a ranker:
 // "seed", the reference design, or "default", the tuned design documented in
-// docs/EVAL.md.
+// docs/EVAL.md. A question for the callers of a function it names also reads
+// the relation graph's resolved edges to that function (route.go, rank.go).
 //
 // It must not write to the database, index, print, parse flags or exit: it
 // reads through internal/store and returns values (its only writes are the
