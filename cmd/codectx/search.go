@@ -134,5 +134,8 @@ func printSearch(w io.Writer, r *codectx.SearchResult) {
 		GrepHint: func(pattern string) string {
 			return fmt.Sprintf("no confident match; a text search for the rarest words: codectx grep -i '%s'", pattern)
 		},
+		UnreadHint: func(words []string) string {
+			return fmt.Sprintf("not searched for: %s; add English words for them with --keyword WORD", strings.Join(words, ", "))
+		},
 	}))
 }

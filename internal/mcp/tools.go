@@ -471,6 +471,8 @@ func searchText(r *codectx.SearchResult) string {
 	var b strings.Builder
 	b.WriteString(r.Render(codectx.SearchStyle{GrepHint: func(pattern string) string {
 		return fmt.Sprintf("No confident match: %s with pattern \"(?i)%s\" looks for the rarest words verbatim.", ToolGrep, pattern)
+	}, UnreadHint: func(words []string) string {
+		return fmt.Sprintf("Not searched for: %s. Pass English words for them in keywords.", strings.Join(words, ", "))
 	}}))
 	for _, w := range r.Warnings {
 		fmt.Fprintf(&b, "\nwarning: %s\n", w)

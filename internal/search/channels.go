@@ -547,6 +547,30 @@ func layoutCmp(snap *snapshot, x, y int32) int {
 	return cmp.Compare(a.ID, b.ID)
 }
 
+// unreadKeywords lists the query keywords that could not be searched for:
+// Chinese words for which no English is known (no lexicon or dictionary
+// translation) and which the project's text does not contain. groups and
+// kw.groups are in one order.
+func unreadKeywords(kw *keywordResult, groups []termGroup) []string {
+	if kw == nil || len(kw.groups) != len(groups) {
+		return nil
+	}
+	var out []string
+	for gi, g := range groups {
+		if kw.groups[gi].idf != 0 || len(g.terms) == 0 {
+			continue
+		}
+		cjkOnly := true
+		for _, t := range g.terms {
+			cjkOnly = cjkOnly && t.Source == query.SourceCJK
+		}
+		if cjkOnly {
+			out = append(out, g.keyword)
+		}
+	}
+	return out
+}
+
 // unreadGroup reports whether every term of g is a Chinese word or a
 // general-dictionary guess at one (no lexicon translation, identifier or
 // English word stands for it).

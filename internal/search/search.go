@@ -108,6 +108,10 @@ type Result struct {
 	// that one of the first results matches (keywords the project lacks
 	// count as rare ones); 0 when the keyword channel was off.
 	Confidence float64 `json:"confidence"`
+	// Unread lists the query's keywords that could not be searched for:
+	// Chinese words for which no English is known and which the project's
+	// text does not contain (only the semantic channel saw them).
+	Unread []string `json:"unread,omitempty"`
 	// NoConfidentMatch says that Confidence is below MinConfidence: the
 	// project probably has no code for the question. Only the closest few
 	// results are kept, and GrepPattern is a case-insensitive regular
@@ -320,6 +324,7 @@ func Search(ctx context.Context, ix Index, opt Options) (*Result, error) {
 			}
 		}
 	}
+	res.Unread = unreadKeywords(kw, q.groups)
 	res.Summary = Summarize(res)
 	return res, nil
 }

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -806,6 +807,35 @@ func TestNameFit(t *testing.T) {
 	} {
 		if got := nameFit(tc.short, terms); math.Abs(got-tc.want) > 1e-9 {
 			t.Errorf("nameFit(%q) = %v, want %v", tc.short, got, tc.want)
+		}
+	}
+}
+
+// TestUnreadKeywords: Chinese words for which no English is known and that
+// the project's text does not contain are reported as not searched for,
+// and the summary says so; a query all of whose keywords are such words
+// says its results rest on semantic similarity alone.
+func TestUnreadKeywords(t *testing.T) {
+	ix := buildIndex(t, []tchunk{
+		{path: "format.go", kind: "function", name: "Format(v any)", cos: 0.5, content: "// Format formats a value.\nfunc Format(v any) string { return fmt.Sprint(v) }"},
+		{path: "era.go", kind: "function", name: "Era(year int)", cos: 0.4, content: "// Era returns the era of a year.\nfunc Era(year int) int { return year / 100 }"},
+	})
+	ctx := context.Background()
+	for _, tc := range []struct {
+		query   string
+		unread  []string
+		summary string
+	}{
+		{"日本 年号 format", []string{"日本", "年号"}, `Not searched for: "日本", "年号"`},
+		{"日本 年号", []string{"日本", "年号"}, "No keyword could be searched for"},
+		{"format", nil, "The best entry point"},
+	} {
+		res, err := Search(ctx, ix, Options{Query: tc.query, K: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(res.Unread, tc.unread) || !strings.HasPrefix(res.Summary, tc.summary) {
+			t.Errorf("%q: unread %q, summary %q; want %q and a summary starting %q", tc.query, res.Unread, res.Summary, tc.unread, tc.summary)
 		}
 	}
 }

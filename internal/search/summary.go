@@ -23,6 +23,13 @@ func Summarize(r *Result) string {
 		fmt.Fprintf(&b, "No confident match: the best results account for only %.0f%% of the query's keywords (searched: %s), so the project may have no code for this; the closest %d are listed. ",
 			100*r.Confidence, quoteList(r.Keywords, 8), len(r.Results))
 	}
+	if len(r.Unread) > 0 {
+		what := "Not searched for"
+		if len(r.Unread) == len(r.Keywords) {
+			what = "No keyword could be searched for, so the results rest on semantic similarity alone"
+		}
+		fmt.Fprintf(&b, "%s: %s (no English is known for these Chinese words, and the project's text does not contain them). ", what, quoteList(r.Unread, 8))
+	}
 	fmt.Fprintf(&b, "The best entry point is %s (%s) at %s:%d-%d.", top.Name, top.Kind, top.File, top.StartLine, top.EndLine)
 
 	counts := map[string]int{}

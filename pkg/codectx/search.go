@@ -48,6 +48,11 @@ type SearchResult struct {
 	// keywords for a text search.
 	NoConfidentMatch bool   `json:"no_confident_match,omitempty"`
 	GrepPattern      string `json:"grep_pattern,omitempty"`
+	// Unread lists the query's keywords that could not be searched for:
+	// Chinese words for which no English is known and which the project's
+	// text does not contain. Passing English words for them as Keywords
+	// helps.
+	Unread []string `json:"unread,omitempty"`
 	// Warnings explain a degraded search (e.g. semantic channel off).
 	Warnings []string `json:"warnings,omitempty"`
 	// RewriteFallback is the warning of Warnings saying that Rewrite was
@@ -72,11 +77,16 @@ type SearchStyle struct {
 	// nothing matched confidently, named in the front end's own words
 	// (its command or tool); nil offers none.
 	GrepHint func(pattern string) string
+	// UnreadHint is the line saying how to add English words for the
+	// Unread keywords, in the front end's own words (its flag or
+	// parameter); nil offers none.
+	UnreadHint func(words []string) string
 }
 
 // Render renders the result as every front end lists it: the summary, then
 // per hit "N. score  kind name  path:a-b", its snippet and the files of
-// its duplicates, then st.GrepHint's line when nothing matched confidently.
+// its duplicates, then st.GrepHint's line when nothing matched confidently
+// and st.UnreadHint's when some keywords could not be searched for.
 func (r *SearchResult) Render(st SearchStyle) string {
 	paint := st.Paint
 	if paint == nil {
@@ -100,12 +110,15 @@ func (r *SearchResult) Render(st SearchStyle) string {
 	if r.NoConfidentMatch && r.GrepPattern != "" && st.GrepHint != nil {
 		fmt.Fprintf(&b, "\n%s\n", st.GrepHint(r.GrepPattern))
 	}
+	if len(r.Unread) > 0 && st.UnreadHint != nil {
+		fmt.Fprintf(&b, "\n%s\n", st.UnreadHint(r.Unread))
+	}
 	return b.String()
 }
 
 func newSearchResult(r *search.Result) *SearchResult {
 	return &SearchResult{Query: r.Query, Summary: r.Summary, Keywords: r.Keywords, Confidence: r.Confidence,
-		NoConfidentMatch: r.NoConfidentMatch, GrepPattern: r.GrepPattern, Warnings: r.Warnings, Route: r.Route,
+		NoConfidentMatch: r.NoConfidentMatch, GrepPattern: r.GrepPattern, Unread: r.Unread, Warnings: r.Warnings, Route: r.Route,
 		RewriteFallback: rewriteFallback(r.Warnings),
 		Results: convertSlice(r.Results, func(h search.Hit) SearchHit {
 			return SearchHit{File: h.File, StartLine: h.StartLine, EndLine: h.EndLine, Kind: h.Kind, Name: h.Name,

@@ -97,3 +97,22 @@ func TestSearchAndEvaluateIndexedProject(t *testing.T) {
 		t.Fatalf("report %+v", rep)
 	}
 }
+
+// TestRenderHints: Render ends with the front end's own lines for a search
+// without a confident match and for keywords that could not be searched
+// for, and offers neither when the front end gives none.
+func TestRenderHints(t *testing.T) {
+	r := &SearchResult{Summary: "s", Results: []SearchHit{{File: "a.go", StartLine: 1, EndLine: 2, Kind: "function", Name: "A()"}},
+		NoConfidentMatch: true, GrepPattern: "era", Unread: []string{"日本", "年号"}}
+	st := SearchStyle{
+		GrepHint:   func(p string) string { return "grep " + p },
+		UnreadHint: func(w []string) string { return "add English for " + strings.Join(w, "+") },
+	}
+	out := r.Render(st)
+	if !strings.HasSuffix(out, "\ngrep era\n\nadd English for 日本+年号\n") {
+		t.Errorf("with hints:\n%s", out)
+	}
+	if out := r.Render(SearchStyle{}); strings.Contains(out, "grep era") || strings.Contains(out, "English") {
+		t.Errorf("without hints:\n%s", out)
+	}
+}
