@@ -209,7 +209,11 @@ func routeQuery(raw string, groups []termGroup) route {
 		}
 		r.idents = appendNew(r.idents, id)
 	}
-	r.callee = callerQuestion(raw, r.idents)
+	keywords := make([]string, 0, len(groups))
+	for _, g := range groups {
+		keywords = append(keywords, g.keyword)
+	}
+	r.callee = callerQuestion(raw, r.idents, keywords)
 	words := len(strings.Fields(raw))
 	if m := reAreaPrefix().FindStringSubmatch(raw); m != nil && !reMessageLevel().MatchString(m[1]) {
 		list := m[1]
@@ -236,15 +240,14 @@ func routeQuery(raw string, groups []termGroup) route {
 }
 
 // callerQuestion returns the identifier whose callers or users a query
-// asks for: one that looks like code (in idents) and is the object of
-// "who calls", "callers of", "where is … called", "… 在哪里被调用", "哪些
-// 地方调用了 …" and the like; or, when the query asks that in Chinese
-// without naming it there ("… 这个方法，被哪些地方调用"), the query's only
-// identifier. "" when the query asks for no callers.
-func callerQuestion(raw string, idents []string) string {
-	if len(idents) == 0 {
-		return ""
-	}
+// asks for: the object of "who calls", "callers of", "where is … called",
+// "… 在哪里被调用", "哪些地方调用了 …" and the like, when it looks like code
+// (in idents) or, in the English phrasings, is a keyword of the query
+// (words: "who calls urlopen" names a function whose name is a plain
+// word); or, when the query asks
+// that in Chinese without naming it there ("… 这个方法，被哪些地方调用"), the
+// query's only identifier. "" when the query asks for no callers.
+func callerQuestion(raw string, idents, words []string) string {
 	for _, m := range reCallerOf().FindAllStringSubmatchIndex(raw, -1) {
 		for i := 2; i+1 < len(m); i += 2 {
 			if m[i] < 0 {
@@ -253,7 +256,10 @@ func callerQuestion(raw string, idents []string) string {
 			g := raw[m[i]:m[i+1]]
 			// "在 X 里是在哪里被调用": in X, not X, is called.
 			after := strings.TrimSpace(raw[m[i+1]:])
-			if !slices.Contains(idents, g) || strings.HasPrefix(after, "里") || strings.HasPrefix(after, "中") || strings.HasPrefix(after, "内") {
+			// A plain word only as the object of the English phrasings (the
+			// first three groups), where it directly follows the verb.
+			plain := i <= 6 && slices.Contains(words, g)
+			if !(slices.Contains(idents, g) || plain) || strings.HasPrefix(after, "里") || strings.HasPrefix(after, "中") || strings.HasPrefix(after, "内") {
 				continue
 			}
 			return g

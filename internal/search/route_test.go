@@ -404,9 +404,13 @@ func TestCallerQuestion(t *testing.T) {
 		{"在 ZoneRules 里生成切换点的方法是在哪里被调用的，ZoneOffsetTransitionRule 又是怎么缓存的", ""},
 		{"ZoneOffsetTransitionRule 生成切换点的方法，在 ZoneRules 里是在哪里被调用的", ""},
 		{"how does tryPutIdleConn decide to close a connection", ""},
-		{"who calls the cache", ""},
+		{"who calls the", ""},
+		{"who calls urlopen", "urlopen"},
+		{"where is urlopen called", "urlopen"},
+		{"检查重复 key 的那个 accumulator 在哪些工厂方法里被用到", ""},
 	} {
-		r := routeQuery(tc.query, nil)
+		q := buildQuery(tc.query, nil, query.DefaultOptions)
+		r := routeQuery(q.raw, q.groups)
 		if r.callee != tc.want {
 			t.Errorf("%q: callee %q, want %q (idents %q)", tc.query, r.callee, tc.want, r.idents)
 		}
