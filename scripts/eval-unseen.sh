@@ -56,6 +56,7 @@ unpack jdk15 java.sql/java/sql
 unpack jdk16 jdk.httpserver
 unpack jdk17 java.base/java/net
 unpack jdk18 java.base/java/security
+unpack jdk19 java.base/java/nio/channels
 if [ ! -d "$SCRATCH/npm" ] && command -v npm > /dev/null; then
   cp -a "$(npm root -g)/npm" "$SCRATCH/npm"
 fi
