@@ -559,7 +559,6 @@ func directHits(snap *snapshot, r route, cands map[int32]int32, p params) map[in
 		return out
 	}
 	add := func(idx int32, v float64) { out[idx] = max(out[idx], v) }
-	defs := make([][]int32, len(r.idents))
 	frameBest := make([]int32, len(r.frames))
 	for i := range frameBest {
 		frameBest[i] = -1
@@ -568,13 +567,6 @@ func directHits(snap *snapshot, r route, cands map[int32]int32, p params) map[in
 	for i := range snap.chunks {
 		c := &snap.chunks[i]
 		idx := int32(i)
-		if c.Kind != "text" && c.Kind != "file" {
-			for j, id := range r.idents {
-				if len(defs[j]) <= p.DirectMaxDefs && symbolMatches(c.Symbol, c.Short, id) {
-					defs[j] = append(defs[j], idx)
-				}
-			}
-		}
 		for j, f := range r.frames {
 			if f.line <= 0 || c.StartLine > f.line || c.EndLine < f.line || !pathMatches(c.Path, f.file) {
 				continue
@@ -590,11 +582,10 @@ func directHits(snap *snapshot, r route, cands map[int32]int32, p params) map[in
 			}
 		}
 	}
-	for _, d := range defs {
-		if len(d) <= p.DirectMaxDefs {
-			for _, idx := range d {
-				add(idx, p.DirectSymbol)
-			}
+	isDef := func(kind string) bool { return kind != "text" && kind != "file" }
+	for _, id := range r.idents {
+		for _, idx := range definitions(snap, id, p.DirectMaxDefs, isDef) {
+			add(idx, p.DirectSymbol)
 		}
 	}
 	for _, b := range frameBest {
@@ -619,6 +610,21 @@ func directHits(snap *snapshot, r route, cands map[int32]int32, p params) map[in
 	return out
 }
 
+// definitions returns the chunks that define ident (symbolMatches) and
+// whose kind keep accepts, or nil when more than limit do.
+func definitions(snap *snapshot, ident string, limit int, keep func(kind string) bool) []int32 {
+	var out []int32
+	for i := range snap.chunks {
+		c := &snap.chunks[i]
+		if keep(c.Kind) && symbolMatches(c.Symbol, c.Short, ident) {
+			if out = append(out, int32(i)); len(out) > limit {
+				return nil
+			}
+		}
+	}
+	return out
+}
+
 // callerScores are what a question for the callers of a function adds to
 // chunks: score by chunk index; found is set when a caller was found.
 type callerScores struct {
@@ -634,14 +640,10 @@ type callerScores struct {
 // signal off.
 func callerHits(ctx context.Context, db *store.DB, snap *snapshot, callee string, p params) callerScores {
 	var out callerScores
+	isFunc := func(kind string) bool { return kind == "function" || kind == "method" }
 	var defs []int64
-	for i := range snap.chunks {
-		c := &snap.chunks[i]
-		if (c.Kind == "function" || c.Kind == "method") && symbolMatches(c.Symbol, c.Short, callee) {
-			if defs = append(defs, c.ID); len(defs) > p.DirectMaxDefs {
-				return out
-			}
-		}
+	for _, idx := range definitions(snap, callee, p.DirectMaxDefs, isFunc) {
+		defs = append(defs, snap.chunks[idx].ID)
 	}
 	if len(defs) == 0 {
 		return out
