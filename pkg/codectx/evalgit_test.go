@@ -119,6 +119,20 @@ func TestEvaluateGit(t *testing.T) {
 	if k := set.Tasks[1].Kind; k != GitTaskLeaky {
 		t.Errorf("cookie task kind %q, want %q", k, GitTaskLeaky)
 	}
+	// Written as a golden set of change requests (every task of kind
+	// "change", as scripts/mine-releases writes them), Evaluate scores them
+	// as EvaluateGit does: the leaky one is found apart from the set's kind.
+	changes := &GoldenSet{Root: set.Root, Tasks: slices.Clone(set.Tasks)}
+	for i := range changes.Tasks {
+		changes.Tasks[i].Kind = GitTaskClean
+	}
+	er, err := p.Evaluate(ctx, changes, EvalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if er.ByKind[GitTaskClean].Tasks != 1 || er.ByKind[GitTaskLeaky].Tasks != 1 || er.Overall.File.MRR10 != 1 {
+		t.Errorf("change tasks: by kind %+v, overall %+v", er.ByKind, er.Overall)
+	}
 	reps, err := p.EvaluateContext(ctx, set, ContextEvalOptions{Runs: []ContextRun{{Budget: 4000, Depth: "auto"}}})
 	if err != nil {
 		t.Fatal(err)

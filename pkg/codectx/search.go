@@ -339,17 +339,44 @@ type EvalOptions struct {
 // results (Recall@1/5/10 and MRR@10 at file and symbol level,
 // overall, per query language and per task kind). The project must be
 // indexed; the set's root is not consulted (the project's root is).
+// Tasks of kind GitTaskClean or GitTaskLeaky are change requests and are
+// scored as EvaluateGit scores mined commits: by distinct files among the
+// first MaxSearchK results, and of kind GitTaskLeaky when the query names
+// a target file or a symbol defined in one (the set's own kind is not
+// trusted for that).
 func (p *Project) Evaluate(ctx context.Context, set *GoldenSet, opt EvalOptions) (*EvalReport, error) {
 	if opt.K == 0 {
 		opt.K = 10
 	}
 	tasks := set.evalTasks()
 	outs := make([]eval.Outcome, 0, len(tasks))
+	var projectID int64
 	for i, t := range tasks {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("evaluate: %w", err)
 		}
-		res, err := p.search(ctx, SearchOptions{Query: t.Query, K: opt.K, Mode: opt.Mode, Ranker: opt.Ranker, NoLexicon: opt.NoLexicon}, false)
+		// A change request is scored as EvaluateGit scores a mined commit:
+		// by distinct files, and apart when its query names a target.
+		change := t.Kind == GitTaskClean || t.Kind == GitTaskLeaky
+		k := opt.K
+		if change {
+			if projectID == 0 {
+				pr, err := p.project(ctx)
+				if err != nil {
+					return nil, err
+				}
+				projectID = pr.ID
+			}
+			leaky, err := p.leaky(ctx, projectID, t)
+			if err != nil {
+				return nil, err
+			}
+			t.Kind, k = GitTaskClean, MaxSearchK
+			if leaky {
+				t.Kind = GitTaskLeaky
+			}
+		}
+		res, err := p.search(ctx, SearchOptions{Query: t.Query, K: k, Mode: opt.Mode, Ranker: opt.Ranker, NoLexicon: opt.NoLexicon}, false)
 		if err != nil {
 			return nil, fmt.Errorf("task %s: %w", t.ID, err)
 		}
@@ -358,6 +385,9 @@ func (p *Project) Evaluate(ctx context.Context, set *GoldenSet, opt EvalOptions)
 			hits[j] = eval.Hit{File: h.File, Name: h.Name}
 		}
 		o := eval.Judge(t, hits)
+		if change {
+			o.FileRank = eval.DistinctFileRank(t, hits)
+		}
 		o.Confidence, o.NoConfidentMatch = res.Confidence, res.NoConfidentMatch
 		outs = append(outs, o)
 		if opt.Progress != nil {
