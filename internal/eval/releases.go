@@ -35,9 +35,14 @@ var (
 	refLink    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[([^\]]*)\]\[[^\]]*\]`) })
 	bareURL    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<?https?://[^\s>)]+>?`) })
 	leadingTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[([A-Za-z][A-Za-z -]{0,20})\]:?\s*`) })
-	noteRefs   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(?:GHSA(?:-[0-9a-z]{4}){3}|CVE-\d{4}-\d+)\b`) })
-	emptied    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|\s)[(\[][\s,;]*[)\]]`) })
-	refIntro   = sync.OnceValue(func() *regexp.Regexp {
+	// leadingLabel matches a changelog category written before a note
+	// ("Feature: …", "Bug Fix: …").
+	leadingLabel = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:\*\*|__)?((?:bug ?fix(?:es)?|fix(?:ed|es)?|features?|added|changed|removed|enhancements?|improvements?|breaking(?: changes?)?|security|deprecated|new|perf(?:ormance)?))(?:\*\*|__)?:(?:\*\*|__)?\s+`)
+	})
+	noteRefs = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(?:GHSA(?:-[0-9a-z]{4}){3}|CVE-\d{4}-\d+)\b`) })
+	emptied  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|\s)[(\[][\s,;]*[)\]]`) })
+	refIntro = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|see|refs?|in|via)\s*\x00`)
 	})
 	looseStop  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s+([,.;:])(\s|$)`) })
@@ -64,7 +69,7 @@ var (
 	// nonCodeNote matches a note about dependencies, documentation, tests,
 	// CI or the toolchain rather than the program.
 	nonCodeNote = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\bdependenc(?:y|ies)\b|^(?:bump|upgrade|update)s?\s+\S+\s+(?:to|from)\s+v?\d|^(?:bump|upgrade|update|pin|drop|add|remove|require|test|support)?\b.{0,40}\b(?:deps\b|go\.mod|go\.sum|package(?:-lock)?\.json|minimum (?:go|node)|go (?:version|1\.\d+)|node(?:\.js)? (?:version|\d+)|ci\b|github actions?|workflows?|readme|documentation|docs\b|changelog|typos?|linter|lint\b|tests?\b|benchmarks?\b|examples?\b)`)
+		return regexp.MustCompile(`(?i)\bdependenc(?:y|ies)\b|^no (?:changes?|notes|change notes)\b|^(?:bump|upgrade|update)(?:s|d|ed)?\s+\S+\s+(?:to|from)\s+(?:v?\d|(?:the )?latest\b)|^(?:bump|upgrade|update|pin|drop|add|remove|require|test|support)?\b.{0,40}\b(?:deps\b|go\.mod|go\.sum|package(?:-lock)?\.json|minimum (?:go|node)|go (?:version|1\.\d+)|node(?:\.js)? (?:version|\d+)|ci\b|github actions?|workflows?|readme|documentation|docs\b|changelog|typos?|linter|lint\b|tests?\b|benchmarks?\b|examples?\b)`)
 	})
 )
 
@@ -85,7 +90,7 @@ func ParseChangelog(text string) []Release {
 	)
 	appendText := func(s string) {
 		n := &cur.Notes[len(cur.Notes)-1]
-		n.Text = strings.TrimSpace(n.Text + " " + strings.TrimSpace(s))
+		n.Text = strings.TrimSpace(strings.TrimSuffix(n.Text, "\\") + " " + strings.TrimSpace(s))
 	}
 	for i := 0; i < len(lines); i++ {
 		l := strings.TrimRight(lines[i], " \t")
@@ -125,11 +130,13 @@ func ParseChangelog(text string) []Release {
 				continue
 			}
 			sec, body := section, strings.TrimSpace(m[2])
-			if t := leadingTag().FindStringSubmatch(body); t != nil {
-				if sec == "" {
-					sec = strings.ToLower(t[1])
+			for _, tag := range []*regexp.Regexp{leadingTag(), leadingLabel()} {
+				if t := tag.FindStringSubmatch(body); t != nil {
+					if sec == "" {
+						sec = strings.ToLower(t[1])
+					}
+					body = body[len(t[0]):]
 				}
-				body = body[len(t[0]):]
 			}
 			cur.Notes = append(cur.Notes, ReleaseNote{Section: sec, Text: body})
 			inNote, blank, noteIndt = true, false, indent

@@ -60,6 +60,8 @@ Thanks to @someone for their contributions.
 **1.9.9**
 - [Fix] ` + "`parse`" + `: keep the prototype intact (#473)
 - [Dev Deps] update the linter
+- **Bug Fix**: Fail to load the file when a profile is missing\
+  and say why.
 `,
 			want: []Release{
 				{Version: "2.0.1", Notes: []ReleaseNote{
@@ -69,6 +71,7 @@ Thanks to @someone for their contributions.
 				{Version: "1.9.9", Notes: []ReleaseNote{
 					{Section: "fix", Text: "`parse`: keep the prototype intact (#473)"},
 					{Section: "dev deps", Text: "update the linter"},
+					{Section: "bug fix", Text: "Fail to load the file when a profile is missing and say why."},
 				}},
 			},
 		},
@@ -124,6 +127,8 @@ func TestCodeNote(t *testing.T) {
 		{ReleaseNote{Text: "Fix a panic by bumping the dependency version"}, false},
 		{ReleaseNote{Text: "Upgrade golang.org/x/crypto to v0.17.0 to fix a vulnerability"}, false},
 		{ReleaseNote{Text: "Faster decoding"}, true}, // a change, if not a descriptive one
+		{ReleaseNote{Section: "bug fix", Text: "No change notes available for this release."}, false},
+		{ReleaseNote{Text: "Updated `example.com/lib` to latest version"}, false},
 		{ReleaseNote{Section: "fix", Text: "`parse`: keep the prototype intact when frozen"}, true},
 	}
 	for _, tt := range tests {

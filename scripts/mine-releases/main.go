@@ -72,6 +72,7 @@ type source interface {
 	versions(ctx context.Context) ([]string, error)
 	fetch(ctx context.Context, version string) (string, error) // the release's root directory
 	rootRef(version string) string                             // the root as a set header writes it
+	fetchRef(version string) string                            // what scripts/eval-changes.sh fetches: "go MODULE@VERSION" or "npm PACKAGE@VERSION"
 }
 
 func run(ctx context.Context, o options) error {
@@ -133,7 +134,7 @@ func run(ctx context.Context, o options) error {
 
 	enc := json.NewEncoder(os.Stdout)
 	enc.SetEscapeHTML(false)
-	header := map[string]string{"root": src.rootRef(newest), "note": fmt.Sprintf(
+	header := map[string]string{"root": src.rootRef(newest), "fetch": src.fetchRef(newest), "note": fmt.Sprintf(
 		"Change requests mined by scripts/mine-releases from the releases of %s and its %s: one task per release whose section has exactly one note about the program and whose source changed in 1 to %d non-test files since the previous release; query = the note, targets = those files as they are in %s (the indexed root).",
 		o.goModule+o.npmPackage, clPath, o.maxFiles, newest)}
 	if err := enc.Encode(header); err != nil {
@@ -167,7 +168,7 @@ func run(ctx context.Context, o options) error {
 		if err != nil {
 			return err
 		}
-		changed, err := diffSources(prevRoot, nextRoot)
+		changed, err := diffSources(prevRoot, nextRoot, vs[i-1], vs[i])
 		if err != nil {
 			return err
 		}
@@ -226,7 +227,7 @@ func findChangelog(root string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	for _, want := range []string{"changelog", "changes", "history", "news", "releases"} {
+	for _, want := range []string{"changelog", "changes", "history", "news", "releases", "release-notes", "release_notes"} {
 		for _, e := range ents {
 			base := strings.ToLower(e.Name())
 			stem := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(base, ".md"), ".txt"), ".rst")
@@ -270,8 +271,9 @@ func sourceFiles(root string) (map[string]string, error) {
 }
 
 // diffSources lists the source files added, changed or removed between
-// two releases, sorted.
-func diffSources(prev, next string) ([]string, error) {
+// two releases, sorted. A file whose only difference is the release's
+// version number (a version constant) did not change.
+func diffSources(prev, next, prevVersion, nextVersion string) ([]string, error) {
 	a, err := sourceFiles(prev)
 	if err != nil {
 		return nil, err
@@ -282,9 +284,19 @@ func diffSources(prev, next string) ([]string, error) {
 	}
 	var out []string
 	for f, h := range b {
-		if a[f] != h {
-			out = append(out, f)
+		if a[f] == h {
+			continue
 		}
+		if a[f] != "" {
+			same, err := sameButVersion(filepath.Join(prev, f), filepath.Join(next, f), prevVersion, nextVersion)
+			if err != nil {
+				return nil, err
+			}
+			if same {
+				continue
+			}
+		}
+		out = append(out, f)
 	}
 	for f := range a {
 		if _, ok := b[f]; !ok {
@@ -293,6 +305,21 @@ func diffSources(prev, next string) ([]string, error) {
 	}
 	slices.Sort(out)
 	return out, nil
+}
+
+// sameButVersion reports whether two files differ only where the first
+// names the previous release's version and the second the next one's.
+func sameButVersion(a, b, prevVersion, nextVersion string) (bool, error) {
+	x, err := os.ReadFile(a)
+	if err != nil {
+		return false, err
+	}
+	y, err := os.ReadFile(b)
+	if err != nil {
+		return false, err
+	}
+	pv, nv := strings.TrimPrefix(prevVersion, "v"), strings.TrimPrefix(nextVersion, "v")
+	return bytes.Equal(bytes.ReplaceAll(x, []byte(pv), []byte(nv)), y), nil
 }
 
 type goSource struct{ module string }
@@ -337,7 +364,11 @@ func (g goSource) rootRef(v string) string {
 	return "$HOME/go/pkg/mod/" + esc + "@" + v
 }
 
+func (g goSource) fetchRef(v string) string { return "go " + g.module + "@" + v }
+
 type npmSource struct{ pkg, dir string }
+
+func (n npmSource) fetchRef(v string) string { return "npm " + n.pkg + "@" + v }
 
 func (n npmSource) versions(ctx context.Context) ([]string, error) {
 	out, err := exec.CommandContext(ctx, "npm", "view", n.pkg, "versions", "--json").Output()
