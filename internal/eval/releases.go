@@ -27,14 +27,16 @@ var (
 	versionToken = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?:^|[^\w.])[vV]?(\d+\.\d+(?:\.\d+)?(?:-[0-9A-Za-z.]+)?)(?:[^\w.]|\.?$)`)
 	})
-	bulletLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\s*)(?:[-*+]|\d+[.)])\s+(.*)$`) })
-	atxHeading = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^#{1,6}\s+(.*?)\s*#*\s*$`) })
-	setextRule = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(?:=+|-+)\s*$`) })
-	linkRefDef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\[[^\]]+\]:\s*\S+`) })
-	inlineLink = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[([^\]]*)\]\([^)\s]*\)`) })
-	refLink    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[([^\]]*)\]\[[^\]]*\]`) })
-	bareURL    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<?https?://[^\s>)]+>?`) })
-	leadingTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[([A-Za-z][A-Za-z -]{0,20})\]:?\s*`) })
+	bulletLine         = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\s*)(?:[-*+]|\d+[.)])\s+(.*)$`) })
+	atxHeading         = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^#{1,6}\s+(.*?)\s*#*\s*$`) })
+	setextRule         = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(?:=+|-+)\s*$`) })
+	linkRefDef         = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\[[^\]]+\]:\s*\S+`) })
+	inlineLink         = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[([^\]]*)\]\(([^)\s]*)\)`) })
+	profileURL         = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^https?://github\.com/[\w-]+/?$`) })
+	underscoreEmphasis = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|[\s(])__([^_\s][^_]*?)__([\s).,:;]|$)`) })
+	refLink            = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[([^\]]*)\]\[[^\]]*\]`) })
+	bareURL            = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<?https?://[^\s>)]+>?`) })
+	leadingTag         = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[([A-Za-z][A-Za-z -]{0,20})\]:?\s*`) })
 	// leadingLabel matches a changelog category written before a note
 	// ("Feature: …", "Bug Fix: …").
 	leadingLabel = sync.OnceValue(func() *regexp.Regexp {
@@ -43,7 +45,7 @@ var (
 	noteRefs = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(?:GHSA(?:-[0-9a-z]{4}){3}|CVE-\d{4}-\d+)\b`) })
 	emptied  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|\s)[(\[][\s,;]*[)\]]`) })
 	refIntro = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|see|refs?|in|via)\s*\x00`)
+		return regexp.MustCompile(`(?i)\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|see|refs?|in|via|by|thanks(?: to)?)\s*\x00`)
 	})
 	looseStop  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s+([,.;:])(\s|$)`) })
 	repeatStop = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`([,.;:])(?:\s*[,.;:])+(\s|$)`) })
@@ -193,11 +195,11 @@ func headingVersion(l string, isHeading bool) string {
 func NoteQuery(text string) string {
 	s := text
 	s = inlineLink().ReplaceAllStringFunc(s, func(m string) string {
-		t := inlineLink().FindStringSubmatch(m)[1]
-		if isReference(t) {
+		sm := inlineLink().FindStringSubmatch(m)
+		if isReference(sm[1]) || profileURL().MatchString(sm[2]) {
 			return "\x00"
 		}
-		return t
+		return sm[1]
 	})
 	s = refLink().ReplaceAllStringFunc(s, func(m string) string {
 		t := refLink().FindStringSubmatch(m)[1]
@@ -207,15 +209,16 @@ func NoteQuery(text string) string {
 		return t
 	})
 	s = bareURL().ReplaceAllString(s, "\x00")
+	s = noteRefs().ReplaceAllString(s, "\x00")
 	// A keyword that introduced a removed reference ("Fixes [#12](…)",
 	// "in https://…") goes with it.
 	s = refIntro().ReplaceAllString(s, "")
 	s = strings.ReplaceAll(s, "\x00", "")
 	s = credit().ReplaceAllString(s, "")
-	s = noteRefs().ReplaceAllString(s, "")
 	s = issueRef().ReplaceAllString(s, "")
 	s = hashInParens().ReplaceAllString(s, "")
-	s = strings.NewReplacer("**", "", "__", "").Replace(s)
+	s = strings.ReplaceAll(s, "**", "")
+	s = underscoreEmphasis().ReplaceAllString(s, "$1$2$3")
 	s = strings.Join(strings.Fields(s), " ")
 	// Emptied brackets and dangling joiners left by the removals.
 	s = emptied().ReplaceAllString(s, "$1")

@@ -239,6 +239,10 @@ func findChangelog(root string) (string, error) {
 	return "", fmt.Errorf("no changelog at the root of %s (give -changelog)", root)
 }
 
+// builtDirs are directory names that by convention hold installed or built
+// code: dependencies, bundles and minified copies of the source.
+var builtDirs = map[string]bool{"node_modules": true, "dist": true, "min": true, "umd": true, "bundles": true}
+
 // sourceFiles maps each non-test source file under root (slash-separated,
 // relative) to a hash of its content.
 func sourceFiles(root string) (map[string]string, error) {
@@ -250,7 +254,8 @@ func sourceFiles(root string) (map[string]string, error) {
 		rel, _ := filepath.Rel(root, p)
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
-			if rel != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
+			// Build output (bundles, minified copies) is not what a change edits.
+			if rel != "." && (strings.HasPrefix(d.Name(), ".") || builtDirs[d.Name()]) {
 				return filepath.SkipDir
 			}
 			return nil
