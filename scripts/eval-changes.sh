@@ -13,6 +13,7 @@
 #   SCRATCH        receives the npm packages and the database (fresh each run)
 #   CODECTX_BINARY defaults to a build of this checkout
 #   SET_PREFIX     only sets whose name starts with it (e.g. chg-dev-)
+#   EVAL_ARGS      extra flags for codectx eval (e.g. "--mode keyword")
 # Run on demand, never by the tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -66,7 +67,8 @@ done
 out="$SCRATCH/changes-eval/reports"
 mkdir -p "$out"
 for name in "${sets[@]}"; do
-  "$bin" eval "testdata/eval/$name.jsonl" --db "$db" --json > "$out/$name.json"
+  # shellcheck disable=SC2086 # EVAL_ARGS is a list of flags
+  "$bin" eval "testdata/eval/$name.jsonl" --db "$db" --json ${EVAL_ARGS:-} > "$out/$name.json"
 done
 python3 - "$out" "${sets[@]}" <<'EOF'
 import json, os, sys
@@ -88,5 +90,14 @@ for n in names:
 def pooled(ks):
     t = sum(pool[k][0] for k in ks)
     return "-" if not t else "%2d %.3f %.3f" % (t, sum(pool[k][1] for k in ks) / t, sum(pool[k][2] for k in ks) / t)
-print("%-28s %-18s %-18s %-18s" % ("pooled", pooled(["change"]), pooled(["change-leaky"]), pooled(list(pool))))
+print("%-28s %-18s %-18s %-18s" % ("pooled over tasks", pooled(["change"]), pooled(["change-leaky"]), pooled(list(pool))))
+def mean(k):
+    xs = []
+    for n in names:
+        d = json.load(open(os.path.join(out, n + ".json")))
+        g = d["overall"] if k is None else (d.get("by_kind") or {}).get(k)
+        if g and (k is not None or d["tasks"]):
+            xs.append(g["file"]["mrr@10"])
+    return "-" if not xs else "%2d %.3f" % (len(xs), sum(xs) / len(xs))
+print("%-28s %-18s %-18s %-18s" % ("mean over sets (n = sets)", mean("change"), mean("change-leaky"), mean(None)))
 EOF

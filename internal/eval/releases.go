@@ -49,9 +49,13 @@ var (
 	})
 	looseStop  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s+([,.;:])(\s|$)`) })
 	repeatStop = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`([,.;:])(?:\s*[,.;:])+(\s|$)`) })
+	// issueWord matches "issue #12", "PR #3", "pull request #4".
+	issueWord = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:issues?|prs?|pull requests?)\s+(?:#\d+|\x00)(?:\s*(?:,|and)\s*#\d+)*`)
+	})
 	// authorParens matches a trailing author credit: "(Jane Doe)".
 	authorParens = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`\s*\((?:\p{Lu}\p{Ll}[\p{L}'-]*\s?){1,3}\)\s*\.?\s*$`)
+		return regexp.MustCompile(`\s*\(\s*[,;]?\s*(?:(?i:by)\s+)?(?:\p{Lu}\p{Ll}[\p{L}'-]*\s?){1,3}\)\s*\.?\s*$`)
 	})
 	hashInParens = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\(\s*[0-9a-f]{7,40}\s*\)`) })
 	// credit matches thanks and authorship: "(thanks @x)", "by @x in …",
@@ -215,6 +219,7 @@ func NoteQuery(text string) string {
 	s = refIntro().ReplaceAllString(s, "")
 	s = strings.ReplaceAll(s, "\x00", "")
 	s = credit().ReplaceAllString(s, "")
+	s = issueWord().ReplaceAllString(s, "")
 	s = issueRef().ReplaceAllString(s, "")
 	s = hashInParens().ReplaceAllString(s, "")
 	s = strings.ReplaceAll(s, "**", "")

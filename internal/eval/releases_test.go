@@ -104,6 +104,7 @@ func TestNoteQuery(t *testing.T) {
 		{"Use .EqualFold() to parse prefixed ids ([#118](https://example.com/i/118)) ([574e687](https://example.com/c/574e687))", "Use .EqualFold() to parse prefixed ids"},
 		{"Fix scanning of JSON `null` (Jane Doe)", "Fix scanning of JSON `null`"},
 		{"fix cli output (By [Jane Doe](https://github.com/jdoe))", "fix cli output"},
+		{"allow empty payloads in post,put,patch, issue #580 ( thanks @jdoe, Jane Doe)", "allow empty payloads in post,put,patch"},
 		{"parse sort options correctly #103 #102 [jdoe](https://github.com/jdoe)", "parse sort options correctly"},
 		{"avoid copying `__proto__` when __merging__ objects. Fix CVE-2020-35149", "avoid copying `__proto__` when merging objects."},
 		{"Keep (JSON) as is , and stop . . here", "Keep (JSON) as is, and stop. here"},

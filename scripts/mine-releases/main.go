@@ -30,6 +30,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	"codectx/internal/eval"
 	"codectx/internal/scan"
@@ -191,6 +192,23 @@ func run(ctx context.Context, o options) error {
 			o.logf("%s: %d of the changed files gone from %s", vs[i], gone, newest)
 			continue
 		}
+		// And the change must still be in them: most of the lines the
+		// release added are still there in the newest release. A file that
+		// kept its name while its code moved elsewhere is not the answer.
+		moved := 0
+		for _, tg := range targets {
+			ok, err := survives(filepath.Join(prevRoot, tg.File), filepath.Join(nextRoot, tg.File), filepath.Join(newRoot, tg.File))
+			if err != nil {
+				return err
+			}
+			if !ok {
+				moved++
+			}
+		}
+		if moved > 0 {
+			o.logf("%s: the change to %d of %d files is no longer in %s", vs[i], moved, len(targets), newest)
+			continue
+		}
 		q := eval.NoteQuery(code[0].Text)
 		o.logf("%s: TASK %q → %v", vs[i], q, changed)
 		t := eval.Task{ID: o.name + "-" + strings.TrimPrefix(vs[i], "v"), Query: q, Lang: "en", Kind: "change", Targets: targets}
@@ -325,6 +343,49 @@ func sameButVersion(a, b, prevVersion, nextVersion string) (bool, error) {
 	}
 	pv, nv := strings.TrimPrefix(prevVersion, "v"), strings.TrimPrefix(nextVersion, "v")
 	return bytes.Equal(bytes.ReplaceAll(x, []byte(pv), []byte(nv)), y), nil
+}
+
+// survives reports whether at least half of the lines a release added to
+// a file (next against prev; a new file's every line) are still in the
+// newest release's copy. Blank lines and lines of punctuation alone do not
+// count; lines are compared without surrounding white space.
+func survives(prev, next, newest string) (bool, error) {
+	lines := func(p string) (map[string]int, error) {
+		b, err := os.ReadFile(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return map[string]int{}, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		m := map[string]int{}
+		for _, l := range strings.Split(string(b), "\n") {
+			if l = strings.TrimSpace(l); strings.ContainsFunc(l, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+				m[l]++
+			}
+		}
+		return m, nil
+	}
+	a, err := lines(prev)
+	if err != nil {
+		return false, err
+	}
+	b, err := lines(next)
+	if err != nil {
+		return false, err
+	}
+	c, err := lines(newest)
+	if err != nil {
+		return false, err
+	}
+	added, kept := 0, 0
+	for l, n := range b {
+		if extra := n - a[l]; extra > 0 {
+			added += extra
+			kept += min(extra, c[l])
+		}
+	}
+	return added == 0 || 2*kept >= added, nil
 }
 
 type goSource struct{ module string }
