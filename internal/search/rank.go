@@ -187,6 +187,12 @@ type params struct {
 	// ChangeTestDemo is the test demotion of a change request that
 	// mentions tests: the change is still made in the code under test.
 	ChangeTestDemo float64
+	// ChangeExampleDemo is subtracted, in a change request, for example
+	// programs (IsExamplePath): they show the API, the change is made in
+	// it. ChangeLogDemo is subtracted, in a change request that is not
+	// about documentation, for changelogs (IsChangelogPath): a changelog
+	// records changes, and shares their words, but is not where one is made.
+	ChangeExampleDemo, ChangeLogDemo float64
 	// WArea is added, in a change request with an area prefix ("store: …",
 	// "fix(http): …"), to chunks of files in that area (route.inArea).
 	WArea float64
@@ -230,10 +236,12 @@ var defaultParams = params{
 	DirectCaller:  0.3,
 	CalleeDemo:    0.3,
 
-	ChangeTestDemo:  0.30,
-	WArea:           0.10,
-	ChangeFileDecay: 0.5,
-	ChangeFileTop:   5,
+	ChangeTestDemo:    0.30,
+	ChangeExampleDemo: 0.30,
+	ChangeLogDemo:     1.0,
+	WArea:             0.10,
+	ChangeFileDecay:   0.5,
+	ChangeFileTop:     5,
 
 	ShortGroups: 4,
 	WName:       0.30,
@@ -381,6 +389,14 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 		}
 		if in.snap.isCtor[idx] && !in.asksConstruction {
 			s -= p.CtorDemo
+		}
+		if in.route.kind == RouteChange {
+			if in.snap.isExample[idx] {
+				s -= p.ChangeExampleDemo
+			}
+			if in.snap.isChangelog[idx] && !in.route.aboutDocs {
+				s -= p.ChangeLogDemo
+			}
 		}
 		c.score = s
 	}
@@ -584,7 +600,14 @@ func directHits(snap *snapshot, r route, cands map[int32]int32, p params) map[in
 	}
 	isDef := func(kind string) bool { return kind != "text" && kind != "file" }
 	for _, id := range r.idents {
-		for _, idx := range definitions(snap, id, p.DirectMaxDefs, isDef) {
+		// A qualified name with no definition of its own (a struct field,
+		// "Config.Timeout") points at its qualifier's ("Config").
+		defs := definitions(snap, id, p.DirectMaxDefs, isDef)
+		for q := id; len(defs) == 0 && strings.Contains(q, "."); {
+			q = q[:strings.LastIndexByte(q, '.')]
+			defs = definitions(snap, q, p.DirectMaxDefs, isDef)
+		}
+		for _, idx := range defs {
 			add(idx, p.DirectSymbol)
 		}
 	}
@@ -829,6 +852,36 @@ func IsTestPath(p string) bool {
 			strings.HasSuffix(dir, "_test"), strings.HasSuffix(dir, "_tests"):
 			return true
 		}
+	}
+	return false
+}
+
+// IsExamplePath reports whether a file lies in a directory that by common
+// convention holds example or demo programs (example, examples, _examples,
+// demo, demos, sample, samples).
+func IsExamplePath(p string) bool {
+	for _, dir := range strings.Split(strings.ToLower(path.Dir(p)), "/") {
+		switch dir {
+		case "example", "examples", "_example", "_examples", "demo", "demos", "sample", "samples":
+			return true
+		}
+	}
+	return false
+}
+
+// IsChangelogPath reports whether a file is a project's changelog or
+// release notes: a documentation file (ClassDoc) or a file without an
+// extension named CHANGELOG, CHANGES, HISTORY, NEWS, RELEASES or
+// RELEASE-NOTES, in any case.
+func IsChangelogPath(p string) bool {
+	base := strings.ToLower(path.Base(p))
+	ext := path.Ext(base)
+	if ext != "" && ClassifyPath(p) != ClassDoc {
+		return false
+	}
+	switch strings.TrimSuffix(base, ext) {
+	case "changelog", "changes", "history", "news", "releases", "release-notes", "release_notes", "releasenotes":
+		return true
 	}
 	return false
 }

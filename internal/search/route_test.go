@@ -337,6 +337,66 @@ func TestChangeRequestTestsAndArea(t *testing.T) {
 	}
 }
 
+func TestChangeRequestAsides(t *testing.T) {
+	closeBody := "func (p *pool) sweep(now time.Time) {\n\t// drop what sat unused for longer than allowed\n\tfor _, c := range p.idle {\n\t\tif now.Sub(c.since) > p.cfg.IdleTimeout {\n\t\t\tc.Close()\n\t\t}\n\t}\n}"
+	chunks := []tchunk{
+		{path: "client/pool.go", kind: "method", name: "pool.sweep(now time.Time)", cos: 0.4, content: closeBody},
+		{path: "client/config.go", kind: "type", name: "Config", cos: 0.3,
+			content: "type Config struct {\n\tIdleTimeout int\n\tMaxConns int\n}"},
+		{path: "client/retry.go", kind: "function", name: "retryDelay(n int)", cos: 0.4,
+			content: "func retryDelay(n int) time.Duration {\n\t// change the delay before retry n (an int) into a time.Duration: the timeout grows from int seconds\n\treturn time.Duration(n*n) * time.Second\n}"},
+		{path: "CHANGELOG.md", kind: "text", name: "1.2.0", cos: 0.8,
+			content: "## 1.2.0\n- Fix the pool so it closes idle connections once the idle timeout has passed.\n## 1.1.0\n- The pool closes idle connections: an idle pool, idle connections closed, the idle timeout passed."},
+		{path: "examples/pool/main.go", kind: "function", name: "main()", cos: 0.5,
+			content: "func main() {\n\t// the pool closes idle connections once the idle timeout has passed\n\tp := client.NewPool(client.Config{IdleTimeout: 30})\n\tp.CloseIdle()\n}"},
+	}
+	ix := buildIndex(t, chunks)
+	ctx := context.Background()
+	files := func(q string) []string {
+		t.Helper()
+		res, err := Search(ctx, ix, Options{Query: q, K: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Route != RouteChange {
+			t.Fatalf("%q: route %q", q, res.Route)
+		}
+		var out []string
+		for _, h := range res.Results {
+			out = append(out, h.File)
+		}
+		return out
+	}
+	// The changelog and the example share the request's words; the code
+	// to change comes first.
+	if f := files("Fix the pool so it closes idle connections once the idle timeout has passed"); len(f) == 0 || f[0] != "client/pool.go" {
+		t.Errorf("change request: files %v", f)
+	}
+	// Unless the request is about the changelog.
+	if f := files("the changelog should say that the pool closes idle connections once the idle timeout has passed"); len(f) == 0 || f[0] != "CHANGELOG.md" {
+		t.Errorf("change request about the changelog: files %v", f)
+	}
+	// A struct field has no definition of its own: its type's counts (and
+	// puts it ahead of code that shares more of the request's words).
+	if f := files("change Config.IdleTimeout from int to time.Duration"); slices.Index(f, "client/config.go") < 0 ||
+		slices.Index(f, "client/config.go") > slices.Index(f, "client/pool.go") {
+		t.Errorf("qualified field: files %v", f)
+	}
+}
+
+func TestAsidePaths(t *testing.T) {
+	for p, want := range map[string][2]bool{
+		"examples/basic/main.go": {true, false}, "_examples/x.go": {true, false}, "lib/demo/a.js": {true, false},
+		"client/example.go": {false, false}, "CHANGELOG.md": {false, true}, "docs/History.md": {false, true},
+		"NEWS": {false, true}, "release-notes.md": {false, true}, "internal/history/history.go": {false, false},
+		"changes.json": {false, false}, "README.md": {false, false},
+	} {
+		if got := [2]bool{IsExamplePath(p), IsChangelogPath(p)}; got != want {
+			t.Errorf("%s: example, changelog = %v, want %v", p, got, want)
+		}
+	}
+}
+
 func TestAddFileEvidence(t *testing.T) {
 	snap := &snapshot{chunks: []store.ChunkMeta{{ID: 1, FileID: 1}, {ID: 2, FileID: 2}, {ID: 3, FileID: 2}, {ID: 4, FileID: 2}}}
 	list := []scored{{idx: 0, score: 1.0}, {idx: 1, score: 0.95}, {idx: 2, score: 0.9}, {idx: 3, score: -0.5}}

@@ -25,12 +25,15 @@ type snapshot struct {
 	isTest []bool          // per chunk: the file looks like a test
 	isDep  []bool          // per chunk: the file is vendored / third-party dependency code
 	isStub []bool          // per chunk: the file only declares (type stubs, .d.ts)
-	isCtor []bool          // per chunk: a constructor (isConstructor)
-	class  []FileClass     // per chunk: ClassifyPath of its file
-	kind   []int32         // per chunk: index of its Kind in kinds
-	kinds  []string        // the distinct chunk kinds
-	file   []int32         // per chunk: its file's ordinal (0 … files-1)
-	files  int
+	// per chunk: the file is an example program (IsExamplePath) or a
+	// changelog (IsChangelogPath)
+	isExample, isChangelog []bool
+	isCtor                 []bool      // per chunk: a constructor (isConstructor)
+	class                  []FileClass // per chunk: ClassifyPath of its file
+	kind                   []int32     // per chunk: index of its Kind in kinds
+	kinds                  []string    // the distinct chunk kinds
+	file                   []int32     // per chunk: its file's ordinal (0 … files-1)
+	files                  int
 	// fileChunks lists, per file id, the chunk indexes of that file.
 	fileChunks map[int64][]int32
 	// fileSHA is each file's content hash (identical files share it).
@@ -275,25 +278,27 @@ func writeMeta(ctx context.Context, db *store.DB, p *store.Project, chunks []sto
 // newSnapshot indexes chunks (ordered by id) for ranking.
 func newSnapshot(chunks []store.ChunkMeta, fileSHA map[int64]string, model string) *snapshot {
 	s := &snapshot{
-		chunks:     chunks,
-		byID:       make(map[int64]int32, len(chunks)),
-		isTest:     make([]bool, len(chunks)),
-		isDep:      make([]bool, len(chunks)),
-		isStub:     make([]bool, len(chunks)),
-		isCtor:     make([]bool, len(chunks)),
-		class:      make([]FileClass, len(chunks)),
-		kind:       make([]int32, len(chunks)),
-		file:       make([]int32, len(chunks)),
-		fileChunks: map[int64][]int32{},
-		fileSHA:    fileSHA,
-		model:      model,
+		chunks:      chunks,
+		byID:        make(map[int64]int32, len(chunks)),
+		isTest:      make([]bool, len(chunks)),
+		isDep:       make([]bool, len(chunks)),
+		isStub:      make([]bool, len(chunks)),
+		isExample:   make([]bool, len(chunks)),
+		isChangelog: make([]bool, len(chunks)),
+		isCtor:      make([]bool, len(chunks)),
+		class:       make([]FileClass, len(chunks)),
+		kind:        make([]int32, len(chunks)),
+		file:        make([]int32, len(chunks)),
+		fileChunks:  map[int64][]int32{},
+		fileSHA:     fileSHA,
+		model:       model,
 	}
 	if len(chunks) > 0 {
 		s.ids = store.IDRange{Lo: chunks[0].ID, Hi: chunks[len(chunks)-1].ID}
 	}
 	type pathFlags struct {
-		test, dep, stub bool
-		class           FileClass
+		test, dep, stub, example, changelog bool
+		class                               FileClass
 	}
 	flags := map[string]pathFlags{}
 	kindOf := map[string]int32{}
@@ -317,10 +322,12 @@ func newSnapshot(chunks []store.ChunkMeta, fileSHA map[int64]string, model strin
 		s.fileChunks[c.FileID] = append(s.fileChunks[c.FileID], int32(i))
 		f, ok := flags[c.Path]
 		if !ok {
-			f = pathFlags{IsTestPath(c.Path), IsDependencyPath(c.Path), IsStubPath(c.Path), ClassifyPath(c.Path)}
+			f = pathFlags{IsTestPath(c.Path), IsDependencyPath(c.Path), IsStubPath(c.Path), IsExamplePath(c.Path),
+				IsChangelogPath(c.Path), ClassifyPath(c.Path)}
 			flags[c.Path] = f
 		}
 		s.isTest[i], s.isDep[i], s.isStub[i], s.class[i] = f.test, f.dep, f.stub, f.class
+		s.isExample[i], s.isChangelog[i] = f.example, f.changelog
 		s.isCtor[i] = isConstructor(c)
 	}
 	s.files = len(fileOf)
