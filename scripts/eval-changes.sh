@@ -14,6 +14,8 @@
 #   CODECTX_BINARY defaults to a build of this checkout
 #   SET_PREFIX     only sets whose name starts with it (e.g. chg-dev-)
 #   EVAL_ARGS      extra flags for codectx eval (e.g. "--mode keyword")
+#   BASELINE=1     also print the lexical reference, BM25 over whole files
+#                  (scripts/bm25-files.py), on the same tasks
 # Run on demand, never by the tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -70,7 +72,8 @@ for name in "${sets[@]}"; do
   # shellcheck disable=SC2086 # EVAL_ARGS is a list of flags
   "$bin" eval "testdata/eval/$name.jsonl" --db "$db" --json ${EVAL_ARGS:-} > "$out/$name.json"
 done
-python3 - "$out" "${sets[@]}" <<'EOF'
+summarize() { # reports directory, set names…
+python3 - "$@" <<'EOF'
 import json, os, sys
 out, names = sys.argv[1], sys.argv[2:]
 pool = {"change": [0, 0.0, 0.0], "change-leaky": [0, 0.0, 0.0]}
@@ -101,3 +104,24 @@ def mean(k):
     return "-" if not xs else "%2d %.3f" % (len(xs), sum(xs) / len(xs))
 print("%-28s %-18s %-18s %-18s" % ("mean over sets (n = sets)", mean("change"), mean("change-leaky"), mean(None)))
 EOF
+}
+summarize "$out" "${sets[@]}"
+
+if [ "${BASELINE:-}" = 1 ]; then
+  # The same table for BM25 over whole files, written in codectx's report
+  # shape (by_kind and overall file metrics) so the summary reads it.
+  base="$SCRATCH/changes-eval/bm25"
+  mkdir -p "$base"
+  for name in "${sets[@]}"; do
+    f="testdata/eval/$name.jsonl"
+    python3 scripts/bm25-files.py "$f" "$(header "$f" root)" "$out/$name.json" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+def g(x): return {"tasks": x["tasks"], "file": {"mrr@10": x["mrr@10"], "recall@1": x["recall@1"]}} if x else None
+by = {k: g(d[v]) for k, v in (("change", "clean"), ("change-leaky", "leaky")) if d[v]}
+print(json.dumps({"tasks": d["all"]["tasks"], "overall": g(d["all"]), "by_kind": by}))' > "$base/$name.json"
+  done
+  echo
+  echo "BM25 over whole files (scripts/bm25-files.py):"
+  summarize "$base" "${sets[@]}"
+fi

@@ -263,7 +263,10 @@ type Report struct {
 
 // TaskRanks are one task's ranks (0 = not in the results).
 type TaskRanks struct {
-	ID         string `json:"id"`
+	ID string `json:"id"`
+	// Kind is the task's kind as scored (a change request whose query
+	// names a target is "change-leaky" whatever the set says).
+	Kind       string `json:"kind,omitempty"`
 	FileRank   int    `json:"file_rank"`
 	SymbolRank int    `json:"symbol_rank"`
 	// Confidence and NoConfidentMatch are the search's own judgement of its
@@ -288,7 +291,7 @@ func Judge(t Task, hits []Hit) Outcome {
 func Evaluate(outcomes []Outcome) Report {
 	r := Report{Tasks: len(outcomes), ByLang: map[string]Group{}, ByKind: map[string]Group{}, Misses: []Miss{}, Ranks: []TaskRanks{}}
 	for _, o := range outcomes {
-		r.Ranks = append(r.Ranks, TaskRanks{ID: o.Task.ID, FileRank: o.FileRank, SymbolRank: o.SymbolRank,
+		r.Ranks = append(r.Ranks, TaskRanks{ID: o.Task.ID, Kind: o.Task.Kind, FileRank: o.FileRank, SymbolRank: o.SymbolRank,
 			Confidence: o.Confidence, NoConfidentMatch: o.NoConfidentMatch})
 	}
 	group := func(sel func(Outcome) bool) Group {

@@ -32,7 +32,10 @@ type EvalMiss struct {
 
 // EvalTaskRanks are one task's ranks (0 = not in the results).
 type EvalTaskRanks struct {
-	ID         string `json:"id"`
+	ID string `json:"id"`
+	// Kind is the task's kind as scored (a change request whose query
+	// names a target is "change-leaky" whatever the set says).
+	Kind       string `json:"kind,omitempty"`
 	FileRank   int    `json:"file_rank"`
 	SymbolRank int    `json:"symbol_rank"`
 	// Confidence and NoConfidentMatch are the search's own judgement of
