@@ -115,13 +115,10 @@ func (p *Project) GitGoldenSet(ctx context.Context, opt GitEvalOptions) (*Golden
 	}
 	set := &GoldenSet{Root: p.root, Note: "mined from the git history", Tasks: []GoldenTask{}}
 	for _, t := range tasks {
-		kind := GitTaskClean
-		leaky, err := p.leaky(ctx, pr.ID, t)
+		t.Kind = GitTaskClean
+		kind, err := p.scoredKind(ctx, pr.ID, t)
 		if err != nil {
 			return nil, nil, err
-		}
-		if leaky {
-			kind = GitTaskLeaky
 		}
 		set.Tasks = append(set.Tasks, GoldenTask{ID: t.ID, Query: t.Query, Lang: "en", Kind: kind, Rev: t.Rev,
 			Targets: convertSlice(t.Targets, func(tg eval.Target) GoldenTarget { return GoldenTarget(tg) })})
@@ -171,6 +168,25 @@ func (p *Project) mineGit(ctx context.Context, projectID int64, opt GitEvalOptio
 		Before:   before,
 	})
 	return tasks, st, nil
+}
+
+// isChange reports whether a task is a change request (kind GitTaskClean
+// or GitTaskLeaky), scored by distinct files.
+func isChange(t eval.Task) bool { return t.Kind == GitTaskClean || t.Kind == GitTaskLeaky }
+
+// scoredKind is the kind a task is scored as: a change request is
+// GitTaskLeaky when its query names a target file or a symbol defined in
+// one and GitTaskClean otherwise, whatever its set says; any other task
+// keeps its kind.
+func (p *Project) scoredKind(ctx context.Context, projectID int64, t eval.Task) (string, error) {
+	if !isChange(t) {
+		return t.Kind, nil
+	}
+	leaky, err := p.leaky(ctx, projectID, t)
+	if err != nil || !leaky {
+		return GitTaskClean, err
+	}
+	return GitTaskLeaky, nil
 }
 
 // leaky reports whether a mined task's query names one of its target files

@@ -133,6 +133,11 @@ func TestEvaluateGit(t *testing.T) {
 	if er.ByKind[GitTaskClean].Tasks != 1 || er.ByKind[GitTaskLeaky].Tasks != 1 || er.Overall.File.MRR10 != 1 {
 		t.Errorf("change tasks: by kind %+v, overall %+v", er.ByKind, er.Overall)
 	}
+	if creps, err := p.EvaluateContext(ctx, changes, ContextEvalOptions{Runs: []ContextRun{{Budget: 4000, Depth: "auto"}}}); err != nil {
+		t.Fatal(err)
+	} else if creps[0].Report.ByKind[GitTaskLeaky].Tasks != 1 {
+		t.Errorf("context evaluation of change tasks: leaky not counted apart: %+v", creps[0].Report.ByKind)
+	}
 	reps, err := p.EvaluateContext(ctx, set, ContextEvalOptions{Runs: []ContextRun{{Budget: 4000, Depth: "auto"}}})
 	if err != nil {
 		t.Fatal(err)

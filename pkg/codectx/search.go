@@ -357,7 +357,7 @@ func (p *Project) Evaluate(ctx context.Context, set *GoldenSet, opt EvalOptions)
 		}
 		// A change request is scored as EvaluateGit scores a mined commit:
 		// by distinct files, and apart when its query names a target.
-		change := t.Kind == GitTaskClean || t.Kind == GitTaskLeaky
+		change := isChange(t)
 		k := opt.K
 		if change {
 			if projectID == 0 {
@@ -367,14 +367,11 @@ func (p *Project) Evaluate(ctx context.Context, set *GoldenSet, opt EvalOptions)
 				}
 				projectID = pr.ID
 			}
-			leaky, err := p.leaky(ctx, projectID, t)
-			if err != nil {
+			var err error
+			if t.Kind, err = p.scoredKind(ctx, projectID, t); err != nil {
 				return nil, err
 			}
-			t.Kind, k = GitTaskClean, MaxSearchK
-			if leaky {
-				t.Kind = GitTaskLeaky
-			}
+			k = MaxSearchK
 		}
 		res, err := p.search(ctx, SearchOptions{Query: t.Query, K: k, Mode: opt.Mode, Ranker: opt.Ranker, NoLexicon: opt.NoLexicon}, false)
 		if err != nil {
