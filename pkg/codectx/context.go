@@ -400,9 +400,10 @@ func (p *Project) EvaluateContext(ctx context.Context, set *GoldenSet, opt Conte
 	for i, t := range tasks {
 		// A change request whose query names a target counts apart, as in
 		// Evaluate.
-		if tasks[i].Kind, err = p.scoredKind(ctx, pr.ID, t); err != nil {
+		if t.Kind, err = p.scoredKind(ctx, pr.ID, t); err != nil {
 			return nil, err
 		}
+		tasks[i] = t
 		co, _, err := p.contextSeeds(ctx, pr, ContextOptions{Query: t.Query, K: opt.K, HistoryRev: t.Rev})
 		if err != nil {
 			return nil, fmt.Errorf("task %s: %w", t.ID, err)
