@@ -428,6 +428,9 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 			addFileScores(in.snap, list, p)
 		}
 	}
+	if testDemo > 0 {
+		testsBelowSubjects(in.snap, list)
+	}
 	limit := p.PerFile
 	if in.route.kind == RouteChange {
 		limit = 1
@@ -519,6 +522,33 @@ func before(snap *snapshot, x, y scored) bool {
 // in order; the rest follow in no particular order.
 func selectBest(snap *snapshot, list []scored, n int) {
 	topk.Front(list, n, func(x, y scored) int { return cmpScored(snap, x, y) })
+}
+
+// testsBelowSubjects keeps every chunk of a test file below the best chunk
+// of the file it tests (TestSubjects) when that file is a candidate too:
+// unless a query is about tests, the code under test answers it first,
+// however many of the query's words the test repeats.
+func testsBelowSubjects(snap *snapshot, list []scored) {
+	var best map[string]float64
+	for i := range list {
+		if !snap.isTest[list[i].idx] {
+			continue
+		}
+		if best == nil {
+			best = map[string]float64{}
+			for _, c := range list {
+				p := snap.chunks[c.idx].Path
+				if v, ok := best[p]; !ok || c.score > v {
+					best[p] = c.score
+				}
+			}
+		}
+		for _, subject := range TestSubjects(snap.chunks[list[i].idx].Path) {
+			if v, ok := best[subject]; ok && list[i].score >= v {
+				list[i].score = math.Nextafter(v, math.Inf(-1))
+			}
+		}
+	}
 }
 
 // bestPerFile is perFile over list in sortScored's order, without sorting
@@ -854,6 +884,33 @@ func IsTestPath(p string) bool {
 		}
 	}
 	return false
+}
+
+// TestSubjects are the files a test file tests, by the naming conventions
+// IsTestPath knows: x_test.go → x.go, test_x.py and x_test.py → x.py,
+// x.test.js and x.spec.ts → x.js and x.ts, and FooTest.java → Foo.java in
+// the same directory or, from src/test/, in src/main/. Nil for any other
+// path.
+func TestSubjects(p string) []string {
+	dir, base := path.Split(p)
+	ext := path.Ext(base)
+	stem := strings.TrimSuffix(base, ext)
+	switch {
+	case strings.HasSuffix(stem, "_test") && len(stem) > len("_test"):
+		return []string{dir + strings.TrimSuffix(stem, "_test") + ext}
+	case strings.HasPrefix(stem, "test_") && len(stem) > len("test_"):
+		return []string{dir + strings.TrimPrefix(stem, "test_") + ext}
+	case (strings.HasSuffix(stem, ".test") || strings.HasSuffix(stem, ".spec")) && len(stem) > len(".test"):
+		return []string{dir + stem[:len(stem)-len(".test")] + ext}
+	case (ext == ".java" || ext == ".kt" || ext == ".cs") && strings.HasSuffix(stem, "Test") && len(stem) > len("Test"):
+		subject := strings.TrimSuffix(stem, "Test") + ext
+		out := []string{dir + subject}
+		if main := strings.Replace("/"+dir, "/src/test/", "/src/main/", 1); main != "/"+dir {
+			out = append(out, main[1:]+subject)
+		}
+		return out
+	}
+	return nil
 }
 
 // IsExamplePath reports whether a file lies in a directory that by common

@@ -499,3 +499,53 @@ func TestDropCallerWords(t *testing.T) {
 		}
 	}
 }
+
+func TestTestSubjects(t *testing.T) {
+	for p, want := range map[string][]string{
+		"net/http/server_test.go":             {"net/http/server.go"},
+		"pkg/test_parser.py":                  {"pkg/parser.py"},
+		"pkg/parser_test.py":                  {"pkg/parser.py"},
+		"src/utils.test.js":                   {"src/utils.js"},
+		"src/api.spec.ts":                     {"src/api.ts"},
+		"src/test/java/org/x/ParserTest.java": {"src/test/java/org/x/Parser.java", "src/main/java/org/x/Parser.java"},
+		"lib/ParserTest.java":                 {"lib/Parser.java"},
+		"tests/conftest.py":                   nil,
+		"net/http/server.go":                  nil,
+		"_test.go":                            nil,
+	} {
+		if got := TestSubjects(p); !slices.Equal(got, want) {
+			t.Errorf("TestSubjects(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
+
+func TestTestsBelowSubjects(t *testing.T) {
+	// The test repeats the query's words more often than the code it tests.
+	chunks := []tchunk{
+		{path: "client/limit.go", kind: "function", name: "limitBody(r io.Reader, n int64)", cos: 0.4,
+			content: "func limitBody(r io.Reader, n int64) io.Reader {\n\t// cap how much of a request body is read\n\treturn io.LimitReader(r, n)\n}"},
+		{path: "client/limit_test.go", kind: "function", name: "TestLimitBody(t *testing.T)", cos: 0.6,
+			content: "func TestLimitBody(t *testing.T) {\n\t// cap the request body: a body longer than the cap is cut at the cap\n\tbody := limitBody(strings.NewReader(\"request body over the cap\"), 4)\n\tcheckCap(t, body, \"request body cap\")\n}"},
+		{path: "client/other.go", kind: "function", name: "other()", cos: 0.1, content: "func other() {}"},
+	}
+	ix := buildIndex(t, chunks)
+	res, err := Search(context.Background(), ix, Options{Query: "where is the request body cut at the cap", K: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, h := range res.Results {
+		files = append(files, h.File)
+	}
+	if len(files) < 2 || files[0] != "client/limit.go" {
+		t.Errorf("the code under test should come before its test: %v", files)
+	}
+	// A question about tests still finds the test first.
+	res, err = Search(context.Background(), ix, Options{Query: "which test checks that the request body is cut at the cap", K: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Results) == 0 || res.Results[0].File != "client/limit_test.go" {
+		t.Errorf("question about tests: %+v", res.Results)
+	}
+}
