@@ -230,7 +230,7 @@ func NoteQuery(text string) string {
 	s = authorParens().ReplaceAllString(s, "")
 	s = looseStop().ReplaceAllString(s, "$1$2")
 	s = repeatStop().ReplaceAllString(s, "$1$2")
-	s = strings.Trim(s, " :;,-–")
+	s = strings.Trim(strings.Join(strings.Fields(s), " "), " :;,-–")
 	for _, tail := range []string{" in", " and", " by", " (", " see", " fixes", " closes"} {
 		s = strings.TrimSuffix(s, tail)
 	}

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -158,4 +159,31 @@ func TestCompareVersions(t *testing.T) {
 			t.Errorf("CompareVersions(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
 		}
 	}
+}
+
+// FuzzParseChangelog: any text parses without a panic into releases whose
+// versions start with a digit and whose notes are trimmed and non-empty,
+// and every note's query is trimmed, single-spaced valid text.
+func FuzzParseChangelog(f *testing.F) {
+	f.Add("## 1.2.3 (2024-01-01)\n### Fixed\n- Fix a race in `Flush` (#12)\n  continued\n")
+	f.Add("2.0.0 / 2023-04-01\n==================\n\n  * Remove the option\n")
+	f.Add("**1.9.9**\n- [Fix] `parse`: keep it (#473) [x](https://github.com/x)\n- \\\n")
+	f.Add("## [2.0.1](https://e.com/c) (2023)\n* **a:** b ([#1](u)) ([abc1234](u))\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, r := range ParseChangelog(text) {
+			if r.Version == "" || r.Version[0] < '0' || r.Version[0] > '9' {
+				t.Fatalf("version %q", r.Version)
+			}
+			for _, n := range r.Notes {
+				if n.Text != strings.TrimSpace(n.Text) {
+					t.Fatalf("note not trimmed: %q", n.Text)
+				}
+				q := NoteQuery(n.Text)
+				if q != strings.TrimSpace(q) || strings.Contains(q, "  ") || strings.ContainsRune(q, 0) {
+					t.Fatalf("query %q from %q", q, n.Text)
+				}
+				CodeNote(n)
+			}
+		}
+	})
 }
