@@ -391,7 +391,7 @@ func survives(prev, next, newest string) (bool, error) {
 type goSource struct{ module string }
 
 func (g goSource) versions(ctx context.Context) ([]string, error) {
-	out, err := exec.CommandContext(ctx, "go", "list", "-m", "-versions", g.module).Output()
+	out, err := output(ctx, "go", "list", "-m", "-versions", g.module)
 	if err != nil {
 		return nil, fmt.Errorf("go list -m -versions %s: %w", g.module, err)
 	}
@@ -403,7 +403,7 @@ func (g goSource) versions(ctx context.Context) ([]string, error) {
 }
 
 func (g goSource) fetch(ctx context.Context, v string) (string, error) {
-	out, err := exec.CommandContext(ctx, "go", "mod", "download", "-json", g.module+"@"+v).Output()
+	out, err := output(ctx, "go", "mod", "download", "-json", g.module+"@"+v)
 	if err != nil {
 		return "", fmt.Errorf("go mod download %s@%s: %w", g.module, v, err)
 	}
@@ -437,7 +437,7 @@ type npmSource struct{ pkg, dir string }
 func (n npmSource) fetchRef(v string) string { return "npm " + n.pkg + "@" + v }
 
 func (n npmSource) versions(ctx context.Context) ([]string, error) {
-	out, err := exec.CommandContext(ctx, "npm", "view", n.pkg, "versions", "--json").Output()
+	out, err := output(ctx, "npm", "view", n.pkg, "versions", "--json")
 	if err != nil {
 		return nil, fmt.Errorf("npm view %s versions: %w", n.pkg, err)
 	}
@@ -457,13 +457,12 @@ func (n npmSource) fetch(ctx context.Context, v string) (string, error) {
 	if err := os.MkdirAll(dest, 0o755); err != nil {
 		return "", err
 	}
-	cmd := exec.CommandContext(ctx, "npm", "pack", "--silent", "--pack-destination", dest, n.pkg+"@"+v)
-	out, err := cmd.Output()
+	out, err := output(ctx, "npm", "pack", "--silent", "--pack-destination", dest, n.pkg+"@"+v)
 	if err != nil {
 		return "", fmt.Errorf("npm pack %s@%s: %w", n.pkg, v, err)
 	}
 	tgz := filepath.Join(dest, strings.TrimSpace(lastLine(string(out))))
-	if err := exec.CommandContext(ctx, "tar", "-xzf", tgz, "-C", dest).Run(); err != nil {
+	if _, err := output(ctx, "tar", "-xzf", tgz, "-C", dest); err != nil {
 		return "", fmt.Errorf("unpack %s: %w", tgz, err)
 	}
 	if err := os.Remove(tgz); err != nil {
@@ -474,6 +473,18 @@ func (n npmSource) fetch(ctx context.Context, v string) (string, error) {
 
 func (n npmSource) rootRef(v string) string {
 	return "$SCRATCH/npm-src/" + n.pkg + "@" + v + "/package"
+}
+
+// output runs a command and returns its standard output; a failure's
+// error carries the first line the command wrote to standard error.
+func output(ctx context.Context, name string, args ...string) ([]byte, error) {
+	out, err := exec.CommandContext(ctx, name, args...).Output()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && len(bytes.TrimSpace(ee.Stderr)) > 0 {
+		first, _, _ := strings.Cut(strings.TrimSpace(string(ee.Stderr)), "\n")
+		err = fmt.Errorf("%w: %s", err, first)
+	}
+	return out, err
 }
 
 func lastLine(s string) string {
