@@ -3,8 +3,9 @@
 // ranked results against each task's targets at file and symbol level, and
 // computes Recall@1/5/10 and MRR@10 overall, per query language and per task
 // kind. It also mines file-level tasks from a project's git history (the
-// text of `git log`, parsed here; the caller runs git) and flags queries
-// that give their answer away.
+// text of `git log`, parsed here; the caller runs git), parses changelogs
+// into release notes for tasks mined from releases (the caller fetches and
+// compares the releases), and flags queries that give their answer away.
 //
 // Its functions are pure: it must not open databases, run searches or
 // processes, read environment variables or know anything about a particular golden set
