@@ -57,6 +57,8 @@ unpack jdk16 jdk.httpserver
 unpack jdk17 java.base/java/net
 unpack jdk18 java.base/java/security
 unpack jdk19 java.base/java/nio/channels
+unpack jdk20 java.base/java/nio/charset
+unpack jdk21 java.base/javax/crypto
 if [ ! -d "$SCRATCH/npm" ] && command -v npm > /dev/null; then
   cp -a "$(npm root -g)/npm" "$SCRATCH/npm"
 fi
