@@ -2,6 +2,8 @@ package eval
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -131,5 +133,37 @@ func TestEvaluateTinySet(t *testing.T) {
 func TestScoreEmpty(t *testing.T) {
 	if m := Score(nil); m != (Metrics{}) {
 		t.Fatalf("Score(nil) = %+v", m)
+	}
+}
+
+// TestProjectSetsParse: every golden set kept in the project parses, and a
+// change-request set (chg-*) holds only file targets of kind "change".
+func TestProjectSetsParse(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "eval", "*.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no golden sets under testdata/eval")
+	}
+	for _, f := range files {
+		r, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := Parse(r, func(string) string { return "" })
+		r.Close()
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		if !strings.HasPrefix(filepath.Base(f), "chg-") {
+			continue
+		}
+		for _, task := range s.Tasks {
+			if task.Kind != "change" || HasSymbols(task) {
+				t.Errorf("%s: task %s: kind %q, symbols %v", f, task.ID, task.Kind, HasSymbols(task))
+			}
+		}
 	}
 }
