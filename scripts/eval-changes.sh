@@ -20,6 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${SCRATCH:?set SCRATCH to a scratch directory}"
+mkdir -p "$SCRATCH"
 export SCRATCH
 bin=${1:-}
 prefix=${2:-chg-}
