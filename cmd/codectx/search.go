@@ -18,7 +18,7 @@ func searchCmd() *cobra.Command {
 	var (
 		root, mode, ranker string
 		k                  int
-		asJSON, rw         bool
+		asJSON, rw, expl   bool
 		keywords           []string
 	)
 	c := &cobra.Command{
@@ -34,7 +34,7 @@ with embedding similarity; the first lines summarise where to start reading.`,
 			if q == "" {
 				return usagef("search needs a query: codectx search QUERY [--root PATH] [-k N] [--mode hybrid|keyword|semantic] [--ranker default|seed] [--json]")
 			}
-			if err := checkSearch(codectx.SearchOptions{Query: q, K: k, Mode: mode, Ranker: ranker, Keywords: keywords}); err != nil {
+			if err := checkSearch(codectx.SearchOptions{Query: q, K: k, Mode: mode, Ranker: ranker, Keywords: keywords, Explain: expl}); err != nil {
 				return err
 			}
 			p, err := openIndexed(cmd, root, noIndex)
@@ -42,7 +42,7 @@ with embedding similarity; the first lines summarise where to start reading.`,
 				return err
 			}
 			defer p.Close()
-			res, err := p.Search(cmd.Context(), codectx.SearchOptions{Query: q, K: k, Mode: mode, Ranker: ranker, Keywords: keywords, Rewrite: rw})
+			res, err := p.Search(cmd.Context(), codectx.SearchOptions{Query: q, K: k, Mode: mode, Ranker: ranker, Keywords: keywords, Rewrite: rw, Explain: expl})
 			if err != nil {
 				return queryError(err)
 			}
@@ -69,6 +69,7 @@ with embedding similarity; the first lines summarise where to start reading.`,
 	f.StringVar(&ranker, "ranker", codectx.RankerDefault, "default or seed (the reference fusion)")
 	f.StringSliceVar(&keywords, "keyword", nil, "extra keyword to search for (repeatable)")
 	f.BoolVar(&asJSON, "json", false, `print {"query","summary","keywords","results":[...]} as JSON`)
+	f.BoolVar(&expl, "explain", false, "show the parts of each result's score (keyword, coverage, semantic, kind, length, file, demotions; default ranker)")
 	f.BoolVar(&rw, "rewrite", false, "ask the chat model at LLM_BASE_URL (LLM_MODEL, LLM_API_KEY; LLM_TIMEOUT_MS, default 5000) for likely identifiers and keywords first; if that is not configured or fails, search offline (said only with -v)")
 	return c
 }

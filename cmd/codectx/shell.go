@@ -57,7 +57,7 @@ type shell struct {
 
 const shellHelp = `commands (flags as in the CLI, anywhere on the line):
   /index [path]                  index the current project, or index PATH and switch to it
-  /search <query> [-k N] [--mode hybrid|keyword|semantic]
+  /search <query> [-k N] [--mode hybrid|keyword|semantic] [--explain]
                                  hybrid search (a line without a slash searches too)
   /context <query> [--budget N] [--depth auto|0|1|2] [--seeds N]
                                  repository-level context (default 8000 tokens)
@@ -230,12 +230,13 @@ func (s *shell) search(arg string) error {
 		fs.IntVarP(&opt.K, "k", "k", opt.K, "")
 		fs.StringVar(&opt.Mode, "mode", opt.Mode, "")
 		fs.StringVar(&opt.Ranker, "ranker", opt.Ranker, "")
+		fs.BoolVar(&opt.Explain, "explain", false, "")
 	})
 	if err != nil {
 		return err
 	}
 	if q == "" {
-		return errors.New("usage: /search <query> [-k N] [--mode hybrid|keyword|semantic]")
+		return errors.New("usage: /search <query> [-k N] [--mode hybrid|keyword|semantic] [--explain]")
 	}
 	opt.Query = q
 	if err := checkSearch(opt); err != nil {

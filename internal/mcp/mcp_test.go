@@ -66,7 +66,7 @@ func TestToolsOverStdio(t *testing.T) {
 			"glob_files":    {"pattern", "path", "limit", "sort"},
 			"grep_code":     {"pattern", "path", "glob", "ignore_case", "fixed", "context", "head_limit", "max_results", "max_chars"},
 			"read_file":     {"file", "offset", "limit"},
-			"search_code":   {"query", "top_k", "mode", "keywords"},
+			"search_code":   {"query", "top_k", "mode", "keywords", "explain"},
 			"get_context":   {"query", "budget", "depth", "keywords", "reset_session"},
 			"code_graph":    {"name", "direction", "depth"},
 			"repo_map":      {"budget", "focus"},
@@ -196,6 +196,18 @@ func TestToolsOverStdio(t *testing.T) {
 		}
 		if !strings.Contains(text, "billing/invoice.py") {
 			t.Errorf("text lacks billing/invoice.py:\n%s", text)
+		}
+		// explain adds the parts of each score to the structured results
+		// and a score line per hit to the text.
+		text, m = callOK(t, cs, "search_code", map[string]any{"query": "invoice total with tax and discount", "top_k": 2, "explain": true})
+		rs, _ := m["results"].([]any)
+		for _, r := range rs {
+			if x, _ := r.(map[string]any)["explain"].(map[string]any); x == nil || x["keyword"] == nil || x["file"] == nil {
+				t.Errorf("explain: result without its score's parts: %v", r)
+			}
+		}
+		if len(rs) == 0 || strings.Count(text, "score: ") != len(rs) {
+			t.Errorf("explain: %d results, text:\n%s", len(rs), text)
 		}
 		// top_k out of range is refused with the words the CLI uses for -k
 		// (one validation, codectx.SearchOptions.Validate), never clamped.

@@ -67,6 +67,7 @@ type searchIn struct {
 	TopK     int      `json:"top_k,omitempty" jsonschema:"number of results, 1 to 30 (default 5)"`
 	Mode     string   `json:"mode,omitempty" jsonschema:"hybrid (default: keywords and meaning), keyword (BM25 only) or semantic (embeddings only)"`
 	Keywords []string `json:"keywords,omitempty" jsonschema:"identifiers and English terms you expect in the code (e.g. retryPayment, backoff, PaymentService); pass them: they sharpen the search a lot"`
+	Explain  bool     `json:"explain,omitempty" jsonschema:"also give the parts of each result's score (keyword, coverage, semantic, kind, length, file, demotions): why a result ranks where it does"`
 }
 
 type contextIn struct {
@@ -427,7 +428,7 @@ type searchOut struct {
 
 func (s *Server) search(ctx context.Context, in searchIn) (answer, error) {
 	q := strings.TrimSpace(in.Query)
-	opt := codectx.SearchOptions{Query: q, K: in.TopK, Mode: in.Mode, Keywords: in.Keywords}
+	opt := codectx.SearchOptions{Query: q, K: in.TopK, Mode: in.Mode, Keywords: in.Keywords, Explain: in.Explain}
 	if err := opt.Validate(); err != nil {
 		return answer{}, queryError(err, q) // the words every front end uses ("k must be …")
 	}
@@ -444,7 +445,7 @@ func (s *Server) search(ctx context.Context, in searchIn) (answer, error) {
 	}
 	out := searchOut{SearchResult: res, Indexing: f.Indexing, Results: []searchHitOut{}}
 	for _, h := range res.Results {
-		out.Results = append(out.Results, searchHitOut{File: h.File, StartLine: h.StartLine, EndLine: h.EndLine, Kind: h.Kind, Name: h.Name, Score: h.Score, Also: h.Also})
+		out.Results = append(out.Results, searchHitOut{File: h.File, StartLine: h.StartLine, EndLine: h.EndLine, Kind: h.Kind, Name: h.Name, Score: h.Score, Also: h.Also, Explain: h.Explain})
 	}
 	var files []string
 	for _, h := range res.Results {
@@ -456,13 +457,14 @@ func (s *Server) search(ctx context.Context, in searchIn) (answer, error) {
 
 // searchHitOut is a search hit without its snippet.
 type searchHitOut struct {
-	File      string   `json:"file"`
-	StartLine int      `json:"start_line"`
-	EndLine   int      `json:"end_line"`
-	Kind      string   `json:"kind"`
-	Name      string   `json:"name"`
-	Score     float64  `json:"score"`
-	Also      []string `json:"also,omitempty"`
+	File      string              `json:"file"`
+	StartLine int                 `json:"start_line"`
+	EndLine   int                 `json:"end_line"`
+	Kind      string              `json:"kind"`
+	Name      string              `json:"name"`
+	Score     float64             `json:"score"`
+	Also      []string            `json:"also,omitempty"`
+	Explain   *codectx.ScoreParts `json:"explain,omitempty"`
 }
 
 // searchText renders a search as the CLI does, with whole snippets, its

@@ -33,6 +33,9 @@ type rankInput struct {
 	// callers scores the callers of the function a question asks about
 	// (callerHits; zero when it asks about none).
 	callers callerScores
+	// explain, when not nil, receives the parts of every candidate's score
+	// (default ranker only).
+	explain explainer
 }
 
 // scored is a ranked chunk.
@@ -344,9 +347,16 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 	for at := range list {
 		c := &list[at]
 		idx := c.idx
+		ex := in.explain.of(idx)
 		s := direct[idx]
+		if ex != nil {
+			ex.Direct = direct[idx]
+		}
 		if in.route.demotesClass(in.snap.class[idx]) {
 			s -= p.NonSourceDemo
+			if ex != nil {
+				ex.demote("non-source", p.NonSourceDemo)
+			}
 		}
 		if in.route.kind == RouteChange && len(in.route.areas) > 0 {
 			path := in.snap.chunks[idx].Path
@@ -358,11 +368,18 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 				areaBonus[path] = v
 			}
 			s += v
+			if ex != nil {
+				ex.Area = v
+			}
 		}
 		if at < len(kcs) && kcs[at] != nil {
 			kc := kcs[at]
 			if bmMax > 0 {
-				s += wBM25 * kwTotal[at] / bmMax
+				v := wBM25 * kwTotal[at] / bmMax
+				s += v
+				if ex != nil {
+					ex.Keyword = v
+				}
 			}
 			if idfSum > 0 {
 				var cov float64
@@ -371,39 +388,56 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 						cov += g.idf
 					}
 				}
-				s += wCover * cov / idfSum
+				v := wCover * cov / idfSum
+				s += v
+				if ex != nil {
+					ex.Coverage = v
+				}
 			}
 		}
 		if v, ok := cos[idx]; ok && cosMax > cosMin {
-			s += wCos * (v - cosMin) / (cosMax - cosMin)
+			v = wCos * (v - cosMin) / (cosMax - cosMin)
+			s += v
+			if ex != nil {
+				ex.Semantic = v
+			}
 		}
 		s += kindPrior[in.snap.kind[idx]]
+		demote := func(why string, v float64) {
+			s -= v
+			if ex != nil && v != 0 {
+				ex.demote(why, v)
+			}
+		}
 		if in.snap.isTest[idx] {
-			s -= testDemo
+			demote("test", testDemo)
 		}
 		if in.snap.isDep[idx] {
-			s -= p.DepDemo
+			demote("dependency", p.DepDemo)
 		}
 		if in.snap.isStub[idx] {
-			s -= p.StubDemo
+			demote("stub", p.StubDemo)
 		}
 		if in.snap.isCtor[idx] && !in.asksConstruction {
-			s -= p.CtorDemo
+			demote("constructor", p.CtorDemo)
 		}
 		if in.route.kind == RouteChange {
 			if in.snap.isExample[idx] {
-				s -= p.ChangeExampleDemo
+				demote("example", p.ChangeExampleDemo)
 			}
 			if in.snap.isChangelog[idx] && !in.route.aboutDocs {
-				s -= p.ChangeLogDemo
+				demote("changelog", p.ChangeLogDemo)
 			}
+		}
+		if ex != nil {
+			ex.Kind = kindPrior[in.snap.kind[idx]]
 		}
 		c.score = s
 	}
 	// A question for the callers of X names X but does not ask for it:
 	// no name match then.
 	if in.kw != nil && in.route.kind != RouteChange && !in.callers.found && len(in.groups) <= p.ShortGroups {
-		addNameMatch(in.snap, in.groups, in.kw.groups, list, p)
+		addNameMatch(in.snap, in.groups, in.kw.groups, list, p, in.explain)
 	}
 	// Nothing below needs the whole list in order: the length prior looks
 	// at the RerankTop best, the file aggregate at each file's best scores,
@@ -413,23 +447,23 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 			// The RerankTop best only gain (≥ 0), so they stay above the
 			// rest: sorting them alone gives the full sort's order.
 			selectBest(in.snap, list, p.RerankTop)
-			addCodeLength(ctx, db, in.snap, list, p)
+			addCodeLength(ctx, db, in.snap, list, p, in.explain)
 			sortScored(in.snap, list[:min(len(list), p.RerankTop)])
 		} else {
 			sortScored(in.snap, list)
-			addCodeLength(ctx, db, in.snap, list, p)
+			addCodeLength(ctx, db, in.snap, list, p, in.explain)
 		}
 	}
 	if p.WFile != 0 && p.FileTop > 0 {
 		if in.route.kind == RouteChange && p.ChangeFileTop > 0 {
 			sortScored(in.snap, list) // it reads each file's best in order
-			addFileEvidence(in.snap, list, p)
+			addFileEvidence(in.snap, list, p, in.explain)
 		} else {
-			addFileScores(in.snap, list, p)
+			addFileScores(in.snap, list, p, in.explain)
 		}
 	}
 	if testDemo > 0 {
-		testsBelowSubjects(in.snap, list)
+		testsBelowSubjects(in.snap, list, in.explain)
 	}
 	limit := p.PerFile
 	if in.route.kind == RouteChange {
@@ -449,7 +483,7 @@ func rankDefault(ctx context.Context, db *store.DB, in rankInput) []scored {
 // function whose body says "flags" many times. groups and stats are the
 // query's groups and the keyword channel's statistics of them, in one
 // order.
-func addNameMatch(snap *snapshot, groups []termGroup, stats []groupStat, list []scored, p params) {
+func addNameMatch(snap *snapshot, groups []termGroup, stats []groupStat, list []scored, p params, ex explainer) {
 	if len(groups) != len(stats) || (p.WName == 0 && p.WNameFit == 0) {
 		return
 	}
@@ -488,7 +522,11 @@ func addNameMatch(snap *snapshot, groups []termGroup, stats []groupStat, list []
 		if cov == 0 {
 			continue
 		}
-		list[i].score += p.WName*cov/idfSum + p.WNameFit*nameFit(c.Short, isTerm)
+		v := p.WName*cov/idfSum + p.WNameFit*nameFit(c.Short, isTerm)
+		list[i].score += v
+		if x := ex.of(list[i].idx); x != nil {
+			x.Name = v
+		}
 	}
 }
 
@@ -528,7 +566,7 @@ func selectBest(snap *snapshot, list []scored, n int) {
 // of the file it tests (TestSubjects) when that file is a candidate too:
 // unless a query is about tests, the code under test answers it first,
 // however many of the query's words the test repeats.
-func testsBelowSubjects(snap *snapshot, list []scored) {
+func testsBelowSubjects(snap *snapshot, list []scored, ex explainer) {
 	var best map[string]float64
 	for i := range list {
 		if !snap.isTest[list[i].idx] {
@@ -545,7 +583,11 @@ func testsBelowSubjects(snap *snapshot, list []scored) {
 		}
 		for _, subject := range TestSubjects(snap.chunks[list[i].idx].Path) {
 			if v, ok := best[subject]; ok && list[i].score >= v {
-				list[i].score = math.Nextafter(v, math.Inf(-1))
+				below := math.Nextafter(v, math.Inf(-1))
+				if x := ex.of(list[i].idx); x != nil {
+					x.demote("below-subject", list[i].score-below)
+				}
+				list[i].score = below
 			}
 		}
 	}
@@ -725,7 +767,7 @@ func callerHits(ctx context.Context, db *store.DB, snap *snapshot, callee string
 // addCodeLength adds the length prior, counted in code lines (comments and
 // blank lines left out), to the RerankTop best candidates (list must be
 // sorted). Errors reading contents only switch the signal off.
-func addCodeLength(ctx context.Context, db *store.DB, snap *snapshot, list []scored, p params) {
+func addCodeLength(ctx context.Context, db *store.DB, snap *snapshot, list []scored, p params, ex explainer) {
 	top := list[:min(len(list), p.RerankTop)]
 	ids := make([]int64, len(top))
 	for i, c := range top {
@@ -737,7 +779,11 @@ func addCodeLength(ctx context.Context, db *store.DB, snap *snapshot, list []sco
 	}
 	for i := range top {
 		n := float64(max(CodeLines(contents[ids[i]]), 1))
-		top[i].score += p.WLen * min(math.Log2(n)/math.Log2(p.LenCap), 1)
+		v := p.WLen * min(math.Log2(n)/math.Log2(p.LenCap), 1)
+		top[i].score += v
+		if x := ex.of(top[i].idx); x != nil {
+			x.Length = v
+		}
 	}
 }
 
@@ -802,7 +848,7 @@ func CodeLines(src string) int {
 // addFileScores adds WFile × the mean of the file's FileTop best base
 // scores (list in any order), so a file with several good chunks lifts
 // them all.
-func addFileScores(snap *snapshot, list []scored, p params) {
+func addFileScores(snap *snapshot, list []scored, p params, ex explainer) {
 	// Each file's FileTop best scores, highest first, summed in that
 	// order: the sum over its first FileTop in ranking order (tied scores
 	// are equal values), without the list being sorted.
@@ -834,7 +880,11 @@ func addFileScores(snap *snapshot, list []scored, p params) {
 	}
 	for i := range list {
 		f := snap.file[list[i].idx]
-		list[i].score += p.WFile * sum[f] / float64(max(p.FileTop, 1))
+		v := p.WFile * sum[f] / float64(max(p.FileTop, 1))
+		list[i].score += v
+		if x := ex.of(list[i].idx); x != nil {
+			x.File = v
+		}
 	}
 }
 
@@ -842,7 +892,7 @@ func addFileScores(snap *snapshot, list []scored, p params) {
 // ChangeFileTop best scores s_0 ≥ s_1 ≥ … (list must be sorted): the file
 // aggregate of a change request, where evidence spread over several chunks
 // of one file adds up with diminishing weight. Negative scores add nothing.
-func addFileEvidence(snap *snapshot, list []scored, p params) {
+func addFileEvidence(snap *snapshot, list []scored, p params, ex explainer) {
 	sum := map[int64]float64{}
 	n := map[int64]int{}
 	for _, c := range list {
@@ -853,7 +903,11 @@ func addFileEvidence(snap *snapshot, list []scored, p params) {
 		}
 	}
 	for i := range list {
-		list[i].score += p.WFile * sum[snap.chunks[list[i].idx].FileID]
+		v := p.WFile * sum[snap.chunks[list[i].idx].FileID]
+		list[i].score += v
+		if x := ex.of(list[i].idx); x != nil {
+			x.File = v
+		}
 	}
 }
 

@@ -84,7 +84,7 @@ func TestSelectionMatchesFullSort(t *testing.T) {
 			if !slices.Equal(got[:min(10, n)], ref[:min(10, n)]) {
 				t.Fatal("selectBest's front differs from the sorted list's")
 			}
-			addFileScores(snap, got, p)
+			addFileScores(snap, got, p, nil)
 			if gotOut := bestPerFile(snap, got, p.PerFile, 20); !slices.Equal(gotOut, wantOut) {
 				t.Fatalf("answer %v, with full sorts %v", gotOut, wantOut)
 			}

@@ -402,7 +402,7 @@ func TestAddFileEvidence(t *testing.T) {
 	list := []scored{{idx: 0, score: 1.0}, {idx: 1, score: 0.95}, {idx: 2, score: 0.9}, {idx: 3, score: -0.5}}
 	p := defaultParams
 	p.WFile, p.ChangeFileDecay, p.ChangeFileTop = 0.2, 0.5, 5
-	addFileEvidence(snap, list, p)
+	addFileEvidence(snap, list, p, nil)
 	// File 1: 1.0 + 0.2·1.0; file 2's best: 0.95 + 0.2·(0.95 + 0.5·0.9 + 0) — more evidence, ranked first.
 	want := []float64{1.2, 0.95 + 0.2*1.4, 0.9 + 0.2*1.4, -0.5 + 0.2*1.4}
 	for i, w := range want {

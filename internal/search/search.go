@@ -75,6 +75,9 @@ type Options struct {
 	// ParseOptions, when set, replace query.DefaultOptions for parsing the
 	// query and the keywords (e.g. lexicon and synonyms off, for evaluation).
 	ParseOptions *query.Options
+	// Explain asks for every hit's Explain (default ranker only: Validate
+	// rejects it with the seed ranker).
+	Explain bool
 }
 
 // Hit is one ranked chunk.
@@ -91,6 +94,10 @@ type Hit struct {
 	// into it: the same chunk (name and content) in another file, or the
 	// same file under another versioned directory (v3/ against v4/).
 	Also []string `json:"also,omitempty"`
+
+	// Explain holds the parts of Score when Options.Explain asked for them
+	// (default ranker; each part rounded like Score).
+	Explain *Explain `json:"explain,omitempty"`
 
 	// Symbol is the chunk's symbol (Name without parameters).
 	Symbol string `json:"-"`
@@ -182,6 +189,9 @@ func (o *Options) Validate() error {
 	default:
 		return fmt.Errorf("unknown ranker %q (valid: default, seed)", o.Ranker)
 	}
+	if o.Explain && o.Ranker != RankerDefault {
+		return fmt.Errorf("explain needs the default ranker, got %q", o.Ranker)
+	}
 	return nil
 }
 
@@ -271,6 +281,9 @@ func Search(ctx context.Context, ix Index, opt Options) (*Result, error) {
 	if rt.callee != "" && rt.kind != RouteChange && opt.Ranker != RankerSeed {
 		in.callers = callerHits(ctx, ix.DB, snap, rt.callee, defaultParams)
 	}
+	if opt.Explain {
+		in.explain = explainer{}
+	}
 	var ranked []scored
 	if opt.Ranker == RankerSeed {
 		ranked = rankSeed(in)
@@ -305,6 +318,9 @@ func Search(ctx context.Context, ix Index, opt Options) (*Result, error) {
 		}
 		if r.semHit {
 			h.Signals = append(h.Signals, "semantic")
+		}
+		if x := in.explain[r.idx]; x != nil {
+			h.Explain = x.rounded()
 		}
 		res.Results = append(res.Results, h)
 	}

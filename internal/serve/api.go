@@ -158,7 +158,8 @@ func (s *Server) api(op operation, write bool) http.Handler {
 // ---- operations: parameters named as the MCP tools' arguments ----
 
 func searchOp(pr *project, p *params) call {
-	opt := codectx.SearchOptions{Query: p.str("query"), K: p.int("top_k"), Mode: p.str("mode"), Ranker: p.str("ranker"), Keywords: p.list("keywords")}
+	opt := codectx.SearchOptions{Query: p.str("query"), K: p.int("top_k"), Mode: p.str("mode"), Ranker: p.str("ranker"), Keywords: p.list("keywords"),
+		Explain: p.bool("explain")}
 	return func(ctx context.Context) (any, error) {
 		return fresh(ctx, pr, func() (any, error) { return pr.p.Search(ctx, opt) })
 	}

@@ -121,6 +121,10 @@ func TestSameJSONAsCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	explained, err := f.p.Search(ctx, codectx.SearchOptions{Query: "retry failed payments", K: 3, Explain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
 	graph, err := f.p.Graph(ctx, codectx.GraphOptions{Name: "Cart", Depth: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -137,6 +141,7 @@ func TestSameJSONAsCLI(t *testing.T) {
 		path, want string
 	}{
 		{q("search", "query", "retry failed payments", "top_k", "3"), cliJSON(t, search)},
+		{q("search", "query", "retry failed payments", "top_k", "3", "explain", "true"), cliJSON(t, explained)},
 		{q("graph", "name", "Cart", "depth", "1"), graphJSON},
 		{q("read", "file", "checkout/checkout.go", "offset", "2", "limit", "4"), cliJSON(t, read)},
 	} {

@@ -1,11 +1,13 @@
 package codectx
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"codectx/internal/eval"
@@ -26,9 +28,70 @@ type SearchHit struct {
 	// into it: the same chunk in another file, or the same file under
 	// another versioned directory (v3/ against v4/).
 	Also []string `json:"also,omitempty"`
+	// Explain holds the parts of Score when SearchOptions.Explain asked
+	// for them (default ranker only).
+	Explain *ScoreParts `json:"explain,omitempty"`
 	// Symbol is the chunk's symbol (Name without parameters), as
 	// Feedback's "FILE#SYMBOL" names it.
 	Symbol string `json:"-"`
+}
+
+// ScoreParts is how the default ranker arrived at a hit's score: the parts
+// add up to SearchHit.Score (each is rounded like it). docs/EVAL.md
+// describes each signal and how its weight was chosen.
+type ScoreParts struct {
+	Keyword  float64 `json:"keyword"`        // normalised BM25 of the query's keywords
+	Coverage float64 `json:"coverage"`       // idf-weighted share of the keywords the chunk matches
+	Semantic float64 `json:"semantic"`       // normalised cosine with the query's embedding
+	Kind     float64 `json:"kind"`           // prior of the chunk's kind (function, type, text, …)
+	Name     float64 `json:"name,omitempty"` // a short query's words in the chunk's own name
+	Length   float64 `json:"length"`         // prior on the chunk's code lines
+	File     float64 `json:"file"`           // the best chunks of the same file
+	// Direct is what the query names outright: a symbol, a path or a
+	// stack-trace frame (change requests), or the callers of a named
+	// function.
+	Direct float64 `json:"direct,omitempty"`
+	Area   float64 `json:"area,omitempty"` // a change request's area prefix ("store: …")
+	// Demotion is the sum of the demotions (≤ 0); Demotions names them:
+	// test, dependency, stub, constructor, non-source, example,
+	// changelog, below-subject (a test kept below the file it tests).
+	Demotion  float64  `json:"demotion,omitempty"`
+	Demotions []string `json:"demotions,omitempty"`
+}
+
+// String lists the parts that are not zero, largest first, as
+// "keyword 0.350 + file 0.210 + … − test 0.300".
+func (x *ScoreParts) String() string {
+	type part struct {
+		name string
+		v    float64
+	}
+	parts := []part{{"keyword", x.Keyword}, {"coverage", x.Coverage}, {"semantic", x.Semantic}, {"kind", x.Kind}, {"name", x.Name},
+		{"length", x.Length}, {"file", x.File}, {"direct", x.Direct}, {"area", x.Area}}
+	slices.SortStableFunc(parts, func(a, b part) int { return cmp.Compare(b.v, a.v) })
+	var b strings.Builder
+	for _, p := range parts {
+		if p.v == 0 {
+			continue
+		}
+		switch {
+		case b.Len() == 0 && p.v < 0:
+			fmt.Fprintf(&b, "−%s %.3f", p.name, -p.v)
+		case b.Len() == 0:
+			fmt.Fprintf(&b, "%s %.3f", p.name, p.v)
+		case p.v < 0:
+			fmt.Fprintf(&b, " − %s %.3f", p.name, -p.v)
+		default:
+			fmt.Fprintf(&b, " + %s %.3f", p.name, p.v)
+		}
+	}
+	if x.Demotion != 0 {
+		fmt.Fprintf(&b, " − %s %.3f", strings.Join(x.Demotions, ", "), -x.Demotion)
+	}
+	if b.Len() == 0 {
+		return "0"
+	}
+	return b.String()
 }
 
 // SearchResult is a ranked answer with its summary.
@@ -106,6 +169,9 @@ func (r *SearchResult) Render(st SearchStyle) string {
 		if len(h.Also) > 0 {
 			fmt.Fprintf(&b, "    also in: %s\n", strings.Join(h.Also, ", "))
 		}
+		if h.Explain != nil {
+			fmt.Fprintf(&b, "    score: %s\n", h.Explain)
+		}
 	}
 	if r.NoConfidentMatch && r.GrepPattern != "" && st.GrepHint != nil {
 		fmt.Fprintf(&b, "\n%s\n", st.GrepHint(r.GrepPattern))
@@ -122,8 +188,16 @@ func newSearchResult(r *search.Result) *SearchResult {
 		RewriteFallback: rewriteFallback(r.Warnings),
 		Results: convertSlice(r.Results, func(h search.Hit) SearchHit {
 			return SearchHit{File: h.File, StartLine: h.StartLine, EndLine: h.EndLine, Kind: h.Kind, Name: h.Name,
-				Score: h.Score, Snippet: h.Snippet, Also: h.Also, Symbol: h.Symbol}
+				Score: h.Score, Snippet: h.Snippet, Also: h.Also, Symbol: h.Symbol, Explain: newScoreParts(h.Explain)}
 		})}
+}
+
+func newScoreParts(x *search.Explain) *ScoreParts {
+	if x == nil {
+		return nil
+	}
+	return &ScoreParts{Keyword: x.Keyword, Coverage: x.Coverage, Semantic: x.Semantic, Kind: x.Kind, Name: x.Name, Length: x.Length,
+		File: x.File, Direct: x.Direct, Area: x.Area, Demotion: x.Demotion, Demotions: x.Demotions}
 }
 
 // Search modes and rankers.
@@ -169,6 +243,9 @@ type SearchOptions struct {
 	// lexicon or dictionary translations and no English synonyms (for
 	// evaluation).
 	NoLexicon bool
+	// Explain fills every hit's Explain with the parts of its score
+	// (default ranker only: with the seed ranker it is a bad option).
+	Explain bool
 }
 
 // Validate checks the options as Search does, without an index: the one
@@ -182,7 +259,7 @@ func (opt SearchOptions) Validate() error {
 
 // options is opt validated and normalised for internal/search.
 func (opt SearchOptions) options() (search.Options, error) {
-	o := search.Options{Query: opt.Query, K: opt.K, Mode: opt.Mode, Ranker: opt.Ranker, Keywords: opt.Keywords}
+	o := search.Options{Query: opt.Query, K: opt.K, Mode: opt.Mode, Ranker: opt.Ranker, Keywords: opt.Keywords, Explain: opt.Explain}
 	if opt.NoLexicon {
 		o.ParseOptions = &query.Options{}
 	}

@@ -116,3 +116,69 @@ func TestRenderHints(t *testing.T) {
 		t.Errorf("without hints:\n%s", out)
 	}
 }
+
+// TestSearchExplain: with Explain every hit carries the parts of its
+// score, which add up to it, Render shows them, and the seed ranker, whose
+// parts are not recorded, is a bad option with Explain.
+func TestSearchExplain(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{"retry.go": srcRetry, "cookie.go": srcCookie} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	p := openIndexed(t, dir)
+	res, err := p.Search(ctx, SearchOptions{Query: "when is a failed request retried", Explain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Results) == 0 {
+		t.Fatal("no results")
+	}
+	for _, h := range res.Results {
+		x := h.Explain
+		if x == nil {
+			t.Fatalf("%s: no explanation", h.Name)
+		}
+		total := x.Keyword + x.Coverage + x.Semantic + x.Kind + x.Name + x.Length + x.File + x.Direct + x.Area + x.Demotion
+		if d := total - h.Score; d > 0.0055 || d < -0.0055 {
+			t.Errorf("%s: parts %+v add up to %.4f, score %.3f", h.Name, *x, total, h.Score)
+		}
+	}
+	if x := res.Results[0].Explain; x.Keyword <= 0 || x.Coverage <= 0 {
+		t.Errorf("first hit %s: keyword %v, coverage %v: the query's words are in it", res.Results[0].Name, x.Keyword, x.Coverage)
+	}
+	out := res.Render(SearchStyle{})
+	if n := strings.Count(out, "\n    score: "); n != len(res.Results) {
+		t.Errorf("%d score lines for %d hits:\n%s", n, len(res.Results), out)
+	}
+	plain, err := p.Search(ctx, SearchOptions{Query: "when is a failed request retried"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Results[0].Explain != nil || strings.Contains(plain.Render(SearchStyle{}), "score: ") {
+		t.Error("explained without being asked")
+	}
+	if err := (SearchOptions{Query: "retry", Ranker: RankerSeed, Explain: true}).Validate(); !errors.Is(err, ErrBadOption) {
+		t.Errorf("seed ranker with Explain: %v, want ErrBadOption", err)
+	}
+}
+
+func TestScorePartsString(t *testing.T) {
+	for _, tc := range []struct {
+		x    ScoreParts
+		want string
+	}{
+		{ScoreParts{Keyword: 0.35, Coverage: 0.2, Kind: 0.15, Length: 0.3, File: 0.1},
+			"keyword 0.350 + length 0.300 + coverage 0.200 + kind 0.150 + file 0.100"},
+		{ScoreParts{Keyword: 0.1, Kind: -0.1, Demotion: -0.6, Demotions: []string{"test", "below-subject"}},
+			"keyword 0.100 − kind 0.100 − test, below-subject 0.600"},
+		{ScoreParts{Kind: -0.05}, "−kind 0.050"},
+		{ScoreParts{}, "0"},
+	} {
+		if got := tc.x.String(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.x, got, tc.want)
+		}
+	}
+}
