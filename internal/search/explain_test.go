@@ -10,16 +10,7 @@ import (
 )
 
 func TestExplainAddsUpToScore(t *testing.T) {
-	ix := buildIndex(t, []tchunk{
-		{path: "a/redirect.go", kind: "function", name: "redirectBehavior(reqMethod string, resp *Response)", cos: 0.5,
-			content: "// redirectBehavior describes what should happen when the client encounters a 3xx status code\nfunc redirectBehavior() {\n\tif code == 301 {\n\t\treturn\n\t}\n}"},
-		{path: "a/redirect.go", kind: "type", name: "redirectPolicy", cos: 0.7,
-			content: "type redirectPolicy struct{}"},
-		{path: "b/other.go", kind: "function", name: "status(code int)", cos: 0.2,
-			content: "// status code text\nfunc status() {}"},
-		{path: "b/other_test.go", kind: "function", name: "TestRedirectBehavior(t *testing.T)", cos: 0.5,
-			content: "func TestRedirectBehavior(t *testing.T) { redirectBehavior() // client status code }"},
-	})
+	ix := buildIndex(t, redirectFixture)
 	ctx := context.Background()
 	for _, tc := range []struct{ mode, query string }{
 		{ModeHybrid, "redirect status code"},

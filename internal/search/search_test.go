@@ -201,17 +201,21 @@ func TestFusionLongRelevantBeatsShortUnrelated(t *testing.T) {
 	}
 }
 
+// redirectFixture is a small index with an implementation, a type, an
+// unrelated function and a test of the implementation.
+var redirectFixture = []tchunk{
+	{path: "a/redirect.go", kind: "function", name: "redirectBehavior(reqMethod string, resp *Response)", cos: 0.5,
+		content: "// redirectBehavior describes what should happen when the client encounters a 3xx status code\nfunc redirectBehavior() {}"},
+	{path: "a/redirect.go", kind: "type", name: "redirectPolicy", cos: 0.5,
+		content: "type redirectPolicy struct{}"},
+	{path: "b/other.go", kind: "function", name: "status(code int)", cos: 0.5,
+		content: "// status code text\nfunc status() {}"},
+	{path: "b/other_test.go", kind: "function", name: "TestRedirectBehavior(t *testing.T)", cos: 0.5,
+		content: "func TestRedirectBehavior(t *testing.T) { redirectBehavior() // client status code }"},
+}
+
 func TestFusionOrder(t *testing.T) {
-	ix := buildIndex(t, []tchunk{
-		{path: "a/redirect.go", kind: "function", name: "redirectBehavior(reqMethod string, resp *Response)", cos: 0.5,
-			content: "// redirectBehavior describes what should happen when the client encounters a 3xx status code\nfunc redirectBehavior() {}"},
-		{path: "a/redirect.go", kind: "type", name: "redirectPolicy", cos: 0.5,
-			content: "type redirectPolicy struct{}"},
-		{path: "b/other.go", kind: "function", name: "status(code int)", cos: 0.5,
-			content: "// status code text\nfunc status() {}"},
-		{path: "b/other_test.go", kind: "function", name: "TestRedirectBehavior(t *testing.T)", cos: 0.5,
-			content: "func TestRedirectBehavior(t *testing.T) { redirectBehavior() // client status code }"},
-	})
+	ix := buildIndex(t, redirectFixture)
 	tests := []struct {
 		ranker, mode, query string
 		want                []string

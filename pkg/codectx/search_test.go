@@ -50,11 +50,7 @@ func (c *Cookie) String() string { return c.Name + "=" + c.Value }
 
 func TestSearchAndEvaluateIndexedProject(t *testing.T) {
 	dir := t.TempDir()
-	for name, src := range map[string]string{"retry.go": srcRetry, "cookie.go": srcCookie} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, map[string]string{"retry.go": srcRetry, "cookie.go": srcCookie})
 	ctx := context.Background()
 	p := openIndexed(t, dir)
 	for _, mode := range []string{ModeHybrid, ModeKeyword, ModeSemantic} {
@@ -122,11 +118,7 @@ func TestRenderHints(t *testing.T) {
 // parts are not recorded, is a bad option with Explain.
 func TestSearchExplain(t *testing.T) {
 	dir := t.TempDir()
-	for name, src := range map[string]string{"retry.go": srcRetry, "cookie.go": srcCookie} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, map[string]string{"retry.go": srcRetry, "cookie.go": srcCookie})
 	ctx := context.Background()
 	p := openIndexed(t, dir)
 	res, err := p.Search(ctx, SearchOptions{Query: "when is a failed request retried", Explain: true})
@@ -179,6 +171,16 @@ func TestScorePartsString(t *testing.T) {
 	} {
 		if got := tc.x.String(); got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.x, got, tc.want)
+		}
+	}
+}
+
+// writeFiles writes each file's content under dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 }
