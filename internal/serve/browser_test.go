@@ -156,6 +156,14 @@ func TestBrowser(t *testing.T) {
 	if !strings.Contains(text("#summary"), "RetryPayment") {
 		t.Fatalf("summary: %q", text("#summary"))
 	}
+	// Each result says why it ranks where it does (the API's explain).
+	if n, hits := count(`#results li.hit details.why`), count(`#results li.hit`); n != hits {
+		t.Fatalf("%d of %d results explain their rank", n, hits)
+	}
+	run("open why this rank", click(`#hit-0 details.why summary`), visible(`#hit-0 details.why table`))
+	if why := text(`#hit-0 details.why table`); !strings.Contains(why, "keyword match (BM25)") || !strings.Contains(why, "+0.") {
+		t.Fatalf("why this rank: %q", why)
+	}
 	screenshot(t, ctx, shots, "search")
 
 	// A Chinese query finds the same function.

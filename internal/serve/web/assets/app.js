@@ -148,7 +148,7 @@
     show(h("p", { class: "muted" }, "Searching…"));
     let res;
     try {
-      res = await api("search", { query: q, mode, top_k: params.get("k") || 15 });
+      res = await api("search", { query: q, mode, top_k: params.get("k") || 15, explain: true });
     } catch (e) {
       return show(h("h1", {}, "Search"), errorBox(e));
     }
@@ -168,6 +168,7 @@
         h("span", { class: "score" }, hit.score.toFixed(3)),
         h("a", { class: "loc mono", href: fileHref(hit.file, hit.start_line, hit.end_line) }, `${hit.file}:${hit.start_line}-${hit.end_line}`)),
       h("pre", { class: "snippet" }, ...highlight(hit.snippet || "", words)),
+      hit.explain ? whyRank(hit.explain) : null,
       h("div", { class: "actions" },
         h("a", { href: fileHref(hit.file, hit.start_line, hit.end_line) }, "open"),
         h("a", { href: route("graph", { name: symbolOf(hit) }) }, "graph"),
@@ -178,6 +179,22 @@
       (res.warnings || []).map((w) => h("p", { class: "warn" }, "warning: " + w)),
       state.hits.length ? list : h("p", { class: "muted" }, "No results."));
     select(state.selected);
+  }
+
+  // whyRank lists the parts a hit's score adds up to (the API's explain),
+  // largest first, the demotions last.
+  const partLabels = {
+    keyword: "keyword match (BM25)", coverage: "share of the keywords matched", semantic: "meaning (embedding)",
+    kind: "kind of chunk", name: "query words in its name", length: "length of its code", file: "its file's other matches",
+    direct: "named by the query", area: "area prefix of the request",
+  };
+  function whyRank(x) {
+    const rows = Object.keys(partLabels).filter((k) => x[k]).map((k) => [partLabels[k], x[k]]);
+    rows.sort((a, b) => b[1] - a[1]);
+    if (x.demotion) rows.push(["demoted: " + (x.demotions || []).join(", "), x.demotion]);
+    // A click inside stays here: elsewhere on a result it opens the file.
+    return h("details", { class: "why", onclick: (ev) => ev.stopPropagation() }, h("summary", {}, "why this rank"),
+      h("table", {}, rows.map(([label, v]) => h("tr", {}, h("td", {}, label), h("td", { class: "num mono" }, (v > 0 ? "+" : "") + v.toFixed(3))))));
   }
 
   // symbolOf is the name a graph asks for: the chunk name without parameters.
